@@ -1,0 +1,24 @@
+package dev.windlass.policy.model;
+
+import java.util.Map;
+
+/**
+ * One desired Kubernetes object as found in Git, with the namespace already defaulted.
+ *
+ * @param body     the object as a JSON-like tree (maps, lists, strings, numbers, booleans), unmodifiable
+ * @param hash     content hash of {@code body}; equal hashes mean nothing to re-send
+ * @param implicit true for objects Windlass adds itself (the application's namespace), which are
+ *                 created if absent but never tracked or pruned
+ */
+public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> body, SourceLocation location,
+                       String hash, int wave, ApplyMode applyMode, GcPolicy gcPolicy, boolean implicit) {
+
+    public static final String ANNOTATION_WAVE = "windlass.dev/wave";
+    public static final String ANNOTATION_APPLY = "windlass.dev/apply";
+    public static final String ANNOTATION_GC = "windlass.dev/gc";
+
+    public enum ApplyMode { ALWAYS, ONCE }
+
+    /** When an object that left Git (or whose application left) is deleted from the cluster. */
+    public enum GcPolicy { ON_APP_UPDATE, ON_APP_DELETE, NEVER }
+}

@@ -1,0 +1,32 @@
+package dev.windlass.policy.observe;
+
+import dev.windlass.policy.model.ObjectRef;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One cluster as observed at the start of a pass.
+ *
+ * @param objects         the objects Windlass manages there (found by its labels), by identity
+ * @param namespaces      names of every namespace on the cluster
+ * @param serverSideApply whether the API server supports server-side apply; sandbox clusters do not
+ */
+public record ClusterObservation(String cluster, Reachability reachability, String message,
+                                 Map<ObjectRef, LiveObject> objects, Set<String> namespaces,
+                                 List<NodeObservation> nodes, boolean serverSideApply) {
+
+    public enum Reachability { Reachable, Unreachable }
+
+    public ClusterObservation {
+        objects = Map.copyOf(objects);
+        namespaces = Set.copyOf(namespaces);
+        nodes = List.copyOf(nodes);
+    }
+
+    public static ClusterObservation unreachable(String cluster, String message) {
+        return new ClusterObservation(cluster, Reachability.Unreachable, message, Map.of(), Set.of(), List.of(), false);
+    }
+
+    public boolean reachable() { return reachability == Reachability.Reachable; }
+}

@@ -1,0 +1,22 @@
+package dev.windlass.policy.plan;
+
+import dev.windlass.policy.model.Application.ApplyStrategy;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.ObjectRef;
+import java.util.List;
+
+/**
+ * One write to one cluster, with the reason it is needed.
+ *
+ * @param fields   the fields that differ between Git and the cluster (empty for create and delete)
+ * @param desired  the object to send; null for {@link Operation#Delete}
+ * @param strategy how to send it, already chosen for this cluster (the applier never re-decides)
+ */
+public record Action(String app, String cluster, ObjectRef object, Operation operation, String reason,
+                     List<String> fields, Manifest desired, ApplyStrategy strategy) {
+
+    public Action { fields = List.copyOf(fields); }
+
+    /** {@code Create Deployment web/frontend on eu-1}. */
+    public String describe() { return operation + " " + object + " on " + cluster; }
+}

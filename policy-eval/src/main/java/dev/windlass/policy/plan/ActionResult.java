@@ -1,0 +1,18 @@
+package dev.windlass.policy.plan;
+
+/**
+ * The outcome of one action, as data.
+ *
+ * @param transientFailure for {@link Outcome#Failed}: true when retrying later may succeed
+ *                         (timeout, unreachable, 5xx), false when the object itself is rejected
+ */
+public record ActionResult(Action action, Outcome outcome, String message, boolean transientFailure) {
+
+    public static ActionResult ok(Action a, Outcome o, String message) { return new ActionResult(a, o, message, false); }
+
+    public static ActionResult failed(Action a, String message, boolean transientFailure) {
+        return new ActionResult(a, Outcome.Failed, message, transientFailure);
+    }
+
+    public boolean succeeded() { return outcome != Outcome.Failed; }
+}

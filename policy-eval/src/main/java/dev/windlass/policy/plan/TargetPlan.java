@@ -1,0 +1,17 @@
+package dev.windlass.policy.plan;
+
+import dev.windlass.policy.observe.Health;
+import java.util.List;
+
+/**
+ * An application on one cluster as this pass sees it.
+ *
+ * @param sync  Synced when the cluster matches Git, OutOfSync when actions (or held actions) remain, Unknown when unreachable
+ * @param drift fields changed on the cluster and not corrected (self-heal off), as {@code Kind ns/name: field}
+ * @param note  why the target is Unknown or held, "" otherwise
+ */
+public record TargetPlan(String cluster, Sync sync, Health health, String healthMessage, List<String> drift, String note) {
+    public TargetPlan { drift = List.copyOf(drift); }
+
+    public enum Sync { Synced, OutOfSync, Unknown }
+}
