@@ -1,0 +1,2 @@
+/** Comparing desired objects with what is on a cluster: content hashes and the fields that differ. */
+package dev.windlass.policy.diff;

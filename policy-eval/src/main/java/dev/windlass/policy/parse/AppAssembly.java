@@ -1,0 +1,182 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.source.Snapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Joins each application declaration with the manifests under its source path, checks what spans
+ * files (duplicate names, unknown clusters and dependencies, cycles), and computes its revision.
+ */
+final class AppAssembly {
+    private final Snapshot snapshot;
+    private final List<YamlFile> files;
+    private final Map<String, Cluster> clusters;
+    private final List<YamlDoc> plainDocs;
+    private final Scope scope;
+
+    AppAssembly(Snapshot snapshot, List<YamlFile> files, Map<String, Cluster> clusters, List<YamlDoc> plainDocs) {
+        this.snapshot = snapshot;
+        this.files = files;
+        this.clusters = clusters;
+        this.plainDocs = plainDocs;
+        this.scope = scopeOf(plainDocs);
+    }
+
+    RepoParser.Assembled assemble(List<RepoParser.Declared> declared) {
+        List<Diagnostic> extra = new ArrayList<>();
+        Map<String, RepoParser.Declared> byName = new TreeMap<>();
+        for (RepoParser.Declared d : declared) {
+            RepoParser.Declared first = byName.putIfAbsent(d.decl().name(), d);
+            if (first != null) {
+                Diagnostic dup = Diagnostic.error(d.doc().location(), "Application '" + d.decl().name()
+                        + "' is defined twice; the first is at " + first.doc().location() + ". Rename or remove one");
+                first.diagnostics().add(dup);
+                extra.add(dup);
+            }
+        }
+        Set<String> covered = new HashSet<>();
+        TreeMap<String, Application> apps = new TreeMap<>();
+        for (RepoParser.Declared d : byName.values()) {
+            List<Diagnostic> own = new ArrayList<>(d.diagnostics());
+            List<Diagnostic> added = new ArrayList<>();
+            List<Manifest> manifests = manifests(d.decl(), own, added, covered);
+            checkReferences(d.decl(), byName, added);
+            own.addAll(added);
+            extra.addAll(added);
+            own.sort(null);
+            apps.put(d.decl().name(), build(d, manifests, own));
+        }
+        cycles(byName, apps, extra);
+        for (YamlDoc doc : plainDocs) {
+            if (covered.contains(doc.path())) continue;
+            if (Set.of("Settings", "Cluster", "Application").contains(doc.kind()) || RepoParser.LATER_KINDS.contains(doc.kind())) {
+                extra.add(Diagnostic.error(doc.location(), "kind " + doc.kind() + " needs apiVersion: " + RepoParser.API_VERSION));
+            } else if (!doc.kind().isEmpty() && doc.value().containsKey("apiVersion")) {
+                extra.add(Diagnostic.warning(doc.location(), doc.kind() + " is not under any Application's source path, so it is not applied"));
+            }
+        }
+        return new RepoParser.Assembled(apps, extra);
+    }
+
+    private List<Manifest> manifests(AppDeclaration a, List<Diagnostic> own, List<Diagnostic> added, Set<String> covered) {
+        String root = a.sourcePath();
+        boolean exists = snapshot.files().containsKey(root)
+                || !snapshot.files().subMap(root + "/", root + "/\uffff").isEmpty();
+        if (!exists) {
+            added.add(Diagnostic.error(a.sourcePathAt(), "source path '" + root + "' does not exist in the repo; create it or set spec.source.path"));
+            return List.of();
+        }
+        Map<ObjectRef, Manifest> byRef = new LinkedHashMap<>();
+        boolean hasNamespace = false;
+        for (YamlFile f : files) {
+            if (!(f.path().equals(root) || f.path().startsWith(root + "/"))) continue;
+            covered.add(f.path());
+            own.addAll(f.diagnostics());
+            for (YamlDoc doc : f.docs()) {
+                if (doc.isWindlass()) continue;
+                Manifest m = ManifestReader.read(doc, a.namespace(), scope, added);
+                if (m == null) continue;
+                Manifest first = byRef.putIfAbsent(m.ref(), m);
+                if (first != null) {
+                    added.add(Diagnostic.error(m.location(), m.ref() + " is defined twice in application " + a.name()
+                            + "; the first is at " + first.location() + ". Keep one"));
+                }
+                if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(a.namespace())) hasNamespace = true;
+            }
+        }
+        List<Manifest> result = new ArrayList<>(byRef.values());
+        if (!hasNamespace && !a.namespace().equals("default")) {
+            result.add(ManifestReader.implicitNamespace(a.namespace(), a.location()));
+        }
+        return result;
+    }
+
+    private void checkReferences(AppDeclaration a, Map<String, RepoParser.Declared> apps, List<Diagnostic> added) {
+        for (String c : a.placement().clusterNames()) {
+            if (!clusters.containsKey(c)) {
+                added.add(Diagnostic.error(a.location(), "Application " + a.name() + " names cluster '" + c
+                        + "' in spec.placement.clusterNames, but no Cluster has that name; known: " + String.join(", ", clusters.keySet())));
+            }
+        }
+        for (String dep : a.dependsOn()) {
+            if (dep.equals(a.name())) added.add(Diagnostic.error(a.dependsOnAt(), "Application " + a.name() + " depends on itself"));
+            else if (!apps.containsKey(dep)) added.add(Diagnostic.error(a.dependsOnAt(), "Application " + a.name() + " depends on '" + dep + "', which does not exist"));
+        }
+    }
+
+    /** A dependency cycle makes every application in it invalid: none of them could ever go first. */
+    private static void cycles(Map<String, RepoParser.Declared> byName, Map<String, Application> apps, List<Diagnostic> extra) {
+        Map<String, Integer> state = new HashMap<>();
+        for (String start : byName.keySet()) {
+            List<String> stack = new ArrayList<>();
+            findCycle(start, byName, state, stack, apps, extra);
+        }
+    }
+
+    private static void findCycle(String app, Map<String, RepoParser.Declared> byName, Map<String, Integer> state,
+                                  List<String> stack, Map<String, Application> apps, List<Diagnostic> extra) {
+        Integer s = state.get(app);
+        if (s != null && s == 2) return;
+        if (s != null && s == 1) {
+            List<String> cycle = new ArrayList<>(stack.subList(stack.indexOf(app), stack.size()));
+            cycle.add(app);
+            for (String member : new HashSet<>(cycle)) {
+                Application old = apps.get(member);
+                Diagnostic d = Diagnostic.error(byName.get(member).decl().dependsOnAt(), "dependency cycle: " + String.join(" -> ", cycle));
+                List<Diagnostic> ds = new ArrayList<>(old.diagnostics());
+                ds.add(d);
+                extra.add(d);
+                apps.put(member, withDiagnostics(old, ds));
+            }
+            return;
+        }
+        RepoParser.Declared d = byName.get(app);
+        if (d == null) return;
+        state.put(app, 1);
+        stack.add(app);
+        for (String dep : d.decl().dependsOn()) findCycle(dep, byName, state, stack, apps, extra);
+        stack.remove(stack.size() - 1);
+        state.put(app, 2);
+    }
+
+    private static Application withDiagnostics(Application a, List<Diagnostic> ds) {
+        return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
+                a.dependsOn(), a.suspend(), a.manifests(), a.revision(), ds, a.location());
+    }
+
+    private static Application build(RepoParser.Declared d, List<Manifest> manifests, List<Diagnostic> diagnostics) {
+        AppDeclaration a = d.decl();
+        List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
+        Map<String, Object> rendered = new TreeMap<>();
+        rendered.put("spec", a.spec());
+        rendered.put("manifests", hashes);
+        String revision = ContentHash.of(rendered).substring(0, 12);
+        return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
+                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location());
+    }
+
+    private static Scope scopeOf(List<YamlDoc> docs) {
+        Set<String> scoped = new HashSet<>(Scope.BUILT_IN);
+        for (YamlDoc doc : docs) {
+            if (!doc.kind().equals("CustomResourceDefinition")) continue;
+            if (doc.value().get("spec") instanceof Map<?, ?> spec && "Cluster".equals(spec.get("scope"))
+                    && spec.get("names") instanceof Map<?, ?> names) {
+                scoped.add(spec.get("group") + "/" + names.get("kind"));
+            }
+        }
+        return new Scope(scoped);
+    }
+}

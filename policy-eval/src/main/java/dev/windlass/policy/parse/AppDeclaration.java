@@ -1,0 +1,12 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.SourceLocation;
+import java.util.List;
+import java.util.Map;
+
+/** An {@code Application} document as written, before its manifests are read. */
+record AppDeclaration(String name, Map<String, String> labels, String sourcePath, SourceLocation sourcePathAt,
+                      String namespace, Application.Placement placement, Application.SyncPolicy syncPolicy,
+                      List<String> dependsOn, SourceLocation dependsOnAt, boolean suspend, Object spec,
+                      SourceLocation location) {}

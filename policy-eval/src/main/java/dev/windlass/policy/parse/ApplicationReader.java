@@ -1,0 +1,85 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Application.ApplyStrategy;
+import dev.windlass.policy.model.Application.SyncPolicy;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.LabelSelector;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Reads {@code kind: Application}. The source path defaults to {@code manifests/} beside the file. */
+final class ApplicationReader {
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+    private ApplicationReader() {}
+
+    static AppDeclaration read(YamlDoc doc, List<Diagnostic> out) {
+        Fields root = Fields.root(doc, "Application", out);
+        root.has("apiVersion");
+        root.has("kind");
+        Metadata meta = Metadata.read(root);
+        Fields spec = root.object("spec");
+        root.end();
+        if (spec == null) {
+            root.errorHere("Application.spec is required, with at least spec.placement");
+            return null;
+        }
+        String dir = doc.path().contains("/") ? doc.path().substring(0, doc.path().lastIndexOf('/') + 1) : "";
+        String sourcePath = dir + "manifests";
+        Fields source = spec.object("source");
+        if (source != null) {
+            String p = source.requiredString("path");
+            source.end();
+            if (p != null) sourcePath = normalize(p);
+        }
+        String namespace = spec.string("namespace", "default");
+        if (!DNS_LABEL.matcher(namespace).matches()) {
+            spec.error("namespace", "Application.spec.namespace '" + namespace + "' is not a valid namespace name (lowercase letters, digits, '-')");
+        }
+        Application.Placement placement = placement(spec);
+        SyncPolicy sync = syncPolicy(spec);
+        List<String> dependsOn = spec.strings("dependsOn");
+        boolean suspend = spec.bool("suspend", false);
+        var sourceAt = source != null ? source.at("path") : spec.at();
+        var dependsAt = spec.at("dependsOn");
+        spec.end();
+        if (meta == null || placement == null) return null;
+        return new AppDeclaration(meta.name(), meta.labels(), sourcePath, sourceAt, namespace, placement, sync,
+                dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location());
+    }
+
+    private static String normalize(String p) {
+        String s = p.replace('\\', '/');
+        while (s.startsWith("./") || s.startsWith("/")) s = s.substring(s.startsWith("./") ? 2 : 1);
+        while (s.endsWith("/")) s = s.substring(0, s.length() - 1);
+        return s;
+    }
+
+    private static Application.Placement placement(Fields spec) {
+        Fields p = spec.object("placement");
+        if (p == null) {
+            spec.errorHere("Application.spec.placement is required: give clusterSelector and/or clusterNames");
+            return null;
+        }
+        LabelSelector selector = p.has("clusterSelector") ? SelectorReader.read(p, "clusterSelector") : null;
+        List<String> names = p.strings("clusterNames");
+        int max = p.integer("maxClusters", 0, 0);
+        p.end();
+        if (selector == null && names.isEmpty()) {
+            p.errorHere("Application.spec.placement selects no cluster: give clusterSelector (use {} for every cluster) and/or clusterNames");
+            return null;
+        }
+        return new Application.Placement(selector, names, max);
+    }
+
+    private static SyncPolicy syncPolicy(Fields spec) {
+        Fields s = spec.object("syncPolicy");
+        if (s == null) return SyncPolicy.DEFAULT;
+        SyncPolicy d = SyncPolicy.DEFAULT;
+        SyncPolicy result = new SyncPolicy(s.bool("prune", d.prune()), s.bool("selfHeal", d.selfHeal()),
+                s.enumValue("applyStrategy", ApplyStrategy.class, d.applyStrategy()), s.bool("force", d.force()));
+        s.end();
+        return result;
+    }
+}

@@ -1,0 +1,104 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Settings;
+import dev.windlass.policy.source.Snapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads a whole commit into a {@link DesiredState}. Kinds are found by {@code kind}, not by folder.
+ * Problems never stop the parse: each lands as a diagnostic on the application it affects (which then
+ * gets no actions) or on the repo as a whole.
+ */
+public final class RepoParser {
+    public static final String API_VERSION = "windlass.dev/v1alpha1";
+    static final Set<String> LATER_KINDS = Set.of("RolloutPolicy", "FailoverPolicy", "RemediationPolicy", "Freeze");
+
+    private RepoParser() {}
+
+    public static DesiredState parse(Snapshot snapshot) {
+        return parse(snapshot, new ParseCache());
+    }
+
+    public static DesiredState parse(Snapshot snapshot, ParseCache cache) {
+        cache.beginPass(snapshot.files());
+        List<YamlFile> files = new ArrayList<>();
+        snapshot.files().forEach((path, id) -> {
+            if (isYaml(path)) files.add(cache.get(path, id, () -> snapshot.read(path)));
+        });
+        List<Diagnostic> all = new ArrayList<>();
+        Set<String> broken = new HashSet<>();
+        Settings settings = Settings.DEFAULT;
+        YamlDoc settingsDoc = null;
+        TreeMap<String, Cluster> clusters = new TreeMap<>();
+        Map<String, YamlDoc> clusterDocs = new HashMap<>();
+        List<Declared> apps = new ArrayList<>();
+        List<YamlDoc> plainDocs = new ArrayList<>();
+        for (YamlFile f : files) {
+            if (f.broken()) broken.add(f.path());
+            all.addAll(f.diagnostics());
+            for (YamlDoc doc : f.docs()) {
+                if (!doc.isWindlass()) {
+                    plainDocs.add(doc);
+                    continue;
+                }
+                List<Diagnostic> found = new ArrayList<>();
+                if (!doc.apiVersion().equals(API_VERSION)) {
+                    found.add(Diagnostic.error(doc.location(), "apiVersion '" + doc.apiVersion() + "' is not supported; use " + API_VERSION));
+                } else switch (doc.kind()) {
+                    case "Settings" -> {
+                        if (settingsDoc != null) found.add(Diagnostic.error(doc.location(), "a second Settings object; the first is at " + settingsDoc.location() + ". Keep one"));
+                        else {
+                            settingsDoc = doc;
+                            settings = SettingsReader.read(doc, found);
+                        }
+                    }
+                    case "Cluster" -> {
+                        Cluster c = ClusterReader.read(doc, found);
+                        if (c != null && clusters.containsKey(c.name())) {
+                            found.add(Diagnostic.error(doc.location(), "Cluster '" + c.name() + "' is defined twice; the first is at " + clusterDocs.get(c.name()).location() + ". Rename or remove one"));
+                        } else if (c != null && found.stream().noneMatch(Diagnostic::isError)) {
+                            clusters.put(c.name(), c);
+                            clusterDocs.put(c.name(), doc);
+                        }
+                        if (found.stream().anyMatch(Diagnostic::isError)) broken.add(doc.path());
+                    }
+                    case "Application" -> {
+                        AppDeclaration a = ApplicationReader.read(doc, found);
+                        if (a == null) broken.add(doc.path());
+                        else apps.add(new Declared(a, doc, new ArrayList<>(found)));
+                    }
+                    default -> found.add(Diagnostic.error(doc.location(), LATER_KINDS.contains(doc.kind())
+                            ? "kind " + doc.kind() + " is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"
+                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application"));
+                }
+                all.addAll(found);
+            }
+        }
+        var built = new AppAssembly(snapshot, files, clusters, plainDocs).assemble(apps);
+        all.addAll(built.extraDiagnostics());
+        all.sort(null);
+        return new DesiredState(snapshot.commit(), settings, clusters, built.apps(), broken, all);
+    }
+
+    static boolean isYaml(String path) {
+        if (!(path.endsWith(".yaml") || path.endsWith(".yml"))) return false;
+        for (String part : path.split("/")) if (part.startsWith(".")) return false;
+        return true;
+    }
+
+    /** An application declaration with the diagnostics found in its own document. */
+    record Declared(AppDeclaration decl, YamlDoc doc, List<Diagnostic> diagnostics) {}
+
+    /** Applications ready for the model, and diagnostics that belong to no single application. */
+    record Assembled(java.util.SortedMap<String, Application> apps, List<Diagnostic> extraDiagnostics) {}
+}

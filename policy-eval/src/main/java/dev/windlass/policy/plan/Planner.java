@@ -1,0 +1,160 @@
+package dev.windlass.policy.plan;
+
+import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.placement.Placement;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.TargetStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one place that decides what a pass does. Pure: same inputs, same plan. Reads Git's desired
+ * state, what the clusters look like, and what the engine remembers; writes nothing.
+ */
+public final class Planner {
+    public static final String STAGE_APPLY = "apply";
+    public static final String STAGE_PRUNE = "prune";
+
+    private Planner() {}
+
+    public static Plan plan(DesiredState desired, ObservedState observed, EngineState state, Instant now) {
+        List<Action> applies = new ArrayList<>();
+        List<Action> deletes = new ArrayList<>();
+        List<HeldAction> held = new ArrayList<>();
+        List<AppPlan> apps = new ArrayList<>();
+        Map<String, Map<String, Health>> health = new HashMap<>();
+        Map<String, TargetPlanner.Result> results = new HashMap<>();
+
+        for (Application app : desired.apps().values()) {
+            AppStatus previous = state.apps().get(app.name());
+            if (!app.valid()) {
+                apps.add(invalid(app, previous));
+                continue;
+            }
+            List<String> current = previous == null ? List.of() : previous.placement();
+            List<String> clusters = Placement.place(app, desired.clusters(), current);
+            List<TargetPlan> targets = new ArrayList<>();
+            for (String cluster : clusters) {
+                ClusterObservation obs = observed.cluster(cluster);
+                TargetStatus prevTarget = previous == null ? null : previous.target(cluster);
+                if (!obs.reachable()) {
+                    targets.add(unknown(cluster, "cluster unreachable: " + obs.message()));
+                    continue;
+                }
+                TargetPlanner.Result r = TargetPlanner.plan(app, obs, prevTarget);
+                results.put(app.name() + "@" + cluster, r);
+                health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
+                targets.add(r.target());
+            }
+            List<String> removedFrom = new ArrayList<>();
+            for (String old : current) {
+                if (clusters.contains(old)) continue;
+                removedFrom.add(old);
+                deletes.addAll(removalOf(app.name(), "application no longer placed on " + old, observed.cluster(old), previous.target(old)));
+            }
+            apps.add(new AppPlan(app.name(), app.revision(), true, clusters, removedFrom, targets, app.diagnostics(),
+                    app.location().path()));
+        }
+
+        for (Application app : desired.apps().values()) {
+            for (String cluster : placedOn(apps, app.name())) {
+                TargetPlanner.Result r = results.get(app.name() + "@" + cluster);
+                if (r == null) continue;
+                String waitingFor = unmetDependency(app, cluster, health);
+                if (waitingFor == null) {
+                    applies.addAll(r.applies());
+                    deletes.addAll(r.deletes());
+                } else {
+                    r.applies().forEach(a -> held.add(new HeldAction(a, waitingFor)));
+                    r.deletes().forEach(a -> held.add(new HeldAction(a, waitingFor)));
+                }
+            }
+        }
+
+        for (AppStatus gone : state.apps().values()) {
+            if (desired.apps().containsKey(gone.name())) continue;
+            if (gone.definedIn() != null && desired.brokenFiles().contains(gone.definedIn())) {
+                apps.add(heldBroken(gone));
+                continue;
+            }
+            if (!gone.prune()) continue;
+            for (TargetStatus t : gone.targets()) {
+                deletes.addAll(removalOf(gone.name(), "application deleted from Git", observed.cluster(t.cluster()), t));
+            }
+        }
+
+        applies.sort(ApplyOrder.APPLY);
+        deletes.sort(ApplyOrder.DELETE);
+        List<Stage> stages = new ArrayList<>();
+        if (!applies.isEmpty()) stages.add(new Stage(STAGE_APPLY, "", applies));
+        if (!deletes.isEmpty()) stages.add(new Stage(STAGE_PRUNE, "every apply on the same cluster succeeded", deletes));
+        apps.sort(java.util.Comparator.comparing(AppPlan::app));
+        held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
+        return new Plan(desired.commit(), stages, held, apps, desired.diagnostics(), hash(stages, held, apps));
+    }
+
+    private static List<Action> removalOf(String app, String why, ClusterObservation obs, TargetStatus previous) {
+        if (previous == null || !obs.reachable()) return List.of();
+        return TargetPlanner.removal(app, why, obs, previous);
+    }
+
+    private static List<String> placedOn(List<AppPlan> apps, String app) {
+        return apps.stream().filter(a -> a.app().equals(app)).findFirst().map(AppPlan::clusters).orElse(List.of());
+    }
+
+    /** The first dependency not yet Healthy on this cluster, in words, or null when all are. */
+    private static String unmetDependency(Application app, String cluster, Map<String, Map<String, Health>> health) {
+        for (String dep : app.dependsOn()) {
+            Map<String, Health> byCluster = health.get(dep);
+            if (byCluster == null || !byCluster.containsKey(cluster)) continue;
+            Health h = byCluster.get(cluster);
+            if (h != Health.Healthy) return "dependency " + dep + " is " + h + " on " + cluster;
+        }
+        return null;
+    }
+
+    private static AppPlan invalid(Application app, AppStatus previous) {
+        List<String> clusters = previous == null ? List.of() : previous.placement();
+        List<TargetPlan> targets = clusters.stream()
+                .map(c -> unknown(c, "application is invalid; nothing is applied until its errors are fixed")).toList();
+        return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, app.diagnostics(), app.location().path());
+    }
+
+    private static AppPlan heldBroken(AppStatus gone) {
+        List<TargetPlan> targets = gone.placement().stream()
+                .map(c -> unknown(c, gone.definedIn() + " cannot be read; the application is held as it was")).toList();
+        Diagnostic d = Diagnostic.error(dev.windlass.policy.model.SourceLocation.file(gone.definedIn()),
+                "application " + gone.name() + " was defined here and the file cannot be read now; nothing is applied or deleted for it until the file is fixed");
+        return new AppPlan(gone.name(), gone.revision(), false, gone.placement(), List.of(), targets, List.of(d), gone.definedIn());
+    }
+
+    private static TargetPlan unknown(String cluster, String note) {
+        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note);
+    }
+
+    private static String hash(List<Stage> stages, List<HeldAction> held, List<AppPlan> apps) {
+        StringBuilder b = new StringBuilder();
+        for (Stage s : stages) {
+            b.append("stage ").append(s.name()).append('\n');
+            for (Action a : s.actions()) line(b, a).append('\n');
+        }
+        for (HeldAction h : held) line(b.append("held "), h.action()).append(" by ").append(h.heldBy()).append('\n');
+        for (AppPlan a : apps) b.append("app ").append(a.app()).append(' ').append(a.revision()).append(' ').append(a.valid()).append(' ').append(a.clusters()).append('\n');
+        return ContentHash.sha256(b.toString()).substring(0, 16);
+    }
+
+    private static StringBuilder line(StringBuilder b, Action a) {
+        return b.append(a.operation()).append(' ').append(a.app()).append(' ').append(a.cluster()).append(' ').append(a.object())
+                .append(' ').append(a.desired() == null ? "-" : a.desired().hash()).append(' ').append(a.strategy());
+    }
+}

@@ -1,0 +1,80 @@
+package dev.windlass.policy.plan;
+
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.InventoryEntry;
+import dev.windlass.policy.state.TargetStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Folds one pass's outcomes on one cluster into the application's recorded target status. */
+final class TargetRecord {
+    private TargetRecord() {}
+
+    static TargetStatus next(Application app, TargetPlan planned, TargetStatus previous, List<ActionResult> results,
+                             String heldBy, List<Event> events) {
+        Map<ObjectRef, InventoryEntry> inventory = TargetPlanner.inventoryOf(previous);
+        int created = 0, configured = 0, deleted = 0;
+        List<String> failures = new ArrayList<>();
+        for (ActionResult r : results) {
+            Action a = r.action();
+            if (!r.succeeded()) {
+                failures.add(a.operation() + " " + a.object() + " failed: " + r.message());
+                continue;
+            }
+            switch (a.operation()) {
+                case Create, Update -> {
+                    if (!a.desired().implicit()) inventory.put(a.object(), entry(a.desired()));
+                    if (r.outcome() == Outcome.Created) created++;
+                    else if (r.outcome() == Outcome.Configured) configured++;
+                }
+                case Delete -> {
+                    inventory.remove(a.object());
+                    deleted++;
+                    events.add(new Event(Event.Type.Prune, app.name() + " on " + planned.cluster() + ": pruned " + a.object() + " (" + a.reason() + ")"));
+                }
+            }
+        }
+        for (Manifest m : app.manifests()) {
+            // Objects already as Git wants them but missing from the record (first pass after a lost status) are recorded too.
+            if (!m.implicit() && !inventory.containsKey(m.ref()) && planned.sync() == TargetPlan.Sync.Synced) inventory.put(m.ref(), entry(m));
+        }
+        boolean wrote = created + configured + deleted > 0;
+        if (wrote) {
+            events.add(new Event(Event.Type.Sync, app.name() + " " + app.revision() + " on " + planned.cluster() + ": "
+                    + counts(created, configured, deleted)));
+        }
+        failures.forEach(f -> events.add(new Event(Event.Type.Error, app.name() + " on " + planned.cluster() + ": " + f)));
+        boolean synced = failures.isEmpty() && heldBy == null && planned.drift().isEmpty() && (planned.sync() == TargetPlan.Sync.Synced || !results.isEmpty());
+        String revision = synced ? app.revision() : previous == null ? "" : previous.revision();
+        Health health = wrote && planned.health() == Health.Healthy ? Health.Progressing : planned.health();
+        if (wrote && planned.health() == Health.Missing) health = Health.Progressing;
+        String message = !failures.isEmpty() ? String.join("; ", failures)
+                : heldBy != null ? "waiting: " + heldBy
+                : planned.healthMessage().isEmpty() || health == Health.Healthy || wrote ? planned.note() : planned.healthMessage();
+        String sync = synced ? "Synced" : "OutOfSync";
+        return new TargetStatus(planned.cluster(), revision, sync, health.name(), message, planned.drift(),
+                List.copyOf(new TreeMap<>(inventory).values()));
+    }
+
+    static InventoryEntry entry(Manifest m) {
+        String gc = switch (m.gcPolicy()) {
+            case ON_APP_UPDATE -> "OnAppUpdate";
+            case ON_APP_DELETE -> "OnAppDelete";
+            case NEVER -> "Never";
+        };
+        return new InventoryEntry(m.apiVersion(), m.ref().kind(), m.ref().namespace(), m.ref().name(), m.hash(), gc);
+    }
+
+    private static String counts(int created, int configured, int deleted) {
+        List<String> parts = new ArrayList<>();
+        if (created > 0) parts.add(created + " created");
+        if (configured > 0) parts.add(configured + " configured");
+        if (deleted > 0) parts.add(deleted + " deleted");
+        return String.join(", ", parts);
+    }
+}

@@ -1,0 +1,173 @@
+package dev.windlass.policy.plan;
+
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.ClusterStatus;
+import dev.windlass.policy.state.Condition;
+import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.TargetStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What the engine remembers after a pass: the previous state, advanced by the plan and by what
+ * executing it actually did. Pure, like the planner; the events become the status commit message.
+ */
+public final class Transition {
+    private Transition() {}
+
+    public record Result(EngineState state, List<Event> events) {}
+
+    public static Result after(EngineState previous, DesiredState desired, ObservedState observed, Plan plan,
+                               ApplyResult applied, Instant now) {
+        List<Event> events = new ArrayList<>();
+        Map<String, List<ActionResult>> byTarget = new HashMap<>();
+        for (ActionResult r : applied.results()) {
+            byTarget.computeIfAbsent(r.action().app() + "@" + r.action().cluster(), k -> new ArrayList<>()).add(r);
+        }
+        Map<String, String> heldBy = new HashMap<>();
+        for (HeldAction h : plan.held()) heldBy.putIfAbsent(h.action().app() + "@" + h.action().cluster(), h.heldBy());
+
+        Map<String, AppStatus> apps = new TreeMap<>();
+        for (AppPlan ap : plan.apps()) {
+            AppStatus prev = previous.apps().get(ap.app());
+            Application app = desired.apps().get(ap.app());
+            if (!ap.valid()) {
+                if (prev == null && app == null) continue;
+                apps.put(ap.app(), invalid(ap, prev, now, events));
+                continue;
+            }
+            List<TargetStatus> targets = new ArrayList<>();
+            for (TargetPlan tp : ap.targets()) {
+                TargetStatus prevTarget = prev == null ? null : prev.target(tp.cluster());
+                List<ActionResult> results = byTarget.getOrDefault(ap.app() + "@" + tp.cluster(), List.of());
+                TargetStatus next = tp.sync() == TargetPlan.Sync.Unknown
+                        ? unknownTarget(tp, prevTarget)
+                        : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(ap.app() + "@" + tp.cluster()), events);
+                healthEvent(ap.app(), prevTarget, next, events);
+                driftEvent(ap.app(), prevTarget, next, events);
+                targets.add(next);
+            }
+            for (String left : ap.removedFrom()) {
+                TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(ap.app() + "@" + left, List.of()), events, ap.app());
+                if (rest != null) targets.add(rest);
+                else events.add(new Event(Event.Type.Prune, ap.app() + " removed from " + left));
+            }
+            boolean wrote = byTarget.keySet().stream().anyMatch(k -> k.startsWith(ap.app() + "@"));
+            String source = wrote || prev == null ? desired.commit() : prev.source();
+            apps.put(ap.app(), new AppStatus(ap.app(), ap.definedIn(), ap.revision(), source, app.syncPolicy().prune(),
+                    conditions(targets, prev, now, null), ap.clusters(), targets, strings(ap.diagnostics())));
+        }
+        for (AppStatus gone : previous.apps().values()) {
+            if (apps.containsKey(gone.name())) continue;
+            List<TargetStatus> rest = new ArrayList<>();
+            for (TargetStatus t : gone.targets()) {
+                TargetStatus r = leftover(t, byTarget.getOrDefault(gone.name() + "@" + t.cluster(), List.of()), events, gone.name());
+                if (r != null && gone.prune()) rest.add(r);
+            }
+            if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
+            else apps.put(gone.name(), new AppStatus(gone.name(), gone.definedIn(), gone.revision(), gone.source(), gone.prune(),
+                    conditions(rest, gone, now, "Deleting"), List.of(), rest, List.of()));
+        }
+        Map<String, ClusterStatus> clusters = new TreeMap<>();
+        desired.clusters().forEach((name, c) -> clusters.put(name,
+                cluster(name, c.location().path(), observed.clusters().get(name), previous.clusters().get(name), now, events)));
+        return new Result(EngineState.of(desired.commit(), apps, clusters), events);
+    }
+
+    private static AppStatus invalid(AppPlan ap, AppStatus prev, Instant now, List<Event> events) {
+        List<String> diagnostics = strings(ap.diagnostics());
+        if (prev == null || !prev.diagnostics().equals(diagnostics)) {
+            long errors = ap.diagnostics().stream().filter(Diagnostic::isError).count();
+            events.add(new Event(Event.Type.Error, ap.app() + " is invalid (" + errors + (errors == 1 ? " error" : " errors")
+                    + "), nothing applied: " + (diagnostics.isEmpty() ? "" : diagnostics.get(0))));
+        }
+        Condition stalled = new Condition("Stalled", "True", "Invalid", diagnostics.isEmpty() ? "" : diagnostics.get(0), now.toString());
+        Condition ready = new Condition("Ready", "False", "Invalid", "the application's files have errors; nothing is applied", now.toString());
+        List<Condition> conds = List.of(ready.since(prev == null ? null : prev.condition("Ready")),
+                stalled.since(prev == null ? null : prev.condition("Stalled")));
+        if (prev == null) {
+            return new AppStatus(ap.app(), ap.definedIn(), ap.revision(), null, true, conds, List.of(), List.of(), diagnostics);
+        }
+        return new AppStatus(prev.name(), prev.definedIn(), prev.revision(), prev.source(), prev.prune(), conds,
+                prev.placement(), prev.targets(), diagnostics);
+    }
+
+    private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {
+        return new TargetStatus(tp.cluster(), prev == null ? "" : prev.revision(), "Unknown", "Unknown", tp.note(),
+                prev == null ? List.of() : prev.drift(), prev == null ? List.of() : prev.inventory());
+    }
+
+    /** What is left of a target being removed: null when everything it had is gone. */
+    private static TargetStatus leftover(TargetStatus t, List<ActionResult> results, List<Event> events, String app) {
+        if (t == null) return null;
+        var inventory = new ArrayList<>(t.inventory());
+        List<String> failures = new ArrayList<>();
+        for (ActionResult r : results) {
+            if (r.succeeded()) inventory.removeIf(e -> e.ref().equals(r.action().object()));
+            else failures.add(r.action().describe() + " failed: " + r.message());
+        }
+        failures.forEach(f -> events.add(new Event(Event.Type.Error, app + ": " + f)));
+        inventory.removeIf(e -> "Never".equals(e.gc()));
+        if (inventory.isEmpty()) return null;
+        String message = failures.isEmpty() ? "removal pending: cluster not reachable" : String.join("; ", failures);
+        return new TargetStatus(t.cluster(), t.revision(), "OutOfSync", t.health(), message, List.of(), inventory);
+    }
+
+    private static void healthEvent(String app, TargetStatus prev, TargetStatus next, List<Event> events) {
+        String before = prev == null ? null : prev.health();
+        if (Objects.equals(before, next.health()) || next.health().equals("Progressing")) return;
+        String text = app + " " + next.health().toLowerCase() + " on " + next.cluster()
+                + (next.health().equals("Healthy") || next.message().isEmpty() ? "" : ": " + next.message());
+        events.add(new Event(next.health().equals("Healthy") ? Event.Type.Health : Event.Type.Error, text));
+    }
+
+    private static void driftEvent(String app, TargetStatus prev, TargetStatus next, List<Event> events) {
+        List<String> before = prev == null ? List.of() : prev.drift();
+        if (before.equals(next.drift())) return;
+        if (next.drift().isEmpty()) events.add(new Event(Event.Type.Drift, app + " on " + next.cluster() + ": drift gone"));
+        else events.add(new Event(Event.Type.Drift, app + " on " + next.cluster() + ": drift in " + String.join(", ", next.drift())));
+    }
+
+    private static List<Condition> conditions(List<TargetStatus> targets, AppStatus prev, Instant now, String override) {
+        boolean ready = override == null && targets.stream().allMatch(t -> t.sync().equals("Synced") && t.health().equals("Healthy"));
+        String reason = override != null ? override
+                : targets.stream().anyMatch(t -> t.sync().equals("Unknown")) ? "ClusterUnreachable"
+                : targets.stream().anyMatch(t -> !t.message().isEmpty() && t.sync().equals("OutOfSync")) ? "ApplyFailed"
+                : targets.stream().anyMatch(t -> !t.drift().isEmpty()) ? "Drifted"
+                : targets.stream().anyMatch(t -> !t.sync().equals("Synced")) ? "OutOfSync"
+                : ready ? "Synced" : "Progressing";
+        Condition c = new Condition("Ready", ready ? "True" : "False", reason,
+                ready ? "synced and healthy on " + targets.size() + (targets.size() == 1 ? " cluster" : " clusters") : "", now.toString());
+        return List.of(c.since(prev == null ? null : prev.condition("Ready")));
+    }
+
+    private static ClusterStatus cluster(String name, String definedIn, ClusterObservation obs, ClusterStatus prev, Instant now, List<Event> events) {
+        if (obs == null) obs = ClusterObservation.unreachable(name, "not observed");
+        String reach = obs.reachability().name();
+        if (prev != null && !prev.reachability().equals(reach)) {
+            events.add(new Event(obs.reachable() ? Event.Type.Health : Event.Type.Error,
+                    "cluster " + name + (obs.reachable() ? " reachable again" : " unreachable: " + obs.message())));
+        }
+        String strategy = obs.reachable() ? (obs.serverSideApply() ? "ServerSide" : "ClientSide (this cluster has no server-side apply)")
+                : prev == null ? "" : prev.applyStrategy();
+        long ready = obs.nodes().stream().filter(n -> n.ready()).count();
+        Condition c = new Condition("Ready", obs.reachable() ? "True" : "False", obs.reachable() ? "Reachable" : "Unreachable",
+                obs.reachable() ? "" : obs.message(), now.toString());
+        return new ClusterStatus(name, definedIn, reach, obs.reachable() ? "" : obs.message(), strategy,
+                obs.reachable() ? obs.nodes().size() : prev == null ? 0 : prev.nodes(),
+                obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
+                List.of(c.since(prev == null || prev.conditions().isEmpty() ? null : prev.conditions().get(0))));
+    }
+
+    private static List<String> strings(List<Diagnostic> ds) { return ds.stream().map(Object::toString).toList(); }
+}

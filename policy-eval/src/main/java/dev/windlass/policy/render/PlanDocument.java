@@ -1,0 +1,93 @@
+package dev.windlass.policy.render;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.AppPlan;
+import dev.windlass.policy.plan.Plan;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A plan as YAML or JSON for tools: the same content as the Markdown, with stable key order. */
+public final class PlanDocument {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+
+    private PlanDocument() {}
+
+    public static String yaml(Plan plan) { return write(YAML, plan); }
+
+    public static String json(Plan plan) { return write(JSON, plan) + "\n"; }
+
+    private static String write(ObjectMapper mapper, Plan plan) {
+        try {
+            return mapper.writeValueAsString(view(plan));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Map<String, Object> view(Plan plan) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", plan.sourceCommit());
+        m.put("hash", plan.hash());
+        m.put("summary", PlanSummary.of(plan).toString());
+        m.put("stages", plan.stages().stream().map(s -> {
+            Map<String, Object> st = new LinkedHashMap<>();
+            st.put("name", s.name());
+            if (!s.gate().isEmpty()) st.put("gate", s.gate());
+            st.put("actions", s.actions().stream().map(PlanDocument::action).toList());
+            return st;
+        }).toList());
+        m.put("held", plan.held().stream().map(h -> {
+            Map<String, Object> a = action(h.action());
+            a.put("heldBy", h.heldBy());
+            return a;
+        }).toList());
+        m.put("applications", plan.apps().stream().map(PlanDocument::app).toList());
+        m.put("diagnostics", plan.diagnostics().stream().map(Object::toString).toList());
+        return m;
+    }
+
+    private static Map<String, Object> action(Action a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("operation", a.operation().name());
+        m.put("cluster", a.cluster());
+        m.put("app", a.app());
+        m.put("apiVersion", a.desired() == null ? null : a.desired().apiVersion());
+        m.put("kind", a.object().kind());
+        m.put("namespace", a.object().namespace());
+        m.put("name", a.object().name());
+        m.put("reason", a.reason());
+        if (!a.fields().isEmpty()) m.put("fields", a.fields());
+        m.put("strategy", a.strategy().name());
+        return m;
+    }
+
+    private static Map<String, Object> app(AppPlan a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", a.app());
+        m.put("revision", a.revision());
+        m.put("valid", a.valid());
+        m.put("clusters", a.clusters());
+        if (!a.removedFrom().isEmpty()) m.put("removedFrom", a.removedFrom());
+        m.put("targets", a.targets().stream().map(t -> {
+            Map<String, Object> tm = new LinkedHashMap<>();
+            tm.put("cluster", t.cluster());
+            tm.put("sync", t.sync().name());
+            tm.put("health", t.health().name());
+            if (!t.drift().isEmpty()) tm.put("drift", t.drift());
+            if (!t.note().isEmpty()) tm.put("note", t.note());
+            return tm;
+        }).toList());
+        if (!a.diagnostics().isEmpty()) m.put("diagnostics", a.diagnostics().stream().map(Object::toString).toList());
+        return m;
+    }
+
+}

@@ -1,0 +1,92 @@
+package dev.windlass.policy.render;
+
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.AppPlan;
+import dev.windlass.policy.plan.HeldAction;
+import dev.windlass.policy.plan.Plan;
+import dev.windlass.policy.plan.Stage;
+import dev.windlass.policy.plan.TargetPlan;
+import java.util.List;
+
+/** Renders a plan as Markdown for pull requests, the terminal and {@code plans/<ref>.md}. */
+public final class PlanMarkdown {
+    private PlanMarkdown() {}
+
+    public static String render(Plan plan, String ref) {
+        StringBuilder b = new StringBuilder();
+        b.append("# Windlass plan for ").append(ref).append("\n\n");
+        b.append("**").append(PlanSummary.of(plan)).append("**\n");
+        int n = 0;
+        for (Stage stage : plan.stages()) {
+            b.append("\n## Stage ").append(++n).append(" of ").append(plan.stages().size()).append(": ").append(stage.name()).append('\n');
+            if (!stage.gate().isEmpty()) b.append("\nRuns on a cluster once ").append(stage.gate()).append(".\n");
+            for (String cluster : stage.clusters()) {
+                b.append("\n### ").append(cluster).append("\n\n| action | object | app | reason |\n|---|---|---|---|\n");
+                for (Action a : stage.actions()) {
+                    if (a.cluster().equals(cluster)) b.append(row(a)).append('\n');
+                }
+            }
+        }
+        if (!plan.held().isEmpty()) {
+            b.append("\n## Held\n\n| action | object | cluster | app | held by |\n|---|---|---|---|---|\n");
+            for (HeldAction h : plan.held()) {
+                Action a = h.action();
+                b.append("| ").append(a.operation()).append(" | ").append(cell(a.object().toString())).append(" | ").append(a.cluster())
+                        .append(" | ").append(a.app()).append(" | ").append(cell(h.heldBy())).append(" |\n");
+            }
+        }
+        b.append("\n## Applications\n\n| app | revision | clusters | state |\n|---|---|---|---|\n");
+        for (AppPlan app : plan.apps()) {
+            b.append("| ").append(app.app()).append(" | ").append(app.revision() == null ? "-" : app.revision())
+                    .append(" | ").append(app.clusters().isEmpty() ? "-" : String.join(", ", app.clusters()))
+                    .append(" | ").append(state(app)).append(" |\n");
+        }
+        appendDrift(b, plan.apps());
+        List<Diagnostic> problems = plan.diagnostics();
+        if (!problems.isEmpty()) {
+            b.append("\n## Problems\n\n");
+            for (Diagnostic d : problems) b.append("- `").append(d).append("`\n");
+        }
+        b.append("\n---\nPlan `").append(plan.hash()).append("` for source `").append(plan.sourceCommit()).append("`\n");
+        return b.toString();
+    }
+
+    private static String row(Action a) {
+        String reason = a.reason() + (a.fields().isEmpty() ? "" : ": " + String.join(", ", a.fields().stream().limit(8).toList())
+                + (a.fields().size() > 8 ? " and " + (a.fields().size() - 8) + " more" : ""));
+        return "| " + symbol(a) + " " + a.operation() + " | " + cell(a.object().toString()) + " | " + a.app() + " | " + cell(reason) + " |";
+    }
+
+    private static String symbol(Action a) {
+        return switch (a.operation()) {
+            case Create -> "+";
+            case Update -> "~";
+            case Delete -> "-";
+        };
+    }
+
+    private static String state(AppPlan app) {
+        if (!app.valid()) return "**Invalid**";
+        long out = app.targets().stream().filter(t -> t.sync() != TargetPlan.Sync.Synced).count();
+        String removed = app.removedFrom().isEmpty() ? "" : "; leaves " + String.join(", ", app.removedFrom());
+        return (out == 0 ? "Synced" : "OutOfSync on " + out + " of " + app.targets().size()) + removed;
+    }
+
+    private static void appendDrift(StringBuilder b, List<AppPlan> apps) {
+        boolean header = false;
+        for (AppPlan app : apps) {
+            for (TargetPlan t : app.targets()) {
+                if (t.drift().isEmpty() && t.note().isEmpty()) continue;
+                if (!header) {
+                    b.append("\n## Notes\n\n");
+                    header = true;
+                }
+                for (String d : t.drift()) b.append("- ").append(app.app()).append(" on ").append(t.cluster()).append(": drift not corrected (self-heal off): ").append(d).append('\n');
+                if (!t.note().isEmpty()) b.append("- ").append(app.app()).append(" on ").append(t.cluster()).append(": ").append(t.note()).append('\n');
+            }
+        }
+    }
+
+    private static String cell(String s) { return s.replace("|", "\\|"); }
+}
