@@ -68,9 +68,11 @@ public final class PlanMarkdown {
 
     private static String state(AppPlan app) {
         if (!app.valid()) return "**Invalid**";
-        long out = app.targets().stream().filter(t -> t.sync() != TargetPlan.Sync.Synced).count();
-        String removed = app.removedFrom().isEmpty() ? "" : "; leaves " + String.join(", ", app.removedFrom());
-        return (out == 0 ? "Synced" : "OutOfSync on " + out + " of " + app.targets().size()) + removed;
+        java.util.Map<TargetPlan.Sync, List<String>> by = new java.util.EnumMap<>(TargetPlan.Sync.class);
+        for (TargetPlan t : app.targets()) by.computeIfAbsent(t.sync(), k -> new java.util.ArrayList<>()).add(t.cluster());
+        String s = by.size() <= 1 && by.containsKey(TargetPlan.Sync.Synced) ? "Synced"
+                : String.join("; ", by.entrySet().stream().map(e -> e.getKey() + " on " + String.join(", ", e.getValue())).toList());
+        return app.removedFrom().isEmpty() ? s : s + "; leaves " + String.join(", ", app.removedFrom());
     }
 
     private static void appendDrift(StringBuilder b, List<AppPlan> apps) {

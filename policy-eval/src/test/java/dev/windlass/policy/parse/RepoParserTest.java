@@ -1,0 +1,149 @@
+package dev.windlass.policy.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.policy.RepoFiles;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RepoParserTest {
+
+    static final String CLUSTER = """
+            apiVersion: windlass.dev/v1alpha1
+            kind: Cluster
+            metadata: {name: eu-1, labels: {env: prod}}
+            spec:
+              connection: {sandbox: {nodes: 1}}
+            """;
+    static final String APP = """
+            apiVersion: windlass.dev/v1alpha1
+            kind: Application
+            metadata: {name: web}
+            spec:
+              namespace: web
+              placement: {clusterSelector: {matchLabels: {env: prod}}}
+            """;
+    static final String DEPLOY = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: web}
+            spec: {replicas: 1}
+            """;
+
+    private static List<String> errors(DesiredState s) {
+        return s.diagnostics().stream().filter(Diagnostic::isError).map(Object::toString).toList();
+    }
+
+    @Test
+    void examplesRepoIsClean() {
+        DesiredState s = RepoParser.parse(RepoFiles.examples());
+        assertEquals(List.of(), s.diagnostics().stream().map(Object::toString).toList());
+        assertEquals(List.of("eu-1", "eu-2", "us-1"), List.copyOf(s.clusters().keySet()));
+        assertEquals(List.of("api", "cache", "web"), List.copyOf(s.apps().keySet()));
+        Application web = s.apps().get("web");
+        assertEquals("apps/web/manifests", web.sourcePath());
+        assertTrue(web.manifests().stream().anyMatch(m -> m.implicit() && m.ref().name().equals("web")), "implicit namespace");
+        Manifest deploy = web.manifests().stream().filter(m -> m.ref().kind().equals("Deployment")).findFirst().orElseThrow();
+        assertEquals("web", deploy.ref().namespace(), "namespace defaulted from the application");
+        assertEquals("apps/web/manifests/deployment.yaml:1:1", deploy.location().toString());
+        assertEquals(12, web.revision().length());
+    }
+
+    @Test
+    void unknownFieldIsReportedWithItsPositionAndTheKnownFields() {
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", CLUSTER,
+                "apps/web/app.yaml", APP + "  syncPolicy: {prune: true, selfheal: true}\n", "apps/web/manifests/d.yaml", DEPLOY));
+        assertEquals(List.of("apps/web/app.yaml:7:29: unknown field 'selfheal' in Application.spec.syncPolicy; known fields: prune, selfHeal, applyStrategy, force"), errors(s));
+        assertFalse(s.apps().get("web").valid());
+    }
+
+    @Test
+    void duplicateKeysAreErrorsNotSilentlyLastWins() {
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP,
+                "apps/web/manifests/d.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: one\n  k: two\n"));
+        assertEquals(List.of("apps/web/manifests/d.yaml:7:3: duplicate key 'k' (first at line 6); keep only one"), errors(s));
+        assertFalse(s.apps().get("web").valid(), "the app owning the broken file is invalid");
+        assertTrue(s.brokenFiles().contains("apps/web/manifests/d.yaml"));
+    }
+
+    @Test
+    void malformedYamlPointsAtTheProblem() {
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP,
+                "apps/web/manifests/d.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n"));
+        List<String> errs = errors(s);
+        assertEquals(1, errs.size(), errs.toString());
+        assertTrue(errs.get(0).startsWith("apps/web/manifests/d.yaml:5:1: invalid YAML:"), errs.get(0));
+    }
+
+    @Test
+    void manifestWithoutKindOrNameIsAnErrorOnTheApp() {
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP,
+                "apps/web/manifests/d.yaml", DEPLOY + "---\napiVersion: v1\nmetadata: {name: x}\n"));
+        assertEquals(List.of("apps/web/manifests/d.yaml:6:1: object has no kind; every Kubernetes object needs apiVersion, kind and metadata.name"), errors(s));
+        assertEquals(errors(s), s.apps().get("web").diagnostics().stream().map(Object::toString).toList());
+    }
+
+    @Test
+    void missingSourcePathAndUnknownClusterName() {
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", CLUSTER,
+                "apps/web/app.yaml", APP.replace("placement: {clusterSelector: {matchLabels: {env: prod}}}", "placement: {clusterNames: [eu-9]}")
+                        + "  source: {path: apps/web/k8s}\n"));
+        assertEquals(List.of(
+                "apps/web/app.yaml:1:1: Application web names cluster 'eu-9' in spec.placement.clusterNames, but no Cluster has that name; known: eu-1",
+                "apps/web/app.yaml:7:18: source path 'apps/web/k8s' does not exist in the repo; create it or set spec.source.path"), errors(s));
+    }
+
+    @Test
+    void duplicateNamesAndLabelTypesAndDependencyCycles() {
+        String app2 = APP.replace("name: web", "name: api") + "  dependsOn: [web]\n";
+        DesiredState s = RepoParser.parse(RepoFiles.inline(
+                "clusters/eu-1.yaml", CLUSTER.replace("env: prod", "env: prod, canary: true"),
+                "clusters/eu-1-copy.yaml", CLUSTER,
+                "apps/web/app.yaml", APP + "  dependsOn: [api]\n", "apps/web/manifests/d.yaml", DEPLOY,
+                "apps/api/app.yaml", app2, "apps/api/manifests/d.yaml", DEPLOY));
+        List<String> errs = errors(s);
+        assertTrue(errs.contains("clusters/eu-1.yaml:1:1: Cluster 'eu-1' is defined twice; the first is at clusters/eu-1-copy.yaml:1:1. Rename or remove one"), errs.toString());
+        assertTrue(errs.contains("clusters/eu-1.yaml:3:52: Cluster.metadata.labels.canary must be a string; quote the value (\"true\")"), errs.toString());
+        assertTrue(errs.stream().anyMatch(e -> e.contains("dependency cycle: api -> web -> api")), errs.toString());
+        assertFalse(s.apps().get("web").valid());
+        assertFalse(s.apps().get("api").valid());
+    }
+
+    @Test
+    void policiesOfLaterVersionsAreRefusedNotIgnored() {
+        DesiredState s = RepoParser.parse(RepoFiles.inline("policies/freeze.yaml",
+                "apiVersion: windlass.dev/v1alpha1\nkind: Freeze\nmetadata: {name: bf}\nspec: {}\n"));
+        assertEquals(List.of("policies/freeze.yaml:1:1: kind Freeze is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"), errors(s));
+    }
+
+    @Test
+    void annotationsAreValidated() {
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP,
+                "apps/web/manifests/d.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: {windlass.dev/wave: soon, windlass.dev/gc: Sometimes}\n"));
+        assertEquals(2, errors(s).size(), errors(s).toString());
+        assertTrue(errors(s).get(0).contains("windlass.dev/gc"), errors(s).toString());
+    }
+
+    @Test
+    void aliasBombIsRejected() {
+        StringBuilder b = new StringBuilder("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  a: &a [\"x\",\"x\"]\n");
+        for (int i = 0; i < 60; i++) b.append("  b").append(i).append(": &b").append(i).append(" [*a,*a]\n");
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP, "apps/web/manifests/d.yaml", b.toString()));
+        assertTrue(errors(s).stream().anyMatch(e -> e.startsWith("apps/web/manifests/d.yaml:") && e.contains("invalid YAML")), errors(s).toString());
+    }
+
+    @Test
+    void unchangedFilesAreNotParsedAgain() {
+        ParseCache cache = new ParseCache();
+        RepoParser.parse(RepoFiles.examples(), cache);
+        assertEquals(12 - 1, cache.parsedLastPass(), "every YAML file of the examples once (README is not YAML)");
+        RepoParser.parse(RepoFiles.examples(), cache);
+        assertEquals(0, cache.parsedLastPass());
+    }
+}
