@@ -38,6 +38,7 @@ public final class Transition {
         for (HeldAction h : plan.held()) heldBy.putIfAbsent(h.action().app() + "@" + h.action().cluster(), h.heldBy());
 
         Map<String, AppStatus> apps = new TreeMap<>();
+        Map<String, List<String>> healthChanges = new TreeMap<>();
         for (AppPlan ap : plan.apps()) {
             AppStatus prev = previous.apps().get(ap.app());
             Application app = desired.apps().get(ap.app());
@@ -53,7 +54,8 @@ public final class Transition {
                 TargetStatus next = tp.sync() == TargetPlan.Sync.Unknown
                         ? unknownTarget(tp, prevTarget)
                         : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(ap.app() + "@" + tp.cluster()), events);
-                healthEvent(ap.app(), prevTarget, next, events);
+                boolean written = !results.isEmpty();
+                healthChange(ap.app(), prevTarget, next, written, healthChanges);
                 driftEvent(ap.app(), prevTarget, next, events);
                 targets.add(next);
             }
@@ -78,6 +80,11 @@ public final class Transition {
             else apps.put(gone.name(), new AppStatus(gone.name(), gone.definedIn(), gone.revision(), gone.source(), gone.prune(),
                     conditions(rest, gone, now, "Deleting"), List.of(), rest, List.of()));
         }
+        healthChanges.forEach((key, clusters) -> {
+            String[] parts = key.split("\\|", 3);
+            String text = parts[0] + " " + parts[1].toLowerCase() + " on " + String.join(", ", clusters) + (parts[2].isEmpty() ? "" : ": " + parts[2]);
+            events.add(new Event(parts[1].equals("Healthy") || parts[1].equals("Progressing") ? Event.Type.Health : Event.Type.Error, text));
+        });
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         desired.clusters().forEach((name, c) -> clusters.put(name,
                 cluster(name, c.location().path(), observed.clusters().get(name), previous.clusters().get(name), now, events)));
@@ -123,12 +130,18 @@ public final class Transition {
         return new TargetStatus(t.cluster(), t.revision(), "OutOfSync", t.health(), message, List.of(), inventory);
     }
 
-    private static void healthEvent(String app, TargetStatus prev, TargetStatus next, List<Event> events) {
+    /**
+     * Collects health transitions by application, health and message so that one line covers every
+     * cluster ("web healthy on eu-1, eu-2"). A target just written to is expected to progress: no line.
+     */
+    private static void healthChange(String app, TargetStatus prev, TargetStatus next, boolean written, Map<String, List<String>> out) {
         String before = prev == null ? null : prev.health();
-        if (Objects.equals(before, next.health()) || next.health().equals("Progressing")) return;
-        String text = app + " " + next.health().toLowerCase() + " on " + next.cluster()
-                + (next.health().equals("Healthy") || next.message().isEmpty() ? "" : ": " + next.message());
-        events.add(new Event(next.health().equals("Healthy") ? Event.Type.Health : Event.Type.Error, text));
+        String now = next.health();
+        if (Objects.equals(before, now)) return;
+        if (now.equals("Progressing") && written) return;
+        if (before == null && !now.equals("Healthy") && !now.equals("Degraded")) return;
+        String message = now.equals("Healthy") ? "" : next.message();
+        out.computeIfAbsent(app + "|" + now + "|" + message, k -> new ArrayList<>()).add(next.cluster());
     }
 
     private static void driftEvent(String app, TargetStatus prev, TargetStatus next, List<Event> events) {

@@ -1,0 +1,40 @@
+package dev.windlass.engine.cli;
+
+import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.engine.status.StatusTable;
+import dev.windlass.git.Mirror;
+import dev.windlass.policy.state.EngineState;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "status", description = "Read the status branch and print applications by cluster: revision, sync, health.")
+final class StatusCommand implements Callable<Integer> {
+    @Mixin RepoOptions repo;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "APP", description = "only this application")
+    String app;
+
+    @Spec CommandSpec spec;
+
+    @Override public Integer call() throws Exception {
+        try (Mirror mirror = repo.openMirror()) {
+            mirror.fetch();
+            EngineState state = StatusFiles.read(new TreeMap<>(repo.statusWriter(mirror).readStatusFiles("status/")));
+            if (state.apps().isEmpty() && state.clusters().isEmpty()) {
+                spec.commandLine().getErr().println("no status yet on branch " + repo.statusBranch + " of " + repo.repo + "; is the engine running?");
+                return 1;
+            }
+            if (app != null && !state.apps().containsKey(app)) {
+                spec.commandLine().getErr().println("no application '" + app + "' in the status; known: " + String.join(", ", state.apps().keySet()));
+                return 1;
+            }
+            spec.commandLine().getOut().print(StatusTable.render(state, app));
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package dev.windlass.engine.demo;
+
+import dev.windlass.engine.reconcile.Engine;
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.engine.status.StatusTable;
+import dev.windlass.git.BranchChange;
+import dev.windlass.git.ConfigWriter;
+import dev.windlass.git.GitRemote;
+import dev.windlass.git.Mirror;
+import dev.windlass.policy.plan.Event;
+import dev.windlass.policy.render.PlanSummary;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.sandbox.Sandbox;
+import dev.windlass.sandbox.sim.Simulator;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.revwalk.RevCommit;
+
+/**
+ * The demo: turns examples-repo into a Git origin, runs the engine against three sandbox clusters,
+ * then pushes a change and edits a cluster by hand, printing what Windlass did at each step.
+ */
+public final class Demo {
+    private static final Duration SETTLE = Duration.ofSeconds(60);
+
+    private final Path dir;
+    private final Path examples;
+    private final PrintWriter out;
+
+    public Demo(Path dir, Path examples, PrintWriter out) {
+        this.dir = dir;
+        this.examples = examples;
+        this.out = out;
+    }
+
+    public int run() throws Exception {
+        // The story is told on stdout; per-pass log lines would only repeat it.
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.windlass")).setLevel(ch.qos.logback.classic.Level.WARN);
+        if (!Files.isDirectory(examples)) {
+            out.println("no " + examples + " folder here; run the demo from the Windlass checkout (./windlass demo)");
+            return 2;
+        }
+        deleteRecursively(dir);
+        Path origin = dir.resolve("origin.git");
+        Git.init().setBare(true).setInitialBranch("main").setDirectory(origin.toFile()).call().close();
+        say("Windlass demo", "A config repo (" + examples + ") becomes a Git origin at " + origin + ".\n"
+                + "Three sandbox clusters start in this process: eu-1 (canary), eu-2 and us-1.");
+        try (Mirror dev = Mirror.open(dir.resolve("developer"), GitRemote.anonymous(origin.toString()))) {
+            push(dev, "Add fleet: three clusters, cache, api and web", change -> {
+                try (Stream<Path> files = Files.walk(examples)) {
+                    for (Path p : files.filter(Files::isRegularFile).toList()) {
+                        change = change.write(examples.relativize(p).toString().replace('\\', '/'), Files.readAllBytes(p));
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                return change;
+            });
+            Sandbox sandbox = new Sandbox();
+            sandbox.simulator().start(Duration.ofMillis(200), Clock.systemUTC());
+            try (Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
+                    "main", "windlass/status", sandbox, Clock.systemUTC())) {
+                scene("1. First sync", "cache goes first; api waits for cache, web waits for api (dependsOn).");
+                settle(engine);
+
+                scene("2. A developer bumps web to 1.5.0", "Only the web Deployment changes; nothing else is re-sent.");
+                push(dev, "web: release 1.5.0", c -> c.write("apps/web/manifests/deployment.yaml",
+                        read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.0")));
+                settle(engine);
+
+                scene("3. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
+                try (KubernetesClient c = sandbox.cluster("eu-1").newClient()) {
+                    c.apps().deployments().inNamespace("api").withName("api").edit(d -> {
+                        d.getSpec().setReplicas(1);
+                        return d;
+                    });
+                }
+                settle(engine);
+
+                scene("Where things stand", "");
+                out.print(StatusTable.render(engine.reconciler().state(), null));
+                scene("The story in Git", "git --git-dir " + origin + " log --oneline windlass/status");
+                try (Git git = Git.open(origin.toFile())) {
+                    for (RevCommit c : git.log().add(git.getRepository().resolve("refs/heads/windlass/status")).call()) {
+                        out.println("  " + c.abbreviate(7).name() + " " + c.getShortMessage());
+                    }
+                }
+                out.println("\nLook further:\n  git --git-dir " + origin + " show windlass/status:status/fleet.yaml\n"
+                        + "  git --git-dir " + origin + " show windlass/status:plans/main.md\n"
+                        + "  ./windlass status --repo " + origin);
+                out.flush();
+                return 0;
+            }
+        }
+    }
+
+    /** Runs passes until a pass changes nothing and every application is ready (or a minute has passed). */
+    private void settle(Engine engine) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(SETTLE);
+        boolean first = true;
+        while (Instant.now().isBefore(deadline)) {
+            PassReport r = engine.reconciler().reconcile();
+            if (first || r.plan().hasChanges()) out.println("  plan " + r.plan().hash() + ": " + PlanSummary.of(r.plan()));
+            first = false;
+            for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
+            out.flush();
+            boolean ready = engine.reconciler().state().apps().values().stream().allMatch(Demo::ready);
+            if (!r.committed() && !r.plan().hasChanges() && r.plan().held().isEmpty() && ready) return;
+            Thread.sleep(500);
+        }
+        out.println("  (still settling after " + SETTLE.toSeconds() + "s; see the status table)");
+    }
+
+    private static boolean ready(AppStatus a) {
+        var c = a.condition("Ready");
+        return c != null && c.status().equals("True");
+    }
+
+    private static void push(Mirror dev, String message, java.util.function.UnaryOperator<BranchChange> edit) throws IOException {
+        dev.fetch();
+        new ConfigWriter(dev, "main").write(snapshot -> edit.apply(BranchChange.of(message, "Demo Developer", "dev@example.com")));
+    }
+
+    private void say(String title, String text) {
+        out.println(title);
+        out.println("=".repeat(title.length()));
+        out.println(text);
+        out.flush();
+    }
+
+    private void scene(String title, String text) {
+        out.println();
+        out.println("## " + title);
+        if (!text.isEmpty()) out.println(text);
+        out.flush();
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path p) throws IOException {
+        if (!Files.exists(p)) return;
+        try (Stream<Path> walk = Files.walk(p)) {
+            for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(f);
+        }
+    }
+}

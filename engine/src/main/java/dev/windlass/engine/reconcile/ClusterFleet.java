@@ -1,0 +1,58 @@
+package dev.windlass.engine.reconcile;
+
+import dev.windlass.applier.Applier;
+import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Stage;
+import dev.windlass.sandbox.Sandbox;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The real fleet: clusters reached through their kubeconfig, and sandbox clusters the engine runs
+ * in-process (started the first time Git lists them).
+ */
+public final class ClusterFleet implements Fleet {
+    private final ClusterClients clients;
+    private final Applier applier;
+    private final Sandbox sandbox;
+
+    public ClusterFleet(ClusterClients clients, Applier applier, Sandbox sandbox) {
+        this.clients = clients;
+        this.applier = applier;
+        this.sandbox = sandbox;
+    }
+
+    @Override public void connect(Map<String, Cluster> clusters) {
+        for (Cluster c : clusters.values()) {
+            if (c.connection() instanceof Cluster.Sandbox s) {
+                boolean running = sandbox.clusters().stream().anyMatch(sc -> sc.name().equals(c.name()));
+                if (!running) sandbox.add(c.name(), s.nodes(), s.controlPlaneNodes());
+                if (!clients.clusters().contains(c.name())) clients.registerSandbox(c.name(), sandbox.cluster(c.name()).config());
+            } else {
+                clients.connect(c);
+            }
+        }
+        for (String known : clients.clusters()) if (!clusters.containsKey(known)) clients.remove(known);
+    }
+
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) {
+        return applier.observe(kindsByCluster);
+    }
+
+    @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) {
+        return applier.execute(stage, clusters);
+    }
+
+    public Sandbox sandbox() { return sandbox; }
+
+    @Override public void close() {
+        applier.close();
+        clients.close();
+        sandbox.close();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.windlass.engine.reconcile;
+
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Stage;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The clusters a pass talks to. Each cluster's trouble stays its own: results, never exceptions, per cluster. */
+public interface Fleet extends AutoCloseable {
+
+    /** Connects to the clusters Git lists now and lets go of the ones it no longer lists. */
+    void connect(Map<String, Cluster> clusters);
+
+    ObservedState observe(Map<String, Set<KindRef>> kindsByCluster);
+
+    /** Runs the stage's actions for the given clusters only, in the stage's order. */
+    List<ActionResult> execute(Stage stage, Set<String> clusters);
+
+    @Override void close();
+}

@@ -1,0 +1,20 @@
+package dev.windlass.engine.reconcile;
+
+import dev.windlass.git.CommitOutcome;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.plan.ApplyResult;
+import dev.windlass.policy.plan.Event;
+import dev.windlass.policy.plan.Plan;
+import java.util.List;
+
+/**
+ * What one pass did, for logs, the CLI and tests.
+ *
+ * @param filesParsed how many files were parsed (the rest came from the cache)
+ * @param status      the status commit, or Unchanged when the pass changed nothing worth recording
+ */
+public record PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events,
+                         CommitOutcome status, int filesParsed) {
+
+    public boolean committed() { return status instanceof CommitOutcome.Committed; }
+}

@@ -1,0 +1,44 @@
+package dev.windlass.engine.reconcile;
+
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.parse.RepoParser;
+import dev.windlass.policy.plan.Plan;
+import dev.windlass.policy.plan.Planner;
+import dev.windlass.policy.source.Snapshot;
+import dev.windlass.policy.state.EngineState;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The plan a commit would cause, without applying or recording anything: what {@code windlass plan}
+ * prints. Clusters reachable from here are observed live; sandbox clusters (which live inside a running
+ * engine) are taken as the status branch recorded them.
+ */
+public final class Preview {
+    private Preview() {}
+
+    public record Result(DesiredState desired, Plan plan, boolean usedRecordedState) {}
+
+    public static Result of(Snapshot snapshot, EngineState state, Fleet live, Fleet recorded, Instant now) {
+        DesiredState desired = RepoParser.parse(snapshot);
+        Map<String, Cluster> real = new TreeMap<>();
+        desired.clusters().forEach((n, c) -> { if (!(c.connection() instanceof Cluster.Sandbox)) real.put(n, c); });
+        live.connect(real);
+        Map<String, Set<KindRef>> kinds = Kinds.toObserve(desired, state);
+        Map<String, Set<KindRef>> liveKinds = new TreeMap<>();
+        Map<String, Set<KindRef>> recordedKinds = new TreeMap<>();
+        kinds.forEach((c, k) -> (real.containsKey(c) ? liveKinds : recordedKinds).put(c, k));
+        Map<String, ClusterObservation> all = new HashMap<>();
+        if (!liveKinds.isEmpty()) all.putAll(live.observe(liveKinds).clusters());
+        if (!recordedKinds.isEmpty()) all.putAll(recorded.observe(recordedKinds).clusters());
+        Plan plan = Planner.plan(desired, new ObservedState(all), state, now);
+        return new Result(desired, plan, !recordedKinds.isEmpty());
+    }
+}

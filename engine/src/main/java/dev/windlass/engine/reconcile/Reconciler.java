@@ -1,0 +1,152 @@
+package dev.windlass.engine.reconcile;
+
+import dev.windlass.engine.status.CommitMessage;
+import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.git.BranchChange;
+import dev.windlass.git.CommitOutcome;
+import dev.windlass.git.Mirror;
+import dev.windlass.git.StatusWriter;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.parse.ParseCache;
+import dev.windlass.policy.parse.RepoParser;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.ApplyResult;
+import dev.windlass.policy.plan.Plan;
+import dev.windlass.policy.plan.Planner;
+import dev.windlass.policy.plan.Stage;
+import dev.windlass.policy.plan.Transition;
+import dev.windlass.policy.render.PlanMarkdown;
+import dev.windlass.policy.source.Snapshot;
+import dev.windlass.policy.state.EngineState;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile pass, read top to bottom: fetch Git, read the commit, connect and observe the clusters,
+ * plan, execute the plan stage by stage, and record the new state in one status commit. Only the config
+ * branch drives a pass; the engine's own status commits never do.
+ */
+public final class Reconciler {
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+
+    private final Mirror mirror;
+    private final String branch;
+    private final StatusWriter status;
+    private final Fleet fleet;
+    private final Clock clock;
+    private final ParseCache parseCache = new ParseCache();
+    private final String author;
+    private final String authorEmail;
+    private SortedMap<String, byte[]> recorded;
+    private EngineState state;
+
+    public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock) {
+        this.mirror = mirror;
+        this.branch = branch;
+        this.status = status;
+        this.fleet = fleet;
+        this.clock = clock;
+        this.author = "Windlass";
+        this.authorEmail = "windlass@localhost";
+    }
+
+    public synchronized PassReport reconcile() throws IOException {
+        mirror.fetch();
+        String source = mirror.resolve(branch)
+                .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
+        loadStateOnce();
+        Snapshot snapshot = mirror.snapshot(source);
+        DesiredState desired = RepoParser.parse(snapshot, parseCache);
+        fleet.connect(desired.clusters());
+        ObservedState observed = fleet.observe(Kinds.toObserve(desired, state));
+        Instant now = clock.instant();
+        Plan plan = Planner.plan(desired, observed, state, now);
+        ApplyResult applied = execute(plan);
+        Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
+        CommitOutcome outcome = record(next, PlanMarkdown.render(plan, branch), source);
+        if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
+        log.info("pass {}: {} actions, {} failed, status {}", source.substring(0, 7), applied.results().size(), applied.failures(),
+                outcome.getClass().getSimpleName());
+        return new PassReport(source, desired, plan, applied, next.events(), outcome, parseCache.parsedLastPass());
+    }
+
+    /** Stages run in order; a cluster moves to the next stage only when every action of the last one succeeded there. */
+    private ApplyResult execute(Plan plan) {
+        List<ActionResult> results = new ArrayList<>();
+        Set<String> failed = new HashSet<>();
+        for (Stage stage : plan.stages()) {
+            Set<String> clusters = new TreeSet<>(stage.clusters());
+            clusters.removeAll(failed);
+            if (clusters.isEmpty()) continue;
+            for (ActionResult r : fleet.execute(stage, clusters)) {
+                results.add(r);
+                if (!r.succeeded()) failed.add(r.action().cluster());
+            }
+        }
+        return new ApplyResult(results);
+    }
+
+    /** Writes only the files that differ from what is recorded; an identical tree makes no commit. */
+    private CommitOutcome record(Transition.Result next, String planMarkdown, String source) throws IOException {
+        SortedMap<String, byte[]> files = StatusFiles.render(next.state());
+        files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
+        Map<String, byte[]> writes = new TreeMap<>();
+        List<String> deletes = new ArrayList<>();
+        List<String> touched = new ArrayList<>();
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            if (!Arrays.equals(e.getValue(), recorded.get(e.getKey()))) writes.put(e.getKey(), e.getValue());
+        }
+        for (String path : recorded.keySet()) {
+            if (!files.containsKey(path) && path.startsWith("status/")) deletes.add(path);
+        }
+        for (String path : new TreeSet<>(concat(writes.keySet(), deletes))) {
+            if (path.startsWith(StatusFiles.APPS) || path.startsWith(StatusFiles.CLUSTERS)) {
+                touched.add(path.substring(path.lastIndexOf('/') + 1).replace(".yaml", ""));
+            }
+        }
+        BranchChange change = BranchChange.of(CommitMessage.of(next.events(), source, touched), author, authorEmail);
+        for (var e : writes.entrySet()) change = change.write(e.getKey(), e.getValue());
+        for (String path : deletes) change = change.delete(path);
+        if (change.isEmpty()) return new CommitOutcome.Unchanged(java.util.Optional.empty());
+        CommitOutcome outcome = status.write(change);
+        if (!(outcome instanceof CommitOutcome.Failed)) {
+            recorded = new TreeMap<>(recorded);
+            change.deletes().forEach(recorded::remove);
+            recorded.putAll(change.writes());
+        }
+        return outcome;
+    }
+
+    private static List<String> concat(Set<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private void loadStateOnce() throws IOException {
+        if (state != null) return;
+        SortedMap<String, byte[]> files = new TreeMap<>(status.readStatusFiles("status/"));
+        files.putAll(status.readStatusFiles("plans/"));
+        recorded = files;
+        state = StatusFiles.read(files);
+    }
+
+    public synchronized EngineState state() throws IOException {
+        loadStateOnce();
+        return state;
+    }
+}

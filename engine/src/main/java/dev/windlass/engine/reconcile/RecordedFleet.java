@@ -1,0 +1,98 @@
+package dev.windlass.engine.reconcile;
+
+import dev.windlass.git.Mirror;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.LiveObject;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.parse.RepoParser;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Stage;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.InventoryEntry;
+import dev.windlass.policy.state.TargetStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Clusters as the status branch last recorded them, for plans made outside the engine process when
+ * a cluster cannot be asked (sandbox clusters live inside the engine). Each recorded object is rebuilt
+ * from the commit it was applied from. Such a plan sees no drift made since; it says so.
+ */
+public final class RecordedFleet implements Fleet {
+    private final Mirror mirror;
+    private final EngineState state;
+    private final Map<String, DesiredState> commits = new HashMap<>();
+
+    public RecordedFleet(Mirror mirror, EngineState state) {
+        this.mirror = mirror;
+        this.state = state;
+    }
+
+    @Override public void connect(Map<String, Cluster> clusters) {}
+
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) {
+        Map<String, ClusterObservation> out = new HashMap<>();
+        for (String cluster : kindsByCluster.keySet()) {
+            Map<ObjectRef, LiveObject> objects = new HashMap<>();
+            Set<String> namespaces = new HashSet<>(Set.of("default"));
+            for (AppStatus app : state.apps().values()) {
+                TargetStatus t = app.target(cluster);
+                if (t == null || app.source() == null) continue;
+                Application applied = appliedFrom(app);
+                if (applied == null) continue;
+                namespaces.add(applied.namespace());
+                for (InventoryEntry e : t.inventory()) {
+                    for (Manifest m : applied.manifests()) {
+                        if (m.ref().equals(e.ref()) && m.hash().equals(e.hash())) {
+                            objects.put(m.ref(), new LiveObject(m.ref(), withHash(m), Health.valueOf(t.health()), ""));
+                        }
+                    }
+                }
+            }
+            out.put(cluster, new ClusterObservation(cluster, ClusterObservation.Reachability.Reachable, "", objects, namespaces, List.of(), false));
+        }
+        return new ObservedState(out);
+    }
+
+    private Application appliedFrom(AppStatus app) {
+        DesiredState d = commits.computeIfAbsent(app.source(), sha -> {
+            try {
+                return RepoParser.parse(mirror.snapshot(sha));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        return d.apps().get(app.name());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withHash(Manifest m) {
+        Map<String, Object> body = new LinkedHashMap<>(m.body());
+        Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) body.get("metadata"));
+        Map<String, Object> ann = new LinkedHashMap<>(meta.get("annotations") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of());
+        ann.put("windlass.dev/applied-hash", m.hash());
+        meta.put("annotations", ann);
+        body.put("metadata", meta);
+        return body;
+    }
+
+    @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) {
+        throw new UnsupportedOperationException("a recorded fleet only plans");
+    }
+
+    @Override public void close() {}
+}

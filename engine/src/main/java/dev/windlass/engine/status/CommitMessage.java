@@ -1,0 +1,39 @@
+package dev.windlass.engine.status;
+
+import dev.windlass.policy.plan.Event;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A status commit message: one line that says what happened, every event in the body, and
+ * {@code Windlass-Source} / {@code Windlass-Event} trailers for tools.
+ */
+public final class CommitMessage {
+    static final int SUBJECT_MAX = 100;
+
+    private CommitMessage() {}
+
+    /** @param touched the applications and clusters whose status files change, named when no event explains why */
+    public static String of(List<Event> events, String source, List<String> touched) {
+        String subject = events.isEmpty()
+                ? touched.isEmpty() ? "windlass: reconciled " + shortSha(source) : "windlass: status of " + String.join(", ", touched) + " updated"
+                : "windlass: " + String.join("; ", events.stream().map(Event::text).toList());
+        if (subject.length() > SUBJECT_MAX) {
+            String first = "windlass: " + events.get(0).text();
+            String more = events.size() > 1 ? " (+" + (events.size() - 1) + " more)" : "";
+            subject = first.length() + more.length() <= SUBJECT_MAX ? first + more
+                    : first.substring(0, SUBJECT_MAX - more.length() - 1) + "…" + more;
+        }
+        StringBuilder b = new StringBuilder(subject).append("\n\n");
+        for (Event e : events) b.append("- ").append(e.text()).append('\n');
+        if (!events.isEmpty()) b.append('\n');
+        b.append("Windlass-Source: ").append(source).append('\n');
+        Set<String> types = new LinkedHashSet<>();
+        for (Event e : events) types.add(e.type().name());
+        for (String t : types) b.append("Windlass-Event: ").append(t).append('\n');
+        return b.toString();
+    }
+
+    static String shortSha(String sha) { return sha == null ? "-" : sha.substring(0, Math.min(7, sha.length())); }
+}

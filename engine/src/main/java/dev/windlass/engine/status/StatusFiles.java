@@ -1,0 +1,101 @@
+package dev.windlass.engine.status;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.ClusterStatus;
+import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.TargetStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The layout of the status branch: {@code status/fleet.yaml} (one line per app and cluster),
+ * {@code status/apps/<app>.yaml}, {@code status/clusters/<name>.yaml}, {@code plans/<ref>.md}.
+ * Rendering is deterministic, so an unchanged state gives an unchanged tree and no commit.
+ */
+public final class StatusFiles {
+    public static final String FLEET = "status/fleet.yaml";
+    public static final String APPS = "status/apps/";
+    public static final String CLUSTERS = "status/clusters/";
+
+    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR))
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private StatusFiles() {}
+
+    /** Every file that represents {@code state}, by path. */
+    public static SortedMap<String, byte[]> render(EngineState state) {
+        SortedMap<String, byte[]> files = new TreeMap<>();
+        files.put(FLEET, yaml(fleet(state)));
+        state.apps().forEach((name, app) -> files.put(APPS + name + ".yaml", yaml(app)));
+        state.clusters().forEach((name, c) -> files.put(CLUSTERS + name + ".yaml", yaml(c)));
+        return files;
+    }
+
+    /** Reads state back from the files under {@code status/}; unknown or unreadable files are skipped, never fatal. */
+    public static EngineState read(Map<String, byte[]> files) {
+        Map<String, AppStatus> apps = new TreeMap<>();
+        Map<String, ClusterStatus> clusters = new TreeMap<>();
+        String source = null;
+        for (var e : files.entrySet()) {
+            String path = e.getKey();
+            try {
+                if (path.startsWith(APPS) && path.endsWith(".yaml")) {
+                    AppStatus a = YAML.readValue(e.getValue(), AppStatus.class);
+                    apps.put(a.name(), a);
+                } else if (path.startsWith(CLUSTERS) && path.endsWith(".yaml")) {
+                    ClusterStatus c = YAML.readValue(e.getValue(), ClusterStatus.class);
+                    clusters.put(c.name(), c);
+                } else if (path.equals(FLEET)) {
+                    Object s = YAML.readValue(e.getValue(), Map.class).get("source");
+                    source = s == null ? null : s.toString();
+                }
+            } catch (IOException ex) {
+                throw new UncheckedIOException("status file " + path + " cannot be read: " + ex.getMessage(), ex);
+            }
+        }
+        return EngineState.of(source, apps, clusters);
+    }
+
+    private static Map<String, Object> fleet(EngineState state) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", state.source());
+        Map<String, String> clusters = new LinkedHashMap<>();
+        state.clusters().forEach((name, c) -> clusters.put(name, c.reachability() + ", " + c.readyNodes() + "/" + c.nodes() + " nodes ready"));
+        m.put("clusters", clusters);
+        Map<String, String> apps = new LinkedHashMap<>();
+        state.apps().forEach((name, a) -> {
+            if (a.targets().isEmpty()) apps.put(name, readyText(a));
+            for (TargetStatus t : a.targets()) {
+                apps.put(name + "@" + t.cluster(), t.sync() + ", " + t.health() + ", " + (t.revision().isEmpty() ? "-" : t.revision()));
+            }
+        });
+        m.put("apps", apps);
+        return m;
+    }
+
+    private static String readyText(AppStatus a) {
+        var c = a.condition("Ready");
+        return c == null ? "Unknown" : c.reason();
+    }
+
+    static byte[] yaml(Object value) {
+        try {
+            return YAML.writeValueAsString(value).getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.windlass.engine.status;
+
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.ClusterStatus;
+import dev.windlass.policy.state.Condition;
+import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.TargetStatus;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code windlass status}: applications by cluster with revision, sync and health, then the clusters. */
+public final class StatusTable {
+    private StatusTable() {}
+
+    public static String render(EngineState state, String onlyApp) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"APP", "CLUSTER", "REVISION", "SYNC", "HEALTH", "MESSAGE"});
+        for (AppStatus app : state.apps().values()) {
+            if (onlyApp != null && !onlyApp.equals(app.name())) continue;
+            Condition stalled = app.condition("Stalled");
+            if (stalled != null && "True".equals(stalled.status())) {
+                rows.add(new String[] {app.name(), "-", "-", "Invalid", "-", stalled.message()});
+            }
+            for (TargetStatus t : app.targets()) {
+                String message = t.message();
+                if (!t.drift().isEmpty()) message = (message.isEmpty() ? "" : message + "; ") + "drift: " + String.join(", ", t.drift());
+                rows.add(new String[] {app.name(), t.cluster(), t.revision().isEmpty() ? "-" : t.revision(), t.sync(), t.health(), message});
+            }
+            if (app.targets().isEmpty() && (stalled == null || !"True".equals(stalled.status()))) {
+                rows.add(new String[] {app.name(), "-", "-", "-", "-", "placed on no cluster"});
+            }
+        }
+        StringBuilder b = new StringBuilder(table(rows));
+        if (onlyApp == null && !state.clusters().isEmpty()) {
+            List<String[]> cr = new ArrayList<>();
+            cr.add(new String[] {"CLUSTER", "REACHABLE", "NODES READY", "APPLY", "MESSAGE"});
+            for (ClusterStatus c : state.clusters().values()) {
+                cr.add(new String[] {c.name(), c.reachability(), c.readyNodes() + "/" + c.nodes(), c.applyStrategy(), c.message()});
+            }
+            b.append('\n').append(table(cr));
+        }
+        if (state.source() != null) b.append("\nsource ").append(state.source()).append('\n');
+        return b.toString();
+    }
+
+    static String table(List<String[]> rows) {
+        int cols = rows.get(0).length;
+        int[] width = new int[cols];
+        for (String[] r : rows) for (int i = 0; i < cols; i++) width[i] = Math.max(width[i], r[i].length());
+        StringBuilder b = new StringBuilder();
+        for (String[] r : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < cols; i++) {
+                line.append(r[i]);
+                if (i < cols - 1) line.append(" ".repeat(width[i] - r[i].length() + 2));
+            }
+            b.append(line.toString().stripTrailing()).append('\n');
+        }
+        return b.toString();
+    }
+}
