@@ -1,0 +1,125 @@
+package dev.windlass.git;
+
+import dev.windlass.policy.source.MapSnapshot;
+import dev.windlass.policy.source.Snapshot;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevTree;
+import org.eclipse.jgit.transport.RemoteRefUpdate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one way Windlass commits to a remote branch: fetch the tip, build the edit on top of it, push with the tip as
+ * lease, and on a lost race start over from the new tip. Writes through one instance are serialized; writers in other
+ * processes are kept apart by the lease alone.
+ */
+final class BranchCommitter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BranchCommitter.class);
+
+    private final Mirror mirror;
+    private final String ref;
+    private final RetryPolicy retry;
+
+    BranchCommitter(Mirror mirror, String branch, RetryPolicy retry) {
+        this.mirror = mirror;
+        this.ref = Mirror.branchRef(branch);
+        this.retry = retry;
+    }
+
+    /** {@code edit} sees the files at the tip each attempt starts from; it may run once per attempt. */
+    synchronized CommitOutcome commit(Function<Snapshot, BranchChange> edit) throws IOException {
+        String lastRejection = "";
+        for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
+            if (attempt > 1 && !pause(attempt - 1)) return new CommitOutcome.Failed("interrupted", attempt - 1);
+            Optional<ObjectId> tipId;
+            try {
+                tipId = mirror.sync().fetchRef(ref);
+            } catch (RemoteAccessException e) {
+                return new CommitOutcome.Failed(e.getMessage(), attempt);
+            }
+            Optional<RevCommit> tip = tipId.isEmpty() ? Optional.empty() : Optional.of(tipCommit(tipId.get()));
+            Snapshot current = tip.isPresent()
+                    ? new CommitSnapshot(mirror.repository(), tip.get()) : new MapSnapshot(null, Map.of());
+            Optional<ObjectId> created = build(tip, edit.apply(current));
+            if (created.isEmpty()) return new CommitOutcome.Unchanged(tipId.map(ObjectId::name));
+
+            RemoteRefUpdate update;
+            try {
+                update = mirror.sync().pushWithLease(ref, tipId, created.get());
+            } catch (RemoteAccessException e) {
+                return new CommitOutcome.Failed(e.getMessage(), attempt);
+            }
+            switch (update.getStatus()) {
+                case OK, UP_TO_DATE -> {
+                    mirror.sync().recordPushed(ref, created.get());
+                    return new CommitOutcome.Committed(created.get().name(), attempt);
+                }
+                case REJECTED_NONFASTFORWARD, REJECTED_REMOTE_CHANGED -> lastRejection = update.getStatus().name();
+                case REJECTED_OTHER_REASON -> {
+                    if (!lostLock(update.getMessage())) return failed(update, attempt);
+                    lastRejection = update.getMessage();
+                }
+                default -> { return failed(update, attempt); }
+            }
+            LOG.debug("{} moved while committing (attempt {}: {}), retrying on the new tip", ref, attempt, lastRejection);
+        }
+        return new CommitOutcome.Failed(ref + " kept moving; gave up after " + retry.maxAttempts()
+                + " attempts (last: " + lastRejection + ")", retry.maxAttempts());
+    }
+
+    /** The new commit on top of {@code tip}, or empty when the edit leaves the tree as it was. */
+    private Optional<ObjectId> build(Optional<RevCommit> tip, BranchChange change) throws IOException {
+        try (ObjectInserter inserter = mirror.repository().newObjectInserter();
+                ObjectReader reader = inserter.newReader()) {
+            Optional<RevTree> base = tip.map(RevCommit::getTree);
+            ObjectId tree = TreeEdits.write(inserter, reader, base, change);
+            if (tree.equals(base.map(RevTree::getId).orElse(TreeEdits.EMPTY_TREE))) return Optional.empty();
+            PersonIdent author = new PersonIdent(change.authorName(), change.authorEmail());
+            CommitBuilder commit = new CommitBuilder();
+            commit.setTreeId(tree);
+            tip.ifPresent(commit::setParentId);
+            commit.setAuthor(author);
+            commit.setCommitter(author);
+            commit.setMessage(change.message());
+            ObjectId id = inserter.insert(commit);
+            inserter.flush();
+            return Optional.of(id);
+        }
+    }
+
+    private RevCommit tipCommit(ObjectId id) throws IOException {
+        return mirror.reads().commit(id)
+                .orElseThrow(() -> new IOException(ref + " points at " + id.name() + ", which is not a commit"));
+    }
+
+    /** Both JGit and git servers word a failed compare-and-swap on the ref as a lock problem. */
+    private static boolean lostLock(String message) {
+        return message != null && message.toLowerCase(Locale.ROOT).contains("lock");
+    }
+
+    private CommitOutcome failed(RemoteRefUpdate update, int attempt) {
+        String message = update.getMessage() == null ? "" : ": " + update.getMessage();
+        return new CommitOutcome.Failed("push to " + ref + " rejected (" + update.getStatus() + message + ")", attempt);
+    }
+
+    private boolean pause(int lost) {
+        try {
+            Thread.sleep(retry.delayAfter(lost).toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.windlass.git;
+
+import dev.windlass.policy.source.ChangeSet;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.StoredConfig;
+import org.eclipse.jgit.lib.RepositoryCache.FileKey;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.transport.RefSpec;
+import org.eclipse.jgit.util.FS;
+
+/**
+ * A bare local copy of the config repository's branches and pull request heads. Reads ({@link #snapshot},
+ * {@link #changes}, {@link #resolve}, {@link #listBranches}) never touch the network and are safe from any number of
+ * threads. Fetches (including those {@link StatusWriter} and {@link ConfigWriter} make) are serialized internally, so
+ * {@link #fetch} may be called from any thread, but a directory must belong to one {@code Mirror} in one process.
+ * Objects are never pruned, so a snapshot stays readable after later fetches move or delete its branch.
+ *
+ * <p>The engine commits its own status to a separate branch of the same remote. Polling must watch only the config
+ * branch, via {@link FetchOutcome#changed(String)}: otherwise every status commit would trigger another reconcile
+ * pass, which writes another status commit.
+ */
+public final class Mirror implements AutoCloseable {
+
+    static final String REMOTE_NAME = "origin";
+    static final List<RefSpec> FETCH_SPECS = List.of(
+            new RefSpec("+refs/heads/*:refs/heads/*"),
+            new RefSpec("+refs/pull/*/head:refs/pull/*/head"));
+
+    private final Repository repository;
+    private final GitRemote remote;
+    private final MirrorReads reads;
+    private final RemoteSync sync;
+
+    private Mirror(Repository repository, GitRemote remote) {
+        this.repository = repository;
+        this.remote = remote;
+        this.reads = new MirrorReads(repository);
+        this.sync = new RemoteSync(repository, remote);
+    }
+
+    /** Opens the mirror in {@code directory}, creating an empty bare repository there first if needed. */
+    public static Mirror open(Path directory, GitRemote remote) throws IOException {
+        Repository repository = isRepository(directory) ? openExisting(directory) : create(directory);
+        try {
+            pointAt(repository, remote);
+        } catch (IOException | RuntimeException e) {
+            repository.close();
+            throw e;
+        }
+        return new Mirror(repository, remote);
+    }
+
+    public GitRemote remote() { return remote; }
+
+    /** Brings every branch and pull request head up to date with the remote, pruning what it deleted. */
+    public FetchOutcome fetch() throws IOException {
+        return sync.fetchAll();
+    }
+
+    /** The full commit id for a branch name ({@code main}), a full ref, or a short or full sha. */
+    public Optional<String> resolve(String refOrSha) throws IOException {
+        return reads.resolve(refOrSha);
+    }
+
+    /** The files of a commit that is in the mirror. */
+    public CommitSnapshot snapshot(String commitId) throws IOException {
+        return reads.snapshot(commitId);
+    }
+
+    /** Paths whose content differs between two commits; {@code fromCommit} null means every file of {@code toCommit}. */
+    public ChangeSet changes(String fromCommit, String toCommit) throws IOException {
+        return reads.changes(fromCommit, toCommit);
+    }
+
+    /** Branch name (without {@code refs/heads/}) to commit id, as of the last fetch. */
+    public SortedMap<String, String> listBranches() throws IOException {
+        SortedMap<String, String> branches = new TreeMap<>();
+        for (Ref ref : repository.getRefDatabase().getRefsByPrefix(Constants.R_HEADS)) {
+            branches.put(ref.getName().substring(Constants.R_HEADS.length()), ref.getObjectId().name());
+        }
+        return branches;
+    }
+
+    @Override public void close() {
+        repository.close();
+    }
+
+    Repository repository() { return repository; }
+
+    MirrorReads reads() { return reads; }
+
+    RemoteSync sync() { return sync; }
+
+    /** {@code main} and {@code refs/heads/main} both name the branch; anything starting with refs/ is taken as is. */
+    static String branchRef(String branch) {
+        String ref = branch.startsWith(Constants.R_REFS) ? branch : Constants.R_HEADS + branch;
+        if (!Repository.isValidRefName(ref)) throw new IllegalArgumentException("not a valid branch name: " + branch);
+        return ref;
+    }
+
+    private static boolean isRepository(Path directory) {
+        return Files.isDirectory(directory) && FileKey.isGitRepository(directory.toFile(), FS.DETECTED);
+    }
+
+    private static Repository openExisting(Path directory) throws IOException {
+        return new FileRepositoryBuilder().setGitDir(directory.toFile()).setMustExist(true).build();
+    }
+
+    private static Repository create(Path directory) throws IOException {
+        if (Files.isDirectory(directory)) {
+            try (var entries = Files.list(directory)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException(directory + " is neither empty nor a git repository");
+                }
+            }
+        }
+        try {
+            return Git.init().setBare(true).setDirectory(directory.toFile()).call().getRepository();
+        } catch (GitAPIException e) {
+            throw new IOException("cannot create mirror in " + directory, e);
+        }
+    }
+
+    /** Records the remote in the config so that a person inspecting the mirror with git sees where it came from. */
+    private static void pointAt(Repository repository, GitRemote remote) throws IOException {
+        StoredConfig config = repository.getConfig();
+        List<String> specs = new ArrayList<>();
+        FETCH_SPECS.forEach(spec -> specs.add(spec.toString()));
+        boolean current = remote.url().equals(config.getString("remote", REMOTE_NAME, "url"))
+                && specs.equals(List.of(config.getStringList("remote", REMOTE_NAME, "fetch")));
+        if (current) return;
+        config.setString("remote", REMOTE_NAME, "url", remote.url());
+        config.setStringList("remote", REMOTE_NAME, "fetch", specs);
+        config.save();
+    }
+}

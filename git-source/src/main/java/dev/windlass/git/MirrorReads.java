@@ -1,0 +1,99 @@
+package dev.windlass.git;
+
+import dev.windlass.policy.source.ChangeSet;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.errors.IncorrectObjectTypeException;
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.AbbreviatedObjectId;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+/** The offline half of a {@link Mirror}: every method opens its own walkers, so any thread may call them. */
+final class MirrorReads {
+
+    private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{4,40}");
+
+    private final Repository repository;
+
+    MirrorReads(Repository repository) {
+        this.repository = repository;
+    }
+
+    Optional<String> resolve(String refOrSha) throws IOException {
+        if (refOrSha == null || refOrSha.isBlank()) return Optional.empty();
+        // Refs first, like git: a branch named "cafe" is what the user meant, not an object starting with cafe.
+        for (String name : candidateRefs(refOrSha.strip())) {
+            Ref ref = Repository.isValidRefName(name) ? repository.exactRef(name) : null;
+            if (ref != null) return commitOf(ref.getObjectId());
+        }
+        if (!HEX.matcher(refOrSha.strip()).matches()) return Optional.empty();
+        try (ObjectReader reader = repository.newObjectReader()) {
+            Set<String> commits = new TreeSet<>();
+            for (ObjectId candidate : reader.resolve(AbbreviatedObjectId.fromString(refOrSha.strip()))) {
+                commitOf(candidate).ifPresent(commits::add);
+            }
+            // An ambiguous prefix is "not found" rather than a guess.
+            return commits.size() == 1 ? Optional.of(commits.iterator().next()) : Optional.empty();
+        }
+    }
+
+    CommitSnapshot snapshot(String commitId) throws IOException {
+        try (RevWalk walk = new RevWalk(repository)) {
+            return new CommitSnapshot(repository, walk.parseCommit(ObjectId.fromString(commitId)));
+        }
+    }
+
+    Optional<RevCommit> commit(ObjectId id) throws IOException {
+        try (RevWalk walk = new RevWalk(repository)) {
+            return Optional.of(walk.parseCommit(id));
+        } catch (MissingObjectException | IncorrectObjectTypeException e) {
+            return Optional.empty();
+        }
+    }
+
+    ChangeSet changes(String fromCommit, String toCommit) throws IOException {
+        Set<String> paths = new TreeSet<>();
+        try (RevWalk revs = new RevWalk(repository); TreeWalk walk = new TreeWalk(repository)) {
+            RevCommit to = revs.parseCommit(ObjectId.fromString(toCommit));
+            if (fromCommit == null) {
+                walk.addTree(new EmptyTreeIterator());
+            } else {
+                walk.addTree(revs.parseCommit(ObjectId.fromString(fromCommit)).getTree());
+            }
+            walk.addTree(to.getTree());
+            walk.setRecursive(true);
+            walk.setFilter(TreeFilter.ANY_DIFF);
+            while (walk.next()) {
+                // Compare what a snapshot would list, so a mode-only change or a symlink edit is not a change.
+                if (!Objects.equals(CommitSnapshot.fileId(walk, 0), CommitSnapshot.fileId(walk, 1))) {
+                    paths.add(walk.getPathString());
+                }
+            }
+            return new ChangeSet(fromCommit, to.name(), paths);
+        }
+    }
+
+    private static List<String> candidateRefs(String name) {
+        return name.startsWith(Constants.R_REFS)
+                ? List.of(name)
+                : List.of(Constants.R_HEADS + name, Constants.R_REFS + name);
+    }
+
+    private Optional<String> commitOf(ObjectId id) throws IOException {
+        return commit(id).map(RevCommit::name);
+    }
+}

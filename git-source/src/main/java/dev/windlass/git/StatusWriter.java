@@ -1,0 +1,64 @@
+package dev.windlass.git;
+
+import java.io.IOException;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Records engine status as commits on a dedicated branch of the config remote ({@value #DEFAULT_BRANCH} unless told
+ * otherwise). The branch starts as an orphan so it shares no history with config, and every write lands on the
+ * remote's current tip, so entries written concurrently by other engines survive.
+ */
+public final class StatusWriter {
+
+    public static final String DEFAULT_BRANCH = "windlass/status";
+
+    private final Mirror mirror;
+    private final String branch;
+    private final BranchCommitter committer;
+
+    public StatusWriter(Mirror mirror) {
+        this(mirror, DEFAULT_BRANCH, RetryPolicy.DEFAULT);
+    }
+
+    public StatusWriter(Mirror mirror, String branch, RetryPolicy retry) {
+        this.mirror = mirror;
+        this.branch = branch;
+        this.committer = new BranchCommitter(mirror, branch, retry);
+    }
+
+    public String branch() { return branch; }
+
+    /** Applies {@code change} to the remote tip; when another writer got there first, re-applies it to the new tip. */
+    public CommitOutcome write(BranchChange change) throws IOException {
+        return committer.commit(current -> change);
+    }
+
+    /** One file at the remote's current status tip (fetched now); empty when the file or the branch does not exist. */
+    public Optional<byte[]> readStatus(String path) throws IOException {
+        Optional<CommitSnapshot> tip = fetchTip();
+        if (tip.isEmpty() || !tip.get().files().containsKey(path)) return Optional.empty();
+        return Optional.of(tip.get().read(path));
+    }
+
+    /**
+     * Every file at the remote's current status tip whose path starts with {@code prefix} (end it with {@code /} to
+     * mean a directory); empty when the branch does not exist.
+     */
+    public SortedMap<String, byte[]> readStatusFiles(String prefix) throws IOException {
+        SortedMap<String, byte[]> files = new TreeMap<>();
+        Optional<CommitSnapshot> tip = fetchTip();
+        if (tip.isEmpty()) return files;
+        for (String path : tip.get().files().keySet()) {
+            if (path.startsWith(prefix)) files.put(path, tip.get().read(path));
+        }
+        return files;
+    }
+
+    private Optional<CommitSnapshot> fetchTip() throws IOException {
+        Optional<ObjectId> tip = mirror.sync().fetchRef(Mirror.branchRef(branch));
+        return tip.isEmpty() ? Optional.empty() : Optional.of(mirror.snapshot(tip.get().name()));
+    }
+}

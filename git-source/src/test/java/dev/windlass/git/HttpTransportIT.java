@@ -1,0 +1,147 @@
+package dev.windlass.git;
+
+import static dev.windlass.git.StatusWriterTest.change;
+import static dev.windlass.git.StatusWriterTest.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jgit.http.server.GitServlet;
+import org.eclipse.jgit.transport.resolver.FileResolver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The same mirror and writers against a smart-HTTP remote that demands basic auth, as hosted Git services do. */
+class HttpTransportIT {
+
+    static final String TOKEN = "s3cret-token";
+
+    @TempDir Path tmp;
+    Origin origin;
+    Server server;
+    String url;
+
+    @BeforeEach void startServer() throws Exception {
+        origin = Origin.create(tmp);
+        origin.commit("main", Map.of("clusters/prod.yaml", "name: prod\n"), "config");
+
+        GitServlet git = new GitServlet();
+        git.setRepositoryResolver(new FileResolver<>(tmp.toFile(), true));
+        ServletContextHandler context = new ServletContextHandler("/");
+        context.addServlet(new ServletHolder(git), "/git/*");
+        context.addFilter(new FilterHolder(new BasicAuth(TOKEN)), "/*", EnumSet.of(DispatcherType.REQUEST));
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(context);
+        server.start();
+        url = "http://127.0.0.1:" + connector.getLocalPort() + "/git/origin.git";
+    }
+
+    @AfterEach void stopServer() throws Exception {
+        server.stop();
+        origin.close();
+    }
+
+    @Test void fetchUsesTheTokenFromTheEnvironment() throws Exception {
+        try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), remoteWithToken(TOKEN))) {
+            FetchOutcome outcome = mirror.fetch();
+
+            assertTrue(outcome.changed("main"));
+            String tip = mirror.resolve("main").orElseThrow();
+            assertEquals(origin.tip("main").orElseThrow(), tip);
+            assertEquals("name: prod\n", text(mirror.snapshot(tip).read("clusters/prod.yaml")));
+        }
+    }
+
+    @Test void fetchWithoutCredentialsFailsNamingTheVariableToSet() throws Exception {
+        try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), GitRemote.of(url, Map.<String, String>of()::get))) {
+            RemoteAccessException e = assertThrows(RemoteAccessException.class, mirror::fetch);
+
+            assertTrue(e.getMessage().contains(url), e.getMessage());
+            assertTrue(e.getMessage().contains(GitCredentials.TOKEN), e.getMessage());
+            assertTrue(mirror.listBranches().isEmpty());
+        }
+    }
+
+    @Test void fetchWithAWrongTokenFails() throws Exception {
+        try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), remoteWithToken("wrong"))) {
+            RemoteAccessException e = assertThrows(RemoteAccessException.class, mirror::fetch);
+
+            assertTrue(e.getMessage().contains("check the credentials"), e.getMessage());
+            assertFalse(e.getMessage().contains("wrong"), "the secret stays out of the message");
+        }
+    }
+
+    @Test void statusWriterPushesOverHttp() throws Exception {
+        try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), remoteWithToken(TOKEN));
+                Mirror other = Mirror.open(tmp.resolve("other"), remoteWithToken(TOKEN))) {
+            StatusWriter writer = new StatusWriter(mirror);
+
+            String first = assertInstanceOf(CommitOutcome.Committed.class,
+                    writer.write(change("one").write("status/a.yaml", "a\n"))).commit();
+            String second = assertInstanceOf(CommitOutcome.Committed.class,
+                    new StatusWriter(other).write(change("two").write("status/b.yaml", "b\n"))).commit();
+
+            assertEquals(Optional.of(second), origin.tip(StatusWriter.DEFAULT_BRANCH));
+            assertEquals(first, origin.commitAt(second).getParent(0).name());
+            assertEquals(Map.of("status/a.yaml", "a\n", "status/b.yaml", "b\n"), origin.files(StatusWriter.DEFAULT_BRANCH));
+            assertEquals("b\n", text(writer.readStatus("status/b.yaml").orElseThrow()));
+        }
+    }
+
+    private GitRemote remoteWithToken(String token) {
+        return GitRemote.of(url, Map.of(GitCredentials.TOKEN, token)::get);
+    }
+
+    /** Accepts only the token user; tells JGit's server who pushed, which it requires before allowing a push. */
+    private static final class BasicAuth implements Filter {
+        private final String expected;
+
+        BasicAuth(String token) {
+            String pair = GitCredentials.TOKEN_USERNAME + ":" + token;
+            this.expected = "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            HttpServletRequest http = (HttpServletRequest) request;
+            if (!expected.equals(http.getHeader("Authorization"))) {
+                HttpServletResponse denied = (HttpServletResponse) response;
+                denied.setHeader("WWW-Authenticate", "Basic realm=\"git\"");
+                denied.sendError(HttpServletResponse.SC_UNAUTHORIZED);
+                return;
+            }
+            chain.doFilter(new HttpServletRequestWrapper(http) {
+                @Override public String getRemoteUser() { return GitCredentials.TOKEN_USERNAME; }
+            }, response);
+        }
+    }
+}

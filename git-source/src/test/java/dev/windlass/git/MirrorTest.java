@@ -1,0 +1,197 @@
+package dev.windlass.git;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.policy.source.ChangeSet;
+import dev.windlass.policy.source.Snapshot;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MirrorTest {
+
+    @TempDir Path tmp;
+    Origin origin;
+    Mirror mirror;
+
+    @BeforeEach void setUp() throws Exception {
+        origin = Origin.create(tmp);
+        mirror = Mirror.open(tmp.resolve("mirror"), GitRemote.anonymous(origin.url()));
+    }
+
+    @AfterEach void tearDown() {
+        mirror.close();
+        origin.close();
+    }
+
+    @Test void fetchedSnapshotListsEveryFileAndReadsWhatWasCommitted() throws Exception {
+        String sha = origin.commit("main", Map.of(
+                "clusters/prod.yaml", "name: prod\n",
+                "apps/web/deployment.yaml", "kind: Deployment\n",
+                "README.md", "hello\n"), "initial");
+
+        FetchOutcome outcome = mirror.fetch();
+        Snapshot snapshot = mirror.snapshot(mirror.resolve("main").orElseThrow());
+
+        assertTrue(outcome.changed("main"));
+        assertTrue(outcome.change("main").orElseThrow().created());
+        assertEquals(sha, snapshot.commit());
+        assertEquals(Set.of("README.md", "apps/web/deployment.yaml", "clusters/prod.yaml"), snapshot.files().keySet());
+        assertEquals(origin.blobId(sha, "clusters/prod.yaml"), snapshot.files().get("clusters/prod.yaml"));
+        assertEquals("kind: Deployment\n", text(snapshot.read("apps/web/deployment.yaml")));
+        assertThrows(NoSuchElementException.class, () -> snapshot.read("missing.yaml"));
+    }
+
+    @Test void changesListExactlyTheAddedModifiedAndDeletedPaths() throws Exception {
+        String first = origin.commit("main", Map.of("a.yaml", "a: 1\n", "b.yaml", "b: 1\n", "c.yaml", "c: 1\n"), "one");
+        Map<String, String> edits = new HashMap<>();
+        edits.put("a.yaml", "a: 2\n");
+        edits.put("b.yaml", null);
+        edits.put("dir/d.yaml", "d: 1\n");
+        String second = origin.commit("main", edits, "two");
+        mirror.fetch();
+
+        ChangeSet changes = mirror.changes(first, second);
+
+        assertEquals(Set.of("a.yaml", "b.yaml", "dir/d.yaml"), changes.paths());
+        assertEquals(first, changes.from());
+        assertEquals(second, changes.to());
+        assertEquals(Set.of("a.yaml", "c.yaml", "dir/d.yaml"), mirror.changes(null, second).paths());
+        assertTrue(mirror.changes(second, second).isEmpty());
+    }
+
+    @Test void renameCountsAsBothPaths() throws Exception {
+        String first = origin.commit("main", Map.of("old/app.yaml", "x: 1\n", "keep.yaml", "k\n"), "one");
+        Map<String, String> rename = new HashMap<>();
+        rename.put("old/app.yaml", null);
+        rename.put("new/app.yaml", "x: 1\n");
+        String second = origin.commit("main", rename, "rename");
+        mirror.fetch();
+
+        assertEquals(Set.of("old/app.yaml", "new/app.yaml"), mirror.changes(first, second).paths());
+    }
+
+    @Test void resolveAcceptsBranchNamesFullRefsAndShortOrFullShas() throws Exception {
+        String sha = origin.commit("main", Map.of("a.yaml", "a\n"), "one");
+        origin.push(sha, "refs/heads/feature/x");
+        mirror.fetch();
+
+        assertEquals(Optional.of(sha), mirror.resolve("main"));
+        assertEquals(Optional.of(sha), mirror.resolve("refs/heads/main"));
+        assertEquals(Optional.of(sha), mirror.resolve("feature/x"));
+        assertEquals(Optional.of(sha), mirror.resolve(sha));
+        assertEquals(Optional.of(sha), mirror.resolve(sha.substring(0, 7)));
+        assertEquals(Optional.of(sha), mirror.resolve(sha.substring(0, 7).toUpperCase()));
+        assertEquals(Optional.empty(), mirror.resolve("nope"));
+        assertEquals(Optional.empty(), mirror.resolve(sha.startsWith("0") ? "1111111" : "0000000"));
+        // The blob and tree of the commit are objects too, but not commits.
+        assertEquals(Optional.empty(), mirror.resolve(origin.blobId(sha, "a.yaml")));
+    }
+
+    @Test void secondFetchWithNothingNewReportsNoChange() throws Exception {
+        origin.commit("main", Map.of("a.yaml", "a\n"), "one");
+        assertFalse(mirror.fetch().isEmpty());
+
+        FetchOutcome again = mirror.fetch();
+
+        assertTrue(again.isEmpty());
+        assertFalse(again.changed("main"));
+    }
+
+    @Test void statusBranchCommitsAreNotConfigChanges() throws Exception {
+        origin.commit("main", Map.of("a.yaml", "a\n"), "config");
+        mirror.fetch();
+        origin.commit(StatusWriter.DEFAULT_BRANCH, Map.of("status/x.yaml", "ok\n"), "status");
+
+        FetchOutcome outcome = mirror.fetch();
+
+        assertFalse(outcome.changed("main"));
+        assertTrue(outcome.changed(StatusWriter.DEFAULT_BRANCH));
+        assertTrue(outcome.changed("refs/heads/" + StatusWriter.DEFAULT_BRANCH));
+    }
+
+    @Test void fetchTracksPullRequestHeadsAndPrunesDeletedRefs() throws Exception {
+        String main = origin.commit("main", Map.of("a.yaml", "a\n"), "one");
+        String pr = origin.commit("pr-source", Map.of("a.yaml", "b\n"), "proposal");
+        origin.push(pr, "refs/pull/7/head");
+        FetchOutcome first = mirror.fetch();
+        assertEquals(Set.of(7), first.pullRequests().keySet());
+        assertEquals(Optional.of(pr), mirror.resolve("refs/pull/7/head"));
+        assertEquals(Map.of("main", main, "pr-source", pr), mirror.listBranches());
+
+        origin.deleteBranch("refs/heads/pr-source");
+        origin.deleteBranch("refs/pull/7/head");
+        FetchOutcome second = mirror.fetch();
+
+        assertTrue(second.change("pr-source").orElseThrow().deleted());
+        assertTrue(second.pullRequests().get(7).deleted());
+        assertEquals(Map.of("main", main), mirror.listBranches());
+        assertEquals(Optional.empty(), mirror.resolve("refs/pull/7/head"));
+    }
+
+    @Test void reopenedMirrorKeepsWhatItFetched() throws Exception {
+        String sha = origin.commit("main", Map.of("a.yaml", "a\n"), "one");
+        mirror.fetch();
+        mirror.close();
+
+        mirror = Mirror.open(tmp.resolve("mirror"), GitRemote.anonymous(origin.url()));
+
+        assertEquals(Optional.of(sha), mirror.resolve("main"));
+        assertTrue(mirror.fetch().isEmpty());
+    }
+
+    @Test void snapshotReadsAreSafeFromManyThreads() throws Exception {
+        Map<String, String> files = new HashMap<>();
+        for (int i = 0; i < 50; i++) files.put("apps/app-" + i + ".yaml", "replicas: " + i + "\n");
+        origin.commit("main", files, "many");
+        mirror.fetch();
+        Snapshot snapshot = mirror.snapshot(mirror.resolve("main").orElseThrow());
+
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                results.add(pool.submit(() -> {
+                    for (int round = 0; round < 20; round++) {
+                        for (Map.Entry<String, String> f : files.entrySet()) {
+                            assertArrayEquals(f.getValue().getBytes(StandardCharsets.UTF_8), snapshot.read(f.getKey()));
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> result : results) assertTrue(result.get());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test void unreachableRemoteFailsWithTheUrlInTheMessage() throws Exception {
+        String missing = tmp.resolve("does-not-exist.git").toUri().toString();
+        try (Mirror broken = Mirror.open(tmp.resolve("broken"), GitRemote.anonymous(missing))) {
+            RemoteAccessException e = assertThrows(RemoteAccessException.class, broken::fetch);
+            assertTrue(e.getMessage().contains("does-not-exist.git"), e.getMessage());
+        }
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,152 @@
+package dev.windlass.git;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StatusWriterTest {
+
+    static final String STATUS = StatusWriter.DEFAULT_BRANCH;
+
+    @TempDir Path tmp;
+    Origin origin;
+    Mirror mirror;
+    StatusWriter writer;
+
+    @BeforeEach void setUp() throws Exception {
+        origin = Origin.create(tmp);
+        origin.commit("main", Map.of("clusters/prod.yaml", "name: prod\n"), "config");
+        mirror = Mirror.open(tmp.resolve("mirror"), GitRemote.anonymous(origin.url()));
+        writer = new StatusWriter(mirror);
+    }
+
+    @AfterEach void tearDown() {
+        mirror.close();
+        origin.close();
+    }
+
+    @Test void firstWriteCreatesAnOrphanBranchWithTheGivenMessageAndAuthor() throws Exception {
+        String message = "status: web synced\n\nWindlass-Cluster: prod\nWindlass-Commit: abc123\n";
+        CommitOutcome outcome = writer.write(BranchChange.of(message, "Windlass Engine", "engine@windlass.dev")
+                .write("status/apps/web.yaml", "phase: Synced\n"));
+
+        CommitOutcome.Committed committed = assertInstanceOf(CommitOutcome.Committed.class, outcome);
+        assertEquals(1, committed.attempts());
+        assertEquals(Optional.of(committed.commit()), origin.tip(STATUS));
+        RevCommit commit = origin.commitAt(committed.commit());
+        assertEquals(0, commit.getParentCount());
+        assertEquals(message, commit.getFullMessage());
+        assertEquals("Windlass Engine", commit.getAuthorIdent().getName());
+        assertEquals("engine@windlass.dev", commit.getAuthorIdent().getEmailAddress());
+        assertEquals(List.of("abc123"), commit.getFooterLines("Windlass-Commit"));
+        // Only the status file: the orphan shares nothing with the config branch.
+        assertEquals(Map.of("status/apps/web.yaml", "phase: Synced\n"), origin.files(STATUS));
+    }
+
+    @Test void laterWritesBuildOnTopAndKeepEarlierFiles() throws Exception {
+        String first = committed(writer.write(change("one").write("status/a.yaml", "a: 1\n")));
+        String second = committed(writer.write(change("two").write("status/b.yaml", "b: 1\n")));
+
+        assertEquals(Map.of("status/a.yaml", "a: 1\n", "status/b.yaml", "b: 1\n"), origin.files(STATUS));
+        assertEquals(first, origin.commitAt(second).getParent(0).name());
+        assertEquals(2, origin.history(STATUS).size());
+    }
+
+    @Test void identicalContentIsUnchangedAndCreatesNoCommit() throws Exception {
+        String first = committed(writer.write(change("one").write("status/a.yaml", "a: 1\n")));
+
+        CommitOutcome again = writer.write(change("again").write("status/a.yaml", "a: 1\n"));
+
+        assertEquals(new CommitOutcome.Unchanged(Optional.of(first)), again);
+        assertEquals(Optional.of(first), origin.tip(STATUS));
+        assertEquals(1, origin.history(STATUS).size());
+    }
+
+    @Test void nothingToWriteOnAMissingBranchCreatesNothing() throws Exception {
+        CommitOutcome outcome = writer.write(change("prune").delete("status/gone.yaml"));
+
+        assertEquals(new CommitOutcome.Unchanged(Optional.empty()), outcome);
+        assertEquals(Optional.empty(), origin.tip(STATUS));
+    }
+
+    @Test void deletesRemoveFilesAndWholeDirectories() throws Exception {
+        writer.write(change("seed").write("status/apps/a/x.yaml", "x\n").write("status/apps/a/y.yaml", "y\n")
+                .write("status/apps/b.yaml", "b\n").write("status/keep.yaml", "k\n"));
+
+        writer.write(change("prune").delete("status/apps/a").delete("status/apps/b.yaml"));
+
+        assertEquals(Set.of("status/keep.yaml"), origin.files(STATUS).keySet());
+    }
+
+    @Test void writesAreAppliedOnTheRemoteTipEvenWhenAnotherMirrorWroteMeanwhile() throws Exception {
+        writer.write(change("mine").write("status/mine.yaml", "1\n"));
+        try (Mirror other = Mirror.open(tmp.resolve("other"), GitRemote.anonymous(origin.url()))) {
+            new StatusWriter(other).write(change("theirs").write("status/theirs.yaml", "1\n"));
+        }
+
+        writer.write(change("mine again").write("status/mine.yaml", "2\n"));
+
+        assertEquals(Map.of("status/mine.yaml", "2\n", "status/theirs.yaml", "1\n"), origin.files(STATUS));
+    }
+
+    @Test void readStatusSeesTheRemoteTipAndIsEmptyBeforeTheFirstWrite() throws Exception {
+        assertEquals(Optional.empty(), writer.readStatus("status/a.yaml"));
+        assertTrue(writer.readStatusFiles("status/").isEmpty());
+        try (Mirror other = Mirror.open(tmp.resolve("other"), GitRemote.anonymous(origin.url()))) {
+            new StatusWriter(other).write(change("theirs").write("status/apps/a.yaml", "a\n")
+                    .write("status/apps/b.yaml", "b\n").write("status/other.yaml", "o\n"));
+        }
+
+        assertEquals("a\n", text(writer.readStatus("status/apps/a.yaml").orElseThrow()));
+        assertEquals(Optional.empty(), writer.readStatus("status/apps/missing.yaml"));
+        assertEquals(Set.of("status/apps/a.yaml", "status/apps/b.yaml"), writer.readStatusFiles("status/apps/").keySet());
+    }
+
+    @Test void ownStatusCommitsDoNotLookLikeConfigChanges() throws Exception {
+        mirror.fetch();
+        writer.write(change("status").write("status/a.yaml", "a\n"));
+        try (Mirror other = Mirror.open(tmp.resolve("other"), GitRemote.anonymous(origin.url()))) {
+            new StatusWriter(other).write(change("theirs").write("status/b.yaml", "b\n"));
+        }
+
+        FetchOutcome outcome = mirror.fetch();
+
+        assertTrue(outcome.changed(STATUS));
+        assertFalse(outcome.changed("main"));
+    }
+
+    @Test void unreachableRemoteIsAFailedOutcome() throws Exception {
+        String missing = tmp.resolve("missing.git").toUri().toString();
+        try (Mirror broken = Mirror.open(tmp.resolve("broken"), GitRemote.anonymous(missing))) {
+            CommitOutcome outcome = new StatusWriter(broken).write(change("x").write("status/a.yaml", "a\n"));
+
+            CommitOutcome.Failed failed = assertInstanceOf(CommitOutcome.Failed.class, outcome);
+            assertTrue(failed.reason().contains("missing.git"), failed.reason());
+        }
+    }
+
+    static BranchChange change(String message) {
+        return BranchChange.of(message, "Windlass", "windlass@example.com");
+    }
+
+    static String committed(CommitOutcome outcome) {
+        return assertInstanceOf(CommitOutcome.Committed.class, outcome).commit();
+    }
+
+    static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
