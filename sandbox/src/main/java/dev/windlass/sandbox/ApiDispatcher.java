@@ -1,0 +1,94 @@
+package dev.windlass.sandbox;
+
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Sits between the mock web server and the CRUD store: counts every request, answers the endpoints the CRUD store
+ * does not know (it answers /readyz and /version with an empty List), applies JSON merge patches itself (see
+ * {@link MergePatch}), and delays responses when latency is injected.
+ * Runs on the server's event loop, so it never blocks: delay is a body delay the server applies with a timer.
+ */
+final class ApiDispatcher extends Dispatcher {
+
+    private static final String VERSION = """
+            {"major":"1","minor":"33","gitVersion":"v1.33.0-windlass-sandbox","gitCommit":"0000000",\
+            "gitTreeState":"clean","goVersion":"go1.24","compiler":"gc","platform":"linux/amd64"}""";
+
+    private final Dispatcher store;
+    private final MergePatch mergePatch;
+    private final RequestLog log;
+    private volatile Duration latency = Duration.ZERO;
+
+    ApiDispatcher(Dispatcher store, RequestLog log) {
+        this.store = store;
+        this.mergePatch = new MergePatch(store);
+        this.log = log;
+    }
+
+    void latency(Duration value) {
+        Objects.requireNonNull(value, "latency");
+        if (value.isNegative()) {
+            throw new IllegalArgumentException("latency must not be negative");
+        }
+        latency = value;
+    }
+
+    Duration latency() {
+        return latency;
+    }
+
+    @Override public MockResponse dispatch(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        log.record(request.getMethod(), path);
+        MockResponse response = answer(request, path);
+        Duration delay = latency;
+        // A WebSocket upgrade (watch) has no body to hold back; the server only delays responses that have one.
+        if (!delay.isZero() && response.getWebSocketListener() == null) {
+            response.setBodyDelay(delay);
+        }
+        return response;
+    }
+
+    private MockResponse answer(RecordedRequest request, String path) {
+        if ("GET".equals(request.getMethod())) {
+            switch (path) {
+                case "/readyz", "/healthz", "/livez":
+                    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain")
+                            .setBody("ok");
+                case "/version":
+                    return json(200, VERSION);
+                default:
+                    break;
+            }
+        }
+        MockResponse response = MergePatch.isMergePatch(request)
+                ? mergePatch.apply(request, path)
+                : store.dispatch(request);
+        // The store answers a missing object with an empty 404; a real API server sends a Status, and the body
+        // is also what lets injected latency apply to it.
+        if (response.code() == 404 && (response.getBody() == null || response.getBody().size() == 0)) {
+            return json(404, """
+                    {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"not found",\
+                    "reason":"NotFound","code":404}""");
+        }
+        return response;
+    }
+
+    private static MockResponse json(int code, String body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
+    }
+
+    private static String withoutQuery(String path) {
+        int q = path.indexOf('?');
+        return q < 0 ? path : path.substring(0, q);
+    }
+
+    @Override public void shutdown() {
+        store.shutdown();
+    }
+}
