@@ -1,0 +1,106 @@
+package dev.windlass.applier;
+
+import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.applier.observe.Observer;
+import dev.windlass.applier.write.ClientSideApply;
+import dev.windlass.applier.write.ServerSideApply;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Stage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+/**
+ * The applier's facade: observes clusters and executes stages, clusters in parallel, each within its own
+ * deadline. Owns the {@link ClusterClients} it is given and closes them with itself.
+ */
+public final class Applier implements AutoCloseable {
+
+    private final ClusterClients clients;
+    private final ApplierSettings settings;
+    private final Observer observer;
+    private final ClientSideApply clientSide = new ClientSideApply();
+    private final ServerSideApply serverSide = new ServerSideApply();
+    private final DeadlinePool pool;
+
+    public Applier(ClusterClients clients) { this(clients, ApplierSettings.DEFAULT); }
+
+    public Applier(ClusterClients clients, ApplierSettings settings) {
+        this.clients = clients;
+        this.settings = settings;
+        this.observer = new Observer(clients);
+        this.pool = new DeadlinePool(settings.maxParallelClusters());
+    }
+
+    public ClusterClients clients() { return clients; }
+
+    /** Observes every cluster named; one that fails or runs out of time is reported unreachable, never thrown. */
+    public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) {
+        Duration deadline = settings.observeDeadline();
+        Map<String, CompletableFuture<ClusterObservation>> running = new LinkedHashMap<>();
+        kindsByCluster.forEach((cluster, kinds) -> running.put(cluster, pool.submit(
+                        () -> observer.observe(cluster, kinds), deadline,
+                        () -> ClusterObservation.unreachable(cluster, "timed out after " + seconds(deadline)))
+                .exceptionally(e -> ClusterObservation.unreachable(cluster, "observation failed: " + e))));
+        Map<String, ClusterObservation> observed = new LinkedHashMap<>();
+        running.forEach((cluster, future) -> observed.put(cluster, future.join()));
+        return new ObservedState(observed);
+    }
+
+    /** Executes every action of {@code stage}; results in the stage's action order. */
+    public List<ActionResult> execute(Stage stage) { return execute(stage, cluster -> true); }
+
+    /**
+     * Executes the actions of {@code stage} on {@code onlyClusters} (a stage gated per cluster runs where its
+     * gate holds); results, in the stage's action order, only for the actions executed.
+     */
+    public List<ActionResult> execute(Stage stage, Set<String> onlyClusters) {
+        return execute(stage, onlyClusters::contains);
+    }
+
+    private List<ActionResult> execute(Stage stage, Predicate<String> included) {
+        Map<String, List<Action>> byCluster = new LinkedHashMap<>();
+        for (Action action : stage.actions()) {
+            if (included.test(action.cluster())) {
+                byCluster.computeIfAbsent(action.cluster(), c -> new ArrayList<>()).add(action);
+            }
+        }
+        Duration deadline = settings.executeDeadline();
+        Map<String, CompletableFuture<List<ActionResult>>> running = new LinkedHashMap<>();
+        byCluster.forEach((cluster, actions) -> {
+            ClusterRun run = new ClusterRun(cluster, actions, clientSide, serverSide);
+            running.put(cluster, pool.submit(() -> run.run(clients.connection(cluster)), deadline,
+                            () -> run.endWith("timed out after " + seconds(deadline) + "; it may or may not have been applied",
+                                    "skipped: cluster " + cluster + " timed out", true))
+                    .exceptionally(e -> run.endWith("failed unexpectedly: " + e, "skipped after an unexpected failure", false)));
+        });
+        Map<String, Iterator<ActionResult>> results = new LinkedHashMap<>();
+        running.forEach((cluster, future) -> results.put(cluster, future.join().iterator()));
+        List<ActionResult> ordered = new ArrayList<>();
+        for (Action action : stage.actions()) {
+            Iterator<ActionResult> of = results.get(action.cluster());
+            if (of != null) ordered.add(of.next());
+        }
+        return ordered;
+    }
+
+    /** Stops the pool and closes every cluster client. */
+    @Override public void close() {
+        pool.close();
+        clients.close();
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+}

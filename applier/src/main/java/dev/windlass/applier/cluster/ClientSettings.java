@@ -1,0 +1,24 @@
+package dev.windlass.applier.cluster;
+
+import java.time.Duration;
+
+/**
+ * How long one request to a cluster may take and how often it is retried.
+ * The client library's defaults (no request deadline of note, ten retries with back-off) would let one dead
+ * cluster hold a pass for minutes; a pass is repeated every interval anyway, so failing fast is the better trade.
+ *
+ * @param retryLimit    retries of one request after a connection failure or a server error; keep it small
+ * @param retryInterval first back-off between those retries (the client doubles it each time)
+ */
+public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval) {
+
+    public static final ClientSettings DEFAULT =
+            new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 1, Duration.ofMillis(250));
+
+    public ClientSettings {
+        if (connectTimeout.isNegative() || connectTimeout.isZero() || requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("timeouts must be positive");
+        }
+        if (retryLimit < 0) throw new IllegalArgumentException("retryLimit must not be negative");
+    }
+}

@@ -1,0 +1,108 @@
+package dev.windlass.applier.cluster;
+
+import dev.windlass.applier.cluster.ClusterConnection.Broken;
+import dev.windlass.applier.cluster.ClusterConnection.Connected;
+import dev.windlass.policy.model.Cluster;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One Kubernetes client per cluster name. Clusters from Git are {@linkplain #connect connected} through their
+ * kubeconfig; sandbox clusters are {@linkplain #registerSandbox registered} by the engine, which owns them,
+ * so that this module never depends on the sandbox.
+ */
+public final class ClusterClients implements AutoCloseable {
+
+    /** {@code source} is what the connection was built from, so an unchanged cluster keeps its client. */
+    private record Entry(Object source, ClusterConnection connection) {}
+
+    private final ClientSettings settings;
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+    public ClusterClients() { this(ClientSettings.DEFAULT); }
+
+    public ClusterClients(ClientSettings settings) { this.settings = settings; }
+
+    /**
+     * Connects a cluster declared in Git, or keeps its client when its connection did not change. A kubeconfig
+     * that cannot be read yields a {@link Broken} connection rather than an exception: it is the user's to fix.
+     * A sandbox cluster must have been registered by the engine; otherwise it is reported as not running.
+     */
+    public ClusterConnection connect(Cluster cluster) {
+        String name = cluster.name();
+        if (cluster.connection() instanceof Cluster.Kubeconfig k) {
+            return entries.compute(name, (n, old) -> {
+                if (old != null && k.equals(old.source())) return old;
+                closeQuietly(old);
+                return new Entry(k, fromKubeconfig(k));
+            }).connection();
+        }
+        Entry sandbox = entries.get(name);
+        return sandbox != null ? sandbox.connection() : new Broken("sandbox cluster " + name + " is not running");
+    }
+
+    /** Registers a cluster the engine runs itself; the API server of such a cluster has no server-side apply. */
+    public void registerSandbox(String cluster, Config config) { register(cluster, config, false); }
+
+    /** Registers (or replaces) a cluster reached through {@code config}, which is copied, never changed. */
+    public void register(String cluster, Config config, boolean serverSideApply) {
+        Config own = new ConfigBuilder(config).build();
+        KubernetesClient client = build(own);
+        Entry old = entries.put(cluster, new Entry(config, new Connected(client, serverSideApply)));
+        closeQuietly(old);
+    }
+
+    /** The connection for {@code cluster}; {@link Broken} when it was never connected or registered. */
+    public ClusterConnection connection(String cluster) {
+        Entry e = entries.get(cluster);
+        return e != null ? e.connection() : new Broken("no connection configured for cluster " + cluster);
+    }
+
+    public Set<String> clusters() { return new TreeSet<>(entries.keySet()); }
+
+    /** Forgets a cluster that left the fleet and closes its client. */
+    public void remove(String cluster) { closeQuietly(entries.remove(cluster)); }
+
+    @Override public void close() {
+        for (String name : clusters()) remove(name);
+    }
+
+    private ClusterConnection fromKubeconfig(Cluster.Kubeconfig k) {
+        Path path = expandHome(k.path());
+        try {
+            Config config = Config.fromKubeconfig(k.context(), Files.readString(path), path.toString());
+            return new Connected(build(config), true);
+        } catch (IOException e) {
+            return new Broken("cannot read kubeconfig " + path + ": " + e);
+        } catch (RuntimeException e) {
+            // The client library reports a bad file or unknown context with assorted runtime exceptions.
+            String context = k.context() == null ? "" : " (context " + k.context() + ")";
+            return new Broken("unusable kubeconfig " + path + context + ": " + e.getMessage());
+        }
+    }
+
+    private KubernetesClient build(Config config) {
+        config.setConnectionTimeout(Math.toIntExact(settings.connectTimeout().toMillis()));
+        config.setRequestTimeout(Math.toIntExact(settings.requestTimeout().toMillis()));
+        config.setRequestRetryBackoffLimit(settings.retryLimit());
+        config.setRequestRetryBackoffInterval(Math.toIntExact(settings.retryInterval().toMillis()));
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    private static Path expandHome(String path) {
+        return path.startsWith("~/") ? Path.of(System.getProperty("user.home"), path.substring(2)) : Path.of(path);
+    }
+
+    private static void closeQuietly(Entry e) {
+        if (e != null && e.connection() instanceof Connected c) c.client().close();
+    }
+}

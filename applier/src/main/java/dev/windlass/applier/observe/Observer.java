@@ -1,0 +1,107 @@
+package dev.windlass.applier.observe;
+
+import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.applier.cluster.ClusterConnection;
+import dev.windlass.applier.kube.Failures;
+import dev.windlass.applier.kube.JsonTree;
+import dev.windlass.applier.kube.OwnershipMarks;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.ClusterObservation.Reachability;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.LiveObject;
+import dev.windlass.policy.observe.NodeObservation;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Observes one cluster: namespaces and nodes first (a cheap probe, so a dead cluster fails on the first
+ * request), then one LIST per kind across all namespaces, filtered by the label Windlass puts on what it applies.
+ */
+public final class Observer {
+
+    private final ClusterClients clients;
+
+    public Observer(ClusterClients clients) { this.clients = clients; }
+
+    /**
+     * Never throws for cluster trouble. No answer, or a server error on any LIST, makes the cluster unreachable;
+     * a kind the cluster does not serve or refuses to list is named in the message and the rest is observed.
+     */
+    public ClusterObservation observe(String cluster, Set<KindRef> kinds) {
+        ClusterConnection connection = clients.connection(cluster);
+        if (connection instanceof ClusterConnection.Broken broken) {
+            return ClusterObservation.unreachable(cluster, broken.message());
+        }
+        ClusterConnection.Connected connected = (ClusterConnection.Connected) connection;
+        KubernetesClient client = connected.client();
+        try {
+            Set<String> namespaces = new TreeSet<>();
+            client.namespaces().list().getItems().forEach(n -> namespaces.add(n.getMetadata().getName()));
+            List<NodeObservation> nodes = client.nodes().list().getItems().stream().map(Observer::node).toList();
+            Map<ObjectRef, LiveObject> objects = new LinkedHashMap<>();
+            List<String> problems = new ArrayList<>();
+            for (KindRef kind : new TreeSet<>(kinds)) {
+                try {
+                    for (GenericKubernetesResource item : listManaged(client, kind)) {
+                        LiveObject live = liveObject(client, kind, item);
+                        objects.put(live.ref(), live);
+                    }
+                } catch (KubernetesClientException e) {
+                    Failures.Kind failure = Failures.classify(e);
+                    if (failure == Failures.Kind.Unreachable || failure == Failures.Kind.ServerError) throw e;
+                    problems.add("cannot list " + kind.kind() + " (" + kind.apiVersion() + "): " + Failures.describe(e));
+                }
+            }
+            return new ClusterObservation(cluster, Reachability.Reachable, String.join("; ", problems), objects,
+                    namespaces, nodes, connected.serverSideApply());
+        } catch (KubernetesClientException e) {
+            return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
+        }
+    }
+
+    private static List<GenericKubernetesResource> listManaged(KubernetesClient client, KindRef kind) {
+        // The generic API serves built-in kinds from the client's own registry and custom ones through discovery.
+        return client.genericKubernetesResources(kind.apiVersion(), kind.kind())
+                .inAnyNamespace()
+                .withLabel(OwnershipMarks.MANAGED_BY, OwnershipMarks.MANAGED_BY_VALUE)
+                .list()
+                .getItems();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static LiveObject liveObject(KubernetesClient client, KindRef kind, GenericKubernetesResource item) {
+        Map<String, Object> body = client.getKubernetesSerialization().convertValue(item, Map.class);
+        // Items of a LIST may come without apiVersion and kind; the kind asked for is the truth.
+        body.putIfAbsent("apiVersion", kind.apiVersion());
+        body.putIfAbsent("kind", kind.kind());
+        Map<String, Object> meta = JsonTree.childMap(body, "metadata");
+        if (meta != null) meta.remove("managedFields");  // bulky, and the planner compares fields, not owners
+        var ref = new ObjectRef(ObjectRef.groupOf(kind.apiVersion()), kind.kind(),
+                item.getMetadata().getNamespace(), item.getMetadata().getName());
+        Assessment health = HealthAssessor.assess(body);
+        return new LiveObject(ref, JsonTree.frozen(body), health.health(), health.message());
+    }
+
+    private static NodeObservation node(Node node) {
+        boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        Map<String, String> labels = labels(node);
+        return new NodeObservation(node.getMetadata().getName(), labels, ready);
+    }
+
+    private static Map<String, String> labels(HasMetadata object) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels == null ? Map.of() : Map.copyOf(labels);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.windlass.applier.write;
+
+import dev.windlass.applier.kube.Failures;
+import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionResult;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One action tried once, as data.
+ *
+ * @param clusterUnreachable the request got no answer at all, so the caller need not try more actions on
+ *                           that cluster in this pass (other failures, even transient ones, say nothing about
+ *                           the next object)
+ */
+public record Attempt(ActionResult result, boolean clusterUnreachable) {
+
+    private static final Logger log = LoggerFactory.getLogger(Attempt.class);
+
+    /** Runs {@code write}; failures of the request become a Failed result, never an exception. */
+    static Attempt run(Action action, Supplier<ActionResult> write) {
+        try {
+            return new Attempt(write.get(), false);
+        } catch (KubernetesClientException e) {
+            Failures.Kind kind = Failures.classify(e);
+            String message = Failures.describe(e);
+            log.debug("{} failed ({}): {}", action.describe(), kind, message, e);
+            return new Attempt(ActionResult.failed(action, message, kind.transientFailure()),
+                    kind == Failures.Kind.Unreachable);
+        } catch (RuntimeException e) {
+            // A bug or an object the client cannot even serialize: retrying the same input will not help.
+            log.warn("{} failed unexpectedly", action.describe(), e);
+            return new Attempt(ActionResult.failed(action, "unexpected error: " + e, false), false);
+        }
+    }
+}

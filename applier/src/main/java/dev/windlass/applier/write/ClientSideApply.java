@@ -1,0 +1,69 @@
+package dev.windlass.applier.write;
+
+import dev.windlass.applier.kube.Target;
+import dev.windlass.policy.model.Manifest.ApplyMode;
+import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Operation;
+import dev.windlass.policy.plan.Outcome;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Client-side apply: the last state applied from Git is kept on the object in an annotation, and each write
+ * is a three-way JSON merge patch against it, for API servers without server-side apply.
+ */
+public final class ClientSideApply {
+
+    /** Executes one action; every failure of the request comes back as a Failed result. */
+    public ActionResult apply(KubernetesClient client, Action action) { return attempt(client, action).result(); }
+
+    /** Like {@link #apply}, also saying whether the cluster answered at all. */
+    public Attempt attempt(KubernetesClient client, Action action) {
+        return Attempt.run(action, () -> write(client, action));
+    }
+
+    private ActionResult write(KubernetesClient client, Action action) {
+        if (action.operation() == Operation.Delete) return Deletion.delete(client, action);
+        if (action.desired().implicit()) return ImplicitObject.ensure(client, action);
+        PreparedObject prepared = PreparedObject.of(action);
+        Target target = new Target(client, action.desired().apiVersion(), action.object());
+        // Create looks before it writes, so running a plan a second time sends nothing for objects already
+        // as desired; the 409 fallback below still covers anyone creating the object in between.
+        Optional<Map<String, Object>> live = target.get();
+        if (live.isPresent()) return patch(target, prepared, live.get(), action);
+        try {
+            target.create(prepared.body());
+            String how = action.operation() == Operation.Update ? "was missing; created" : "created";
+            return ActionResult.ok(action, Outcome.Created, how);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) throw e;
+            Map<String, Object> existing = target.get().orElseThrow(() -> e);
+            return patch(target, prepared, existing, action);
+        }
+    }
+
+    private ActionResult patch(Target target, PreparedObject prepared, Map<String, Object> live, Action action) {
+        if (action.operation() == Operation.Create && action.desired().applyMode() == ApplyMode.ONCE) {
+            return ActionResult.ok(action, Outcome.Unchanged, "exists; applied once, so left as it is");
+        }
+        boolean ours = PreparedObject.managedByWindlass(live);
+        Map<String, Object> patch =
+                ThreeWayMergePatch.between(PreparedObject.lastAppliedOn(live), prepared.body(), live);
+        if (patch.isEmpty()) return ActionResult.ok(action, Outcome.Unchanged, "up to date");
+        target.mergePatch(patch);
+        String fields = summary(ThreeWayMergePatch.paths(patch));
+        return ActionResult.ok(action, Outcome.Configured,
+                ours ? "patched " + fields : "adopted existing object; patched " + fields);
+    }
+
+    private static String summary(List<String> paths) {
+        if (paths.isEmpty()) return "Windlass annotations";
+        int shown = Math.min(paths.size(), 5);
+        String head = String.join(", ", paths.subList(0, shown));
+        return paths.size() > shown ? head + " and " + (paths.size() - shown) + " more" : head;
+    }
+}

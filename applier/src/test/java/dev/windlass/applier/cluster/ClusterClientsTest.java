@@ -1,0 +1,106 @@
+package dev.windlass.applier.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.applier.support.MockCluster;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.SourceLocation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Clients built from kubeconfig files on the engine host, or registered by the engine. */
+class ClusterClientsTest {
+
+    @TempDir Path dir;
+
+    private final MockCluster cluster = MockCluster.crud();
+    private final ClusterClients clients =
+            new ClusterClients(new ClientSettings(Duration.ofSeconds(2), Duration.ofSeconds(3), 0, Duration.ofMillis(100)));
+
+    @AfterEach void stop() {
+        clients.close();
+        cluster.close();
+    }
+
+    @Test void connectsThroughTheNamedContextWithShortTimeouts() throws IOException {
+        Path kubeconfig = kubeconfig();
+
+        var connection = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1")));
+
+        var connected = assertInstanceOf(ClusterConnection.Connected.class, connection);
+        assertTrue(connected.serverSideApply());
+        var config = connected.client().getConfiguration();
+        assertEquals(cluster.config().getMasterUrl(), config.getMasterUrl());
+        assertEquals(3000, config.getRequestTimeout());
+        assertEquals(2000, config.getConnectionTimeout());
+        assertEquals(0, config.getRequestRetryBackoffLimit());
+        assertEquals(null, config.getNamespace(), "the named context, not the current one");
+        assertTrue(connected.client().namespaces().list().getItems().isEmpty());
+    }
+
+    @Test void unchangedClusterKeepsItsClientAndChangedOneGetsANewOne() throws IOException {
+        Path kubeconfig = kubeconfig();
+        var first = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1")));
+
+        var again = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1")));
+        var changed = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), null)));
+
+        assertSame(first, again);
+        assertNotSame(first, changed);
+        assertSame(changed, clients.connection("eu-1"));
+        var current = assertInstanceOf(ClusterConnection.Connected.class, changed);
+        assertEquals("other", current.client().getConfiguration().getNamespace(), "no context: the current one");
+    }
+
+    @Test void missingKubeconfigIsABrokenConnectionNotAnException() {
+        var connection = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(dir.resolve("nope.yaml").toString(), null)));
+
+        var broken = assertInstanceOf(ClusterConnection.Broken.class, connection);
+        assertTrue(broken.message().contains("nope.yaml"), broken.message());
+    }
+
+    @Test void sandboxClusterIsConnectedOnlyOnceTheEngineRegisteredIt() {
+        Cluster sandbox = cluster("sandbox-1", new Cluster.Sandbox(3, 1));
+        assertInstanceOf(ClusterConnection.Broken.class, clients.connect(sandbox));
+
+        clients.registerSandbox("sandbox-1", cluster.config());
+
+        var connected = assertInstanceOf(ClusterConnection.Connected.class, clients.connect(sandbox));
+        assertEquals(false, connected.serverSideApply());
+        assertEquals(3000, connected.client().getConfiguration().getRequestTimeout());
+    }
+
+    private Path kubeconfig() throws IOException {
+        String server = cluster.config().getMasterUrl();
+        return Files.writeString(dir.resolve("kubeconfig.yaml"), """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: mock
+                  cluster: {server: "%s"}
+                users:
+                - name: ops
+                  user: {token: not-a-secret}
+                contexts:
+                - name: eu-1
+                  context: {cluster: mock, user: ops}
+                - name: elsewhere
+                  context: {cluster: mock, user: ops, namespace: other}
+                current-context: elsewhere
+                """.formatted(server));
+    }
+
+    private static Cluster cluster(String name, Cluster.Connection connection) {
+        return new Cluster(name, Map.of(), connection, false, 300, SourceLocation.file("clusters/" + name + ".yaml"));
+    }
+}
