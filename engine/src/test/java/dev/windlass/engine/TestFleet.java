@@ -1,0 +1,110 @@
+package dev.windlass.engine;
+
+import dev.windlass.engine.reconcile.Engine;
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.git.BranchChange;
+import dev.windlass.git.CommitOutcome;
+import dev.windlass.git.ConfigWriter;
+import dev.windlass.git.GitRemote;
+import dev.windlass.git.Mirror;
+import dev.windlass.sandbox.ClusterSettings;
+import dev.windlass.sandbox.Sandbox;
+import dev.windlass.sandbox.SandboxCluster;
+import dev.windlass.sandbox.sim.Simulator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.revwalk.RevCommit;
+
+/**
+ * A real Git origin, a developer who pushes to it, sandbox clusters driven by a hand-moved clock, and
+ * an engine: everything an end-to-end test needs, nothing faked.
+ */
+public final class TestFleet implements AutoCloseable {
+    public final Path origin;
+    public final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T09:00:00Z"));
+    public final Sandbox sandbox;
+    public final Engine engine;
+    private final Mirror developer;
+
+    public TestFleet(Path dir) throws Exception {
+        origin = dir.resolve("origin.git");
+        Git.init().setBare(true).setInitialBranch("main").setDirectory(origin.toFile()).call().close();
+        developer = Mirror.open(dir.resolve("developer"), GitRemote.anonymous(origin.toString()));
+        sandbox = new Sandbox(ClusterSettings.defaults(), new Simulator(Duration.ofSeconds(2), clock));
+        engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())), "main", "windlass/status", sandbox, clock);
+    }
+
+    /** Pushes one commit to main, as a developer would. */
+    public void push(String message, UnaryOperator<BranchChange> edit) throws IOException {
+        developer.fetch();
+        CommitOutcome out = new ConfigWriter(developer, "main").write(s -> edit.apply(BranchChange.of(message, "Dev", "dev@example.com")));
+        if (out instanceof CommitOutcome.Failed f) throw new IllegalStateException("push failed: " + f.reason());
+    }
+
+    public static UnaryOperator<BranchChange> folder(Path root, String prefix) {
+        return change -> {
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path p : files.filter(Files::isRegularFile).toList()) {
+                    change = change.write(prefix + root.relativize(p).toString().replace('\\', '/'), Files.readAllBytes(p));
+                }
+                return change;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    public PassReport pass() throws IOException { return engine.reconciler().reconcile(); }
+
+    /** Lets simulated time pass (workloads become ready) and runs a pass. */
+    public PassReport passLater() throws IOException {
+        clock.advance(Duration.ofSeconds(5));
+        sandbox.simulator().tick(clock.instant());
+        return pass();
+    }
+
+    /** Runs passes, moving time on, until one changes nothing at all. */
+    public PassReport settle() throws IOException {
+        PassReport r = pass();
+        for (int i = 0; i < 12; i++) {
+            if (!r.committed() && !r.plan().hasChanges() && r.plan().held().isEmpty()) return r;
+            r = passLater();
+        }
+        throw new AssertionError("did not settle; last plan:\n" + r.plan());
+    }
+
+    public SandboxCluster cluster(String name) { return sandbox.cluster(name); }
+
+    public void resetRequestCounts() { sandbox.clusters().forEach(c -> c.requests().reset()); }
+
+    public long writes() { return sandbox.clusters().stream().mapToLong(c -> c.requests().writes()).sum(); }
+
+    public List<RevCommit> statusLog() throws Exception {
+        try (Git git = Git.open(origin.toFile())) {
+            ObjectId tip = git.getRepository().resolve("refs/heads/windlass/status");
+            if (tip == null) return List.of();
+            return java.util.stream.StreamSupport.stream(git.log().add(tip).call().spliterator(), false).toList();
+        }
+    }
+
+    public String statusFile(String path) throws Exception {
+        try (Git git = Git.open(origin.toFile())) {
+            ObjectId id = git.getRepository().resolve("refs/heads/windlass/status:" + path);
+            return id == null ? null : new String(git.getRepository().open(id).getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Override public void close() {
+        engine.close();
+        developer.close();
+    }
+}
