@@ -1,26 +1,24 @@
 package dev.windlass.engine.cli;
 
-import dev.windlass.engine.http.EngineHttp;
 import dev.windlass.engine.reconcile.Engine;
-import dev.windlass.engine.reconcile.PassReport;
-import dev.windlass.engine.schedule.PollSchedule;
+import dev.windlass.engine.schedule.Daemon;
 import dev.windlass.policy.parse.Durations;
 import dev.windlass.sandbox.Sandbox;
-import dev.windlass.sandbox.sim.Simulator;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "run", description = "Run the engine: poll the config branch, reconcile, record status. Serves /healthz and /webhook.")
 final class RunCommand implements Callable<Integer> {
@@ -40,39 +38,26 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--webhook-secret-file", paramLabel = "FILE", description = "HMAC secret for /webhook (or env WINDLASS_WEBHOOK_SECRET)")
     Path secretFile;
 
+    @Spec CommandSpec spec;
+
     @Override public Integer call() throws Exception {
         Duration every = Durations.parse(interval);
-        if (every == null || every.isZero()) throw new picocli.CommandLine.ParameterException(
-                new picocli.CommandLine(this), "--interval '" + interval + "' is not a duration; write e.g. 30s or 5m");
+        if (every == null || every.isZero()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--interval '" + interval + "' is not a duration; write e.g. 30s or 5m");
+        }
+        int colon = listen.lastIndexOf(':');
+        if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
+        InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
         String secret = secretFile != null ? Files.readString(secretFile).trim() : System.getenv("WINDLASS_WEBHOOK_SECRET");
-        AtomicReference<String> last = new AtomicReference<>("starting");
         Sandbox sandbox = new Sandbox();
         sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
         try (Engine engine = new Engine(repo.openMirror(), branch, repo.statusBranch, sandbox, Clock.systemUTC());
-             PollSchedule schedule = new PollSchedule(every, () -> pass(engine, last))) {
-            int colon = listen.lastIndexOf(':');
-            try (EngineHttp http = new EngineHttp(new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1))),
-                    branch, secret, schedule::runSoon, () -> "ok\nlast pass: " + last.get())) {
-                http.start();
-                schedule.start();
-                log.info("windlass running: {} branch {} every {}, status on {}, http on {}", repo.repo, branch, interval, repo.statusBranch, listen);
-                CountDownLatch stop = new CountDownLatch(1);
-                Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-                stop.await();
-            }
+             Daemon daemon = new Daemon(engine.reconciler(), branch, every, address, secret, Clock.systemUTC()).start()) {
+            log.info("windlass running: {} branch {} every {}, status on {}, http on {}", repo.repo, branch, interval, repo.statusBranch, listen);
+            CountDownLatch stop = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+            stop.await();
         }
         return 0;
-    }
-
-    private static void pass(Engine engine, AtomicReference<String> last) {
-        try {
-            PassReport r = engine.reconciler().reconcile();
-            r.events().forEach(e -> log.info("{}", e.text()));
-            last.set(Instant.now() + " source " + r.source().substring(0, 7) + ", " + r.applied().results().size() + " actions, "
-                    + r.applied().failures() + " failed");
-        } catch (Exception e) {
-            log.error("pass failed: {}", e.getMessage());
-            last.set(Instant.now() + " failed: " + e.getMessage());
-        }
     }
 }
