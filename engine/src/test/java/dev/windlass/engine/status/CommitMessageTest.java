@@ -1,0 +1,36 @@
+package dev.windlass.engine.status;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.windlass.policy.plan.Event;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CommitMessageTest {
+    static final String SHA = "04b5e240090f9b526df41efbaec25bafe4a4d5d3";
+
+    @Test
+    void oneLineSubjectEveryEventInTheBodyAndTrailers() {
+        String m = CommitMessage.of(List.of(
+                new Event(Event.Type.Sync, "web 1d7b01005e22 on eu-1: 1 configured"),
+                new Event(Event.Type.Sync, "web 1d7b01005e22 on eu-2: 1 configured"),
+                new Event(Event.Type.Prune, "web on eu-1: pruned ConfigMap web/old (removed from Git)")), SHA, List.of("web"));
+        assertEquals("""
+                windlass: web 1d7b01005e22 on eu-1: 1 configured (+2 more)
+
+                - web 1d7b01005e22 on eu-1: 1 configured
+                - web 1d7b01005e22 on eu-2: 1 configured
+                - web on eu-1: pruned ConfigMap web/old (removed from Git)
+
+                Windlass-Source: 04b5e240090f9b526df41efbaec25bafe4a4d5d3
+                Windlass-Event: Sync
+                Windlass-Event: Prune
+                """, m);
+    }
+
+    @Test
+    void withoutEventsTheSubjectNamesWhatChanged() {
+        assertEquals("windlass: status of api, web updated", CommitMessage.of(List.of(), SHA, List.of("api", "web")).lines().findFirst().orElseThrow());
+        assertEquals("windlass: reconciled 04b5e24", CommitMessage.of(List.of(), SHA, List.of()).lines().findFirst().orElseThrow());
+    }
+}
