@@ -82,8 +82,10 @@ public final class Transition {
         }
         healthChanges.forEach((key, clusters) -> {
             String[] parts = key.split("\\|", 3);
-            String text = parts[0] + " " + parts[1].toLowerCase() + " on " + String.join(", ", clusters) + (parts[2].isEmpty() ? "" : ": " + parts[2]);
-            events.add(new Event(parts[1].equals("Healthy") || parts[1].equals("Progressing") ? Event.Type.Health : Event.Type.Error, text));
+            String on = " on " + String.join(", ", clusters);
+            String text = parts[2].startsWith("waiting: ") ? parts[0] + on + " " + parts[2]
+                    : parts[0] + " " + parts[1].toLowerCase() + on + (parts[2].isEmpty() ? "" : ": " + parts[2]);
+            events.add(new Event(parts[1].equals("Degraded") ? Event.Type.Error : Event.Type.Health, text));
         });
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         desired.clusters().forEach((name, c) -> clusters.put(name,
@@ -137,9 +139,10 @@ public final class Transition {
     private static void healthChange(String app, TargetStatus prev, TargetStatus next, boolean written, Map<String, List<String>> out) {
         String before = prev == null ? null : prev.health();
         String now = next.health();
-        if (Objects.equals(before, now)) return;
+        boolean sameHealth = Objects.equals(before, now);
+        if (sameHealth && (now.equals("Healthy") || prev.message().equals(next.message()))) return;
         if (now.equals("Progressing") && written) return;
-        if (before == null && !now.equals("Healthy") && !now.equals("Degraded")) return;
+        if (before == null && !now.equals("Healthy") && !now.equals("Degraded") && !next.message().startsWith("waiting: ")) return;
         String message = now.equals("Healthy") ? "" : next.message();
         out.computeIfAbsent(app + "|" + now + "|" + message, k -> new ArrayList<>()).add(next.cluster());
     }
