@@ -1,6 +1,5 @@
 package dev.windlass.applier.write;
 
-import dev.windlass.applier.kube.ApiVersions;
 import dev.windlass.applier.kube.Target;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
@@ -13,10 +12,7 @@ final class Deletion {
     private Deletion() {}
 
     static ActionResult delete(KubernetesClient client, Action action) {
-        String apiVersion = action.desired() != null
-                ? action.desired().apiVersion()
-                : ApiVersions.of(client, action.object());
-        boolean deleted = new Target(client, apiVersion, action.object()).delete();
+        boolean deleted = new Target(client, action.apiVersion(), action.object()).delete();
         // An object already gone is reported Deleted, not Skipped: the state the plan asked for holds, and
         // Skipped would read as "Windlass chose not to act" while the object might still be there.
         return ActionResult.ok(action, Outcome.Deleted, deleted ? "deleted" : "already absent");

@@ -8,11 +8,12 @@ import java.util.List;
 /**
  * One write to one cluster, with the reason it is needed.
  *
+ * @param apiVersion the version to address the object in (from Git, or for a delete, as recorded when applied)
  * @param fields   the fields that differ between Git and the cluster (empty for create and delete)
  * @param desired  the object to send; null for {@link Operation#Delete}
  * @param strategy how to send it, already chosen for this cluster (the applier never re-decides)
  */
-public record Action(String app, String cluster, ObjectRef object, Operation operation, String reason,
+public record Action(String app, String cluster, ObjectRef object, String apiVersion, Operation operation, String reason,
                      List<String> fields, Manifest desired, ApplyStrategy strategy) {
 
     public Action { fields = List.copyOf(fields); }

@@ -61,7 +61,7 @@ public final class PlanDocument {
         m.put("operation", a.operation().name());
         m.put("cluster", a.cluster());
         m.put("app", a.app());
-        m.put("apiVersion", a.desired() == null ? null : a.desired().apiVersion());
+        m.put("apiVersion", a.apiVersion());
         m.put("kind", a.object().kind());
         m.put("namespace", a.object().namespace());
         m.put("name", a.object().name());
