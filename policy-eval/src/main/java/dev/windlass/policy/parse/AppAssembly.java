@@ -107,8 +107,9 @@ final class AppAssembly {
     private void checkReferences(AppDeclaration a, Map<String, RepoParser.Declared> apps, List<Diagnostic> added) {
         for (String c : a.placement().clusterNames()) {
             if (!clusters.containsKey(c)) {
-                added.add(Diagnostic.error(a.location(), "Application " + a.name() + " names cluster '" + c
-                        + "' in spec.placement.clusterNames, but no Cluster has that name; known: " + String.join(", ", clusters.keySet())));
+                added.add(Diagnostic.error(a.clusterNamesAt(), "Application " + a.name() + " names cluster '" + c
+                        + "' in spec.placement.clusterNames, but no Cluster has that name"
+                        + (clusters.isEmpty() ? " (the repo defines no clusters)" : "; known: " + String.join(", ", clusters.keySet()))));
             }
         }
         for (String dep : a.dependsOn()) {

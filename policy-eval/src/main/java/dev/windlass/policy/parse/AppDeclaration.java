@@ -7,6 +7,6 @@ import java.util.Map;
 
 /** An {@code Application} document as written, before its manifests are read. */
 record AppDeclaration(String name, Map<String, String> labels, String sourcePath, SourceLocation sourcePathAt,
-                      String namespace, Application.Placement placement, Application.SyncPolicy syncPolicy,
+                      String namespace, Application.Placement placement, SourceLocation clusterNamesAt, Application.SyncPolicy syncPolicy,
                       List<String> dependsOn, SourceLocation dependsOnAt, boolean suspend, Object spec,
                       SourceLocation location) {}

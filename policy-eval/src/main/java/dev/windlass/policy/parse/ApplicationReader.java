@@ -37,7 +37,9 @@ final class ApplicationReader {
         if (!DNS_LABEL.matcher(namespace).matches()) {
             spec.error("namespace", "Application.spec.namespace '" + namespace + "' is not a valid namespace name (lowercase letters, digits, '-')");
         }
-        Application.Placement placement = placement(spec);
+        Fields placementFields = spec.has("placement") ? spec.object("placement") : null;
+        var clusterNamesAt = placementFields != null ? placementFields.at("clusterNames") : spec.at();
+        Application.Placement placement = placement(spec, placementFields);
         SyncPolicy sync = syncPolicy(spec);
         List<String> dependsOn = spec.strings("dependsOn");
         boolean suspend = spec.bool("suspend", false);
@@ -45,7 +47,7 @@ final class ApplicationReader {
         var dependsAt = spec.at("dependsOn");
         spec.end();
         if (meta == null || placement == null) return null;
-        return new AppDeclaration(meta.name(), meta.labels(), sourcePath, sourceAt, namespace, placement, sync,
+        return new AppDeclaration(meta.name(), meta.labels(), sourcePath, sourceAt, namespace, placement, clusterNamesAt, sync,
                 dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location());
     }
 
@@ -56,10 +58,9 @@ final class ApplicationReader {
         return s;
     }
 
-    private static Application.Placement placement(Fields spec) {
-        Fields p = spec.object("placement");
+    private static Application.Placement placement(Fields spec, Fields p) {
         if (p == null) {
-            spec.errorHere("Application.spec.placement is required: give clusterSelector and/or clusterNames");
+            if (!spec.has("placement")) spec.errorHere("Application.spec.placement is required: give clusterSelector and/or clusterNames");
             return null;
         }
         LabelSelector selector = p.has("clusterSelector") ? SelectorReader.read(p, "clusterSelector") : null;

@@ -95,7 +95,7 @@ class RepoParserTest {
                 "apps/web/app.yaml", APP.replace("placement: {clusterSelector: {matchLabels: {env: prod}}}", "placement: {clusterNames: [eu-9]}")
                         + "  source: {path: apps/web/k8s}\n"));
         assertEquals(List.of(
-                "apps/web/app.yaml:1:1: Application web names cluster 'eu-9' in spec.placement.clusterNames, but no Cluster has that name; known: eu-1",
+                "apps/web/app.yaml:6:29: Application web names cluster 'eu-9' in spec.placement.clusterNames, but no Cluster has that name; known: eu-1",
                 "apps/web/app.yaml:7:18: source path 'apps/web/k8s' does not exist in the repo; create it or set spec.source.path"), errors(s));
     }
 

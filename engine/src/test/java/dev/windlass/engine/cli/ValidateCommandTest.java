@@ -1,0 +1,46 @@
+package dev.windlass.engine.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ValidateCommandTest {
+    @TempDir Path dir;
+
+    String run(int expectedCode, String... args) {
+        StringWriter out = new StringWriter();
+        assertEquals(expectedCode, Main.run(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), args), out.toString());
+        return out.toString();
+    }
+
+    @Test
+    void theExamplesAreClean() {
+        assertEquals("../examples-repo: 3 clusters, 3 applications, 0 errors, 0 warnings\n", run(0, "validate", "../examples-repo"));
+    }
+
+    @Test
+    void everyProblemIsPrintedWithItsPosition() throws Exception {
+        Files.createDirectories(dir.resolve("apps/web/manifests"));
+        Files.writeString(dir.resolve("apps/web/app.yaml"), """
+                apiVersion: windlass.dev/v1alpha1
+                kind: Application
+                metadata: {name: web}
+                spec:
+                  placement: {clusterNames: [eu-1]}
+                  syncPolicy: {prune: yes-please}
+                """);
+        Files.writeString(dir.resolve("apps/web/manifests/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\ndata: {}\n");
+        String out = run(1, "validate", dir.toString());
+        assertEquals("""
+                apps/web/app.yaml:5:29: Application web names cluster 'eu-1' in spec.placement.clusterNames, but no Cluster has that name (the repo defines no clusters)
+                apps/web/app.yaml:6:23: Application.spec.syncPolicy.prune must be true or false
+                apps/web/manifests/cm.yaml:1:1: object has no metadata.name; every Kubernetes object needs apiVersion, kind and metadata.name
+                %s: 0 clusters, 1 applications (1 invalid), 3 errors, 0 warnings
+                """.formatted(dir), out);
+    }
+}
