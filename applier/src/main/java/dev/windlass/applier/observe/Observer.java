@@ -63,7 +63,7 @@ public final class Observer {
                 }
             }
             return new ClusterObservation(cluster, Reachability.Reachable, String.join("; ", problems), objects,
-                    namespaces, nodes, connected.serverSideApply());
+                    namespaces, nodes, connected.serverSideApply(), java.util.Map.of());
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
         }

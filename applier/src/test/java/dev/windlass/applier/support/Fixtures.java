@@ -51,11 +51,11 @@ public final class Fixtures {
     public static Action update(String cluster, Manifest m) { return write(cluster, m, Operation.Update); }
 
     public static Action delete(String cluster, ObjectRef ref) {
-        return new Action(APP, cluster, ref, ref.group().isEmpty() ? "v1" : ref.group() + "/v1", Operation.Delete, "not in Git", List.of(), null, ApplyStrategy.ClientSide);
+        return new Action(APP, cluster, ref, ref.group().isEmpty() ? "v1" : ref.group() + "/v1", Operation.Delete, "not in Git", List.of(), null, ApplyStrategy.ClientSide, false);
     }
 
     public static Action write(String cluster, Manifest m, Operation operation) {
-        return new Action(APP, cluster, m.ref(), m.apiVersion(), operation, "test", List.of(), m, ApplyStrategy.ClientSide);
+        return new Action(APP, cluster, m.ref(), m.apiVersion(), operation, "test", List.of(), m, ApplyStrategy.ClientSide, false);
     }
 
     /** A ConfigMap, the smallest object that round-trips through every mock mode. */

@@ -33,7 +33,7 @@ class ServerSideApplyTest {
             cluster.server().expect().patch().withPath(PATH + "?fieldManager=windlass").andReturn(201, stored).once();
             var manifest = configMap("demo", "settings", "v");
             var action = new Action(Fixtures.APP, "eu-1", manifest.ref(), manifest.apiVersion(), Operation.Create, "test", List.of(), manifest,
-                    ApplyStrategy.ServerSide);
+                    ApplyStrategy.ServerSide, false);
 
             ActionResult result = new ServerSideApply().apply(cluster.client(), action);
 

@@ -63,7 +63,7 @@ public final class RecordedFleet implements Fleet {
                     }
                 }
             }
-            out.put(cluster, new ClusterObservation(cluster, ClusterObservation.Reachability.Reachable, "", objects, namespaces, List.of(), false));
+            out.put(cluster, new ClusterObservation(cluster, ClusterObservation.Reachability.Reachable, "", objects, namespaces, List.of(), false, Map.of()));
         }
         return new ObservedState(out);
     }

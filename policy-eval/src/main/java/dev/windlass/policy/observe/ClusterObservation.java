@@ -1,6 +1,7 @@
 package dev.windlass.policy.observe;
 
 import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.state.InventoryEntry;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,11 +11,14 @@ import java.util.Set;
  *
  * @param objects         the objects Windlass manages there (found by its labels), by identity
  * @param namespaces      names of every namespace on the cluster
- * @param serverSideApply whether the API server supports server-side apply; sandbox clusters do not
+ * @param serverSideApply whether the API server supports server-side apply (and server-side dry-run); sandbox clusters do not
+ * @param inventories     per application, what the cluster's own inventory record (ConfigMap
+ *                        {@code windlass-system/windlass-inventory-<app>}) says was applied there
  */
 public record ClusterObservation(String cluster, Reachability reachability, String message,
                                  Map<ObjectRef, LiveObject> objects, Set<String> namespaces,
-                                 List<NodeObservation> nodes, boolean serverSideApply) {
+                                 List<NodeObservation> nodes, boolean serverSideApply,
+                                 Map<String, List<InventoryEntry>> inventories) {
 
     public enum Reachability { Reachable, Unreachable }
 
@@ -22,10 +26,11 @@ public record ClusterObservation(String cluster, Reachability reachability, Stri
         objects = Map.copyOf(objects);
         namespaces = Set.copyOf(namespaces);
         nodes = List.copyOf(nodes);
+        inventories = inventories == null ? Map.of() : Map.copyOf(inventories);
     }
 
     public static ClusterObservation unreachable(String cluster, String message) {
-        return new ClusterObservation(cluster, Reachability.Unreachable, message, Map.of(), Set.of(), List.of(), false);
+        return new ClusterObservation(cluster, Reachability.Unreachable, message, Map.of(), Set.of(), List.of(), false, Map.of());
     }
 
     public boolean reachable() { return reachability == Reachability.Reachable; }

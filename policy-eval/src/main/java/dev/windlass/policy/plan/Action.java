@@ -12,9 +12,10 @@ import java.util.List;
  * @param fields   the fields that differ between Git and the cluster (empty for create and delete)
  * @param desired  the object to send; null for {@link Operation#Delete}
  * @param strategy how to send it, already chosen for this cluster (the applier never re-decides)
+ * @param force    take ownership of fields another manager owns (server-side apply); off unless the app opts in
  */
 public record Action(String app, String cluster, ObjectRef object, String apiVersion, Operation operation, String reason,
-                     List<String> fields, Manifest desired, ApplyStrategy strategy) {
+                     List<String> fields, Manifest desired, ApplyStrategy strategy, boolean force) {
 
     public Action { fields = List.copyOf(fields); }
 

@@ -91,7 +91,7 @@ final class TargetPlanner {
                 notes.add(e.ref() + " left Git but prune is off; it stays on the cluster");
                 continue;
             }
-            deletes.add(new Action(app.name(), cluster, e.ref(), e.apiVersion(), Operation.Delete, "removed from Git", List.of(), null, strategy));
+            deletes.add(new Action(app.name(), cluster, e.ref(), e.apiVersion(), Operation.Delete, "removed from Git", List.of(), null, strategy, false));
         }
         return deletes;
     }
@@ -101,7 +101,7 @@ final class TargetPlanner {
         List<Action> deletes = new ArrayList<>();
         for (InventoryEntry e : previous.inventory()) {
             if ("Never".equals(e.gc()) || !obs.objects().containsKey(e.ref())) continue;
-            deletes.add(new Action(app, obs.cluster(), e.ref(), e.apiVersion(), Operation.Delete, why, List.of(), null, ApplyStrategy.ClientSide));
+            deletes.add(new Action(app, obs.cluster(), e.ref(), e.apiVersion(), Operation.Delete, why, List.of(), null, ApplyStrategy.ClientSide, false));
         }
         return deletes;
     }
@@ -125,6 +125,6 @@ final class TargetPlanner {
     }
 
     private static Action action(Application app, String cluster, Manifest m, Operation op, String reason, List<String> fields, ApplyStrategy s) {
-        return new Action(app.name(), cluster, m.ref(), m.apiVersion(), op, reason, fields, m, s);
+        return new Action(app.name(), cluster, m.ref(), m.apiVersion(), op, reason, fields, m, s, app.syncPolicy().force());
     }
 }

@@ -32,6 +32,7 @@ final class TargetRecord {
                     if (r.outcome() == Outcome.Created) created++;
                     else if (r.outcome() == Outcome.Configured) configured++;
                 }
+                case Orphan -> inventory.remove(a.object());
                 case Delete -> {
                     inventory.remove(a.object());
                     deleted++;

@@ -63,6 +63,7 @@ public final class PlanMarkdown {
             case Create -> "+";
             case Update -> "~";
             case Delete -> "-";
+            case Orphan -> "!";
         };
     }
 
