@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The one place that decides what a pass does. Pure: same inputs, same plan. Reads Git's desired
@@ -32,17 +33,28 @@ public final class Planner {
         List<Action> deletes = new ArrayList<>();
         List<HeldAction> held = new ArrayList<>();
         List<AppPlan> apps = new ArrayList<>();
+        List<Diagnostic> diagnostics = new ArrayList<>(desired.diagnostics());
         Map<String, Map<String, Health>> health = new HashMap<>();
         Map<String, TargetPlanner.Result> results = new HashMap<>();
 
+        Map<String, List<String>> placements = new TreeMap<>();
+        for (Application app : desired.apps().values()) {
+            if (!app.valid()) continue;
+            AppStatus previous = state.apps().get(app.name());
+            placements.put(app.name(), Placement.place(app, desired.clusters(), previous == null ? List.of() : previous.placement()));
+        }
+        Ownership ownership = new Ownership(desired.apps(), placements);
+        Map<String, List<Diagnostic>> conflicts = ownership.conflicts(desired.apps());
+        conflicts.values().forEach(diagnostics::addAll);
+
         for (Application app : desired.apps().values()) {
             AppStatus previous = state.apps().get(app.name());
-            if (!app.valid()) {
-                apps.add(invalid(app, previous));
+            if (!app.valid() || conflicts.containsKey(app.name())) {
+                apps.add(invalid(app, previous, conflicts.getOrDefault(app.name(), List.of())));
                 continue;
             }
             List<String> current = previous == null ? List.of() : previous.placement();
-            List<String> clusters = Placement.place(app, desired.clusters(), current);
+            List<String> clusters = placements.get(app.name());
             List<TargetPlan> targets = new ArrayList<>();
             for (String cluster : clusters) {
                 ClusterObservation obs = observed.cluster(cluster);
@@ -51,7 +63,7 @@ public final class Planner {
                     targets.add(unknown(cluster, "cluster unreachable: " + obs.message()));
                     continue;
                 }
-                TargetPlanner.Result r = TargetPlanner.plan(app, obs, prevTarget);
+                TargetPlanner.Result r = TargetPlanner.plan(app, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster));
                 results.put(app.name() + "@" + cluster, r);
                 health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
                 targets.add(r.target());
@@ -60,7 +72,8 @@ public final class Planner {
             for (String old : current) {
                 if (clusters.contains(old)) continue;
                 removedFrom.add(old);
-                deletes.addAll(removalOf(app.name(), "application no longer placed on " + old, observed.cluster(old), previous.target(old)));
+                deletes.addAll(removalOf(app.name(), "application no longer placed on " + old, observed.cluster(old),
+                        previous.target(old), ownership.claimedByOthers(app.name(), old)));
             }
             apps.add(new AppPlan(app.name(), app.revision(), true, clusters, removedFrom, targets, app.diagnostics(),
                     app.location().path()));
@@ -74,9 +87,11 @@ public final class Planner {
                 if (waitingFor == null) {
                     applies.addAll(r.applies());
                     deletes.addAll(r.deletes());
+                    held.addAll(r.held());
                 } else {
                     r.applies().forEach(a -> held.add(new HeldAction(a, waitingFor)));
                     r.deletes().forEach(a -> held.add(new HeldAction(a, waitingFor)));
+                    r.held().forEach(h -> held.add(new HeldAction(h.action(), waitingFor)));
                 }
             }
         }
@@ -89,7 +104,8 @@ public final class Planner {
             }
             if (!gone.prune()) continue;
             for (TargetStatus t : gone.targets()) {
-                deletes.addAll(removalOf(gone.name(), "application deleted from Git", observed.cluster(t.cluster()), t));
+                deletes.addAll(removalOf(gone.name(), "application deleted from Git", observed.cluster(t.cluster()), t,
+                        ownership.claimedByOthers(gone.name(), t.cluster())));
             }
         }
 
@@ -100,12 +116,15 @@ public final class Planner {
         if (!deletes.isEmpty()) stages.add(new Stage(STAGE_PRUNE, "every apply on the same cluster succeeded", deletes));
         apps.sort(java.util.Comparator.comparing(AppPlan::app));
         held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
-        return new Plan(desired.commit(), stages, held, apps, desired.diagnostics(), hash(stages, held, apps));
+        diagnostics.sort(null);
+        return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps));
     }
 
-    private static List<Action> removalOf(String app, String why, ClusterObservation obs, TargetStatus previous) {
-        if (previous == null || !obs.reachable()) return List.of();
-        return TargetPlanner.removal(app, why, obs, previous);
+    private static List<Action> removalOf(String app, String why, ClusterObservation obs, TargetStatus previous,
+                                          java.util.Set<dev.windlass.policy.model.ObjectRef> claimedByOthers) {
+        if (!obs.reachable()) return List.of();
+        var recorded = TargetPlanner.inventoryOf(previous, obs.inventories().get(app));
+        return TargetPlanner.removal(app, why, obs, List.copyOf(recorded.values()), claimedByOthers);
     }
 
     private static List<String> placedOn(List<AppPlan> apps, String app) {
@@ -123,11 +142,14 @@ public final class Planner {
         return null;
     }
 
-    private static AppPlan invalid(Application app, AppStatus previous) {
+    private static AppPlan invalid(Application app, AppStatus previous, List<Diagnostic> more) {
         List<String> clusters = previous == null ? List.of() : previous.placement();
         List<TargetPlan> targets = clusters.stream()
                 .map(c -> unknown(c, "application is invalid; nothing is applied until its errors are fixed")).toList();
-        return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, app.diagnostics(), app.location().path());
+        List<Diagnostic> all = new ArrayList<>(app.diagnostics());
+        all.addAll(more);
+        all.sort(null);
+        return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, all, app.location().path());
     }
 
     private static AppPlan heldBroken(AppStatus gone) {
@@ -139,7 +161,7 @@ public final class Planner {
     }
 
     private static TargetPlan unknown(String cluster, String note) {
-        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note);
+        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of());
     }
 
     private static String hash(List<Stage> stages, List<HeldAction> held, List<AppPlan> apps) {

@@ -9,9 +9,14 @@ import java.util.List;
  * @param sync  Synced when the cluster matches Git, OutOfSync when actions (or held actions) remain, Unknown when unreachable
  * @param drift fields changed on the cluster and not corrected (self-heal off), as {@code Kind ns/name: field}
  * @param note  why the target is Unknown or held, "" otherwise
+ * @param released recorded objects this application lets go of untouched, because another application now declares them
  */
-public record TargetPlan(String cluster, Sync sync, Health health, String healthMessage, List<String> drift, String note) {
-    public TargetPlan { drift = List.copyOf(drift); }
+public record TargetPlan(String cluster, Sync sync, Health health, String healthMessage, List<String> drift, String note,
+                         List<dev.windlass.policy.model.ObjectRef> released) {
+    public TargetPlan {
+        drift = List.copyOf(drift);
+        released = List.copyOf(released);
+    }
 
     public enum Sync { Synced, OutOfSync, Unknown }
 }

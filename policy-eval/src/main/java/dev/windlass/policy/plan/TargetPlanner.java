@@ -15,19 +15,27 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * One application on one reachable cluster: pairs each desired object with the live one and decides
- * create, update, drift report or nothing; then prunes what left Git, per its gc policy.
+ * create, update, drift report or nothing; then prunes what left Git, per its gc policy, once the new
+ * revision is healthy.
  */
 final class TargetPlanner {
     static final String APPLIED_HASH = "windlass.dev/applied-hash";
+    static final String APP_LABEL = "windlass.dev/app";
 
     private TargetPlanner() {}
 
-    record Result(List<Action> applies, List<Action> deletes, TargetPlan target) {}
+    /**
+     * @param held     prunes waiting for the new revision to be healthy
+     * @param released recorded objects this app lets go of without touching them (another app now declares them)
+     */
+    record Result(List<Action> applies, List<Action> deletes, List<HeldAction> held, List<ObjectRef> released, TargetPlan target) {}
 
-    static Result plan(Application app, ClusterObservation obs, TargetStatus previous) {
+    /** @param claimedByOthers objects other applications declare on this cluster */
+    static Result plan(Application app, ClusterObservation obs, TargetStatus previous, Set<ObjectRef> claimedByOthers) {
         String cluster = obs.cluster();
         ApplyStrategy strategy = effectiveStrategy(app.syncPolicy().applyStrategy(), obs);
         List<Action> applies = new ArrayList<>();
@@ -36,7 +44,7 @@ final class TargetPlanner {
         Health health = Health.Healthy;
         String healthMessage = "";
         Set<ObjectRef> desired = new HashSet<>();
-        Map<ObjectRef, InventoryEntry> inventory = inventoryOf(previous);
+        Map<ObjectRef, InventoryEntry> inventory = inventoryOf(previous, obs.inventories().get(app.name()));
         for (Manifest m : app.manifests()) {
             desired.add(m.ref());
             if (m.implicit()) {
@@ -62,8 +70,11 @@ final class TargetPlanner {
             health = health.worse(live.health());
             if (m.applyMode() == Manifest.ApplyMode.ONCE) continue;
             List<String> fields = FieldDiff.differences(m.body(), live.body());
-            String applied = appliedHash(live);
-            if (!m.hash().equals(applied)) {
+            String applied = annotation(live, APPLIED_HASH);
+            String owner = label(live, APP_LABEL);
+            if (owner != null && !owner.equals(app.name())) {
+                applies.add(action(app, cluster, m, Operation.Update, "taken over from application " + owner, fields, strategy));
+            } else if (!m.hash().equals(applied)) {
                 String why = applied == null ? "on the cluster but not applied by Windlass yet" : "changed in Git";
                 applies.add(action(app, cluster, m, Operation.Update, why, fields, strategy));
             } else if (!fields.isEmpty()) {
@@ -74,54 +85,80 @@ final class TargetPlanner {
                 }
             }
         }
-        List<Action> deletes = prunes(app, cluster, obs, inventory, desired, notes, strategy);
-        boolean changes = !applies.isEmpty() || !deletes.isEmpty();
+        List<ObjectRef> released = new ArrayList<>();
+        List<Action> prunes = prunes(app, cluster, obs, inventory, desired, claimedByOthers, notes, released);
+        List<Action> deletes = new ArrayList<>();
+        List<HeldAction> held = new ArrayList<>();
+        if (!prunes.isEmpty() && (!applies.isEmpty() || health != Health.Healthy)) {
+            String why = "revision " + app.revision() + " must be Healthy on " + cluster + " before the previous one is pruned";
+            prunes.forEach(p -> held.add(new HeldAction(p, why)));
+        } else {
+            deletes.addAll(prunes);
+        }
+        boolean changes = !applies.isEmpty() || !prunes.isEmpty();
         TargetPlan.Sync sync = changes || !drift.isEmpty() ? TargetPlan.Sync.OutOfSync : TargetPlan.Sync.Synced;
-        return new Result(applies, deletes, new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes)));
+        return new Result(applies, deletes, held, released,
+                new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes), released));
     }
 
-    /** Objects recorded as applied that Git no longer has: deleted when prune is on and their gc policy says so. */
+    /**
+     * Recorded objects Git no longer has for this app. {@code OnAppUpdate}: deleted when prune is on;
+     * {@code OnAppDelete}: kept until the application is deleted; {@code Never}: orphaned (kept, unmarked).
+     * An object another application now declares is released, never deleted.
+     */
     private static List<Action> prunes(Application app, String cluster, ClusterObservation obs, Map<ObjectRef, InventoryEntry> inventory,
-                                       Set<ObjectRef> desired, List<String> notes, ApplyStrategy strategy) {
-        List<Action> deletes = new ArrayList<>();
+                                       Set<ObjectRef> desired, Set<ObjectRef> claimedByOthers, List<String> notes, List<ObjectRef> released) {
+        List<Action> out = new ArrayList<>();
         for (InventoryEntry e : inventory.values()) {
-            if (desired.contains(e.ref()) || !obs.objects().containsKey(e.ref())) continue;
-            if (!"OnAppUpdate".equals(e.gc())) continue;
+            if (desired.contains(e.ref())) continue;
+            if (claimedByOthers.contains(e.ref())) {
+                released.add(e.ref());
+                continue;
+            }
+            if (!obs.objects().containsKey(e.ref()) || "OnAppDelete".equals(e.gc())) continue;
             if (!app.syncPolicy().prune()) {
                 notes.add(e.ref() + " left Git but prune is off; it stays on the cluster");
                 continue;
             }
-            deletes.add(new Action(app.name(), cluster, e.ref(), e.apiVersion(), Operation.Delete, "removed from Git", List.of(), null, strategy, false));
+            boolean orphan = "Never".equals(e.gc());
+            out.add(new Action(app.name(), cluster, e.ref(), e.apiVersion(), orphan ? Operation.Orphan : Operation.Delete,
+                    orphan ? "removed from Git; gc Never keeps it, unmanaged" : "removed from Git", List.of(), null, ApplyStrategy.ClientSide, false));
         }
-        return deletes;
+        return out;
     }
 
-    /** Everything recorded for an application on a cluster it leaves, deleted unless its gc policy keeps it. */
-    static List<Action> removal(String app, String why, ClusterObservation obs, TargetStatus previous) {
-        List<Action> deletes = new ArrayList<>();
-        for (InventoryEntry e : previous.inventory()) {
-            if ("Never".equals(e.gc()) || !obs.objects().containsKey(e.ref())) continue;
-            deletes.add(new Action(app, obs.cluster(), e.ref(), e.apiVersion(), Operation.Delete, why, List.of(), null, ApplyStrategy.ClientSide, false));
+    /** Everything recorded for an application on a cluster it leaves: deleted, or orphaned when its gc policy is Never. */
+    static List<Action> removal(String app, String why, ClusterObservation obs, List<InventoryEntry> recorded, Set<ObjectRef> claimedByOthers) {
+        List<Action> out = new ArrayList<>();
+        for (InventoryEntry e : recorded) {
+            if (!obs.objects().containsKey(e.ref()) || claimedByOthers.contains(e.ref())) continue;
+            boolean orphan = "Never".equals(e.gc());
+            out.add(new Action(app, obs.cluster(), e.ref(), e.apiVersion(), orphan ? Operation.Orphan : Operation.Delete,
+                    orphan ? why + "; gc Never keeps it, unmanaged" : why, List.of(), null, ApplyStrategy.ClientSide, false));
         }
-        return deletes;
+        return out;
     }
 
     static ApplyStrategy effectiveStrategy(ApplyStrategy wanted, ClusterObservation obs) {
         return wanted == ApplyStrategy.ServerSide && !obs.serverSideApply() ? ApplyStrategy.ClientSide : wanted;
     }
 
-    static Map<ObjectRef, InventoryEntry> inventoryOf(TargetStatus previous) {
-        Map<ObjectRef, InventoryEntry> m = new java.util.TreeMap<>();
+    /** The status branch's record joined with the cluster's own record: whatever either knows was applied. */
+    static Map<ObjectRef, InventoryEntry> inventoryOf(TargetStatus previous, List<InventoryEntry> onCluster) {
+        Map<ObjectRef, InventoryEntry> m = new TreeMap<>();
+        if (onCluster != null) onCluster.forEach(e -> m.put(e.ref(), e));
         if (previous != null) previous.inventory().forEach(e -> m.put(e.ref(), e));
         return m;
     }
 
-    private static String appliedHash(LiveObject live) {
-        if (live.body().get("metadata") instanceof Map<?, ?> meta && meta.get("annotations") instanceof Map<?, ?> a) {
-            Object h = a.get(APPLIED_HASH);
-            return h == null ? null : h.toString();
-        }
-        return null;
+    private static String annotation(LiveObject live, String key) {
+        return live.body().get("metadata") instanceof Map<?, ?> meta && meta.get("annotations") instanceof Map<?, ?> a && a.get(key) != null
+                ? a.get(key).toString() : null;
+    }
+
+    private static String label(LiveObject live, String key) {
+        return live.body().get("metadata") instanceof Map<?, ?> meta && meta.get("labels") instanceof Map<?, ?> l && l.get(key) != null
+                ? l.get(key).toString() : null;
     }
 
     private static Action action(Application app, String cluster, Manifest m, Operation op, String reason, List<String> fields, ApplyStrategy s) {

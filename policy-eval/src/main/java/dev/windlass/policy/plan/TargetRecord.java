@@ -17,7 +17,8 @@ final class TargetRecord {
 
     static TargetStatus next(Application app, TargetPlan planned, TargetStatus previous, List<ActionResult> results,
                              String heldBy, List<Event> events) {
-        Map<ObjectRef, InventoryEntry> inventory = TargetPlanner.inventoryOf(previous);
+        Map<ObjectRef, InventoryEntry> inventory = TargetPlanner.inventoryOf(previous, null);
+        planned.released().forEach(inventory::remove);
         int created = 0, configured = 0, deleted = 0;
         List<String> failures = new ArrayList<>();
         for (ActionResult r : results) {

@@ -65,6 +65,9 @@ final class FakeFleet {
         Map<String, Object> meta = (Map<String, Object>) body.get("metadata");
         Map<String, Object> ann = (Map<String, Object>) meta.computeIfAbsent("annotations", k -> new LinkedHashMap<>());
         ann.put(TargetPlanner.APPLIED_HASH, a.desired().hash());
+        Map<String, Object> labels = (Map<String, Object>) meta.computeIfAbsent("labels", k -> new LinkedHashMap<>());
+        labels.put("app.kubernetes.io/managed-by", "windlass");
+        labels.put(TargetPlanner.APP_LABEL, a.app());
         return body;
     }
 
