@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.AppPlan;
 import dev.windlass.policy.plan.Plan;
 import java.util.LinkedHashMap;
@@ -22,13 +23,26 @@ public final class PlanDocument {
 
     private PlanDocument() {}
 
-    public static String yaml(Plan plan) { return write(YAML, plan); }
+    public static String yaml(Plan plan) { return write(YAML, plan, List.of()); }
 
-    public static String json(Plan plan) { return write(JSON, plan) + "\n"; }
+    public static String json(Plan plan) { return write(JSON, plan, List.of()) + "\n"; }
 
-    private static String write(ObjectMapper mapper, Plan plan) {
+    public static String yaml(Plan plan, List<ActionResult> dryRun) { return write(YAML, plan, dryRun); }
+
+    public static String json(Plan plan, List<ActionResult> dryRun) { return write(JSON, plan, dryRun) + "\n"; }
+
+    private static String write(ObjectMapper mapper, Plan plan, List<ActionResult> dryRun) {
         try {
-            return mapper.writeValueAsString(view(plan));
+            Map<String, Object> view = view(plan);
+            if (!dryRun.isEmpty()) {
+                view.put("dryRun", dryRun.stream().map(r -> {
+                    Map<String, Object> m = action(r.action());
+                    m.put("outcome", r.outcome().name());
+                    m.put("message", r.message());
+                    return m;
+                }).toList());
+            }
+            return mapper.writeValueAsString(view);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

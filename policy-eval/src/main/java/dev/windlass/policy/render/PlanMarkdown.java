@@ -2,6 +2,8 @@ package dev.windlass.policy.render;
 
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Outcome;
 import dev.windlass.policy.plan.AppPlan;
 import dev.windlass.policy.plan.HeldAction;
 import dev.windlass.policy.plan.Plan;
@@ -14,6 +16,11 @@ public final class PlanMarkdown {
     private PlanMarkdown() {}
 
     public static String render(Plan plan, String ref) {
+        return render(plan, ref, List.of());
+    }
+
+    /** With what the API servers said when asked to dry-run the plan's actions (empty: not asked). */
+    public static String render(Plan plan, String ref, List<ActionResult> dryRun) {
         StringBuilder b = new StringBuilder();
         b.append("# Windlass plan for ").append(ref).append("\n\n");
         b.append("**").append(PlanSummary.of(plan)).append("**\n");
@@ -42,6 +49,7 @@ public final class PlanMarkdown {
                     .append(" | ").append(app.clusters().isEmpty() ? "-" : String.join(", ", app.clusters()))
                     .append(" | ").append(state(app)).append(" |\n");
         }
+        appendDryRun(b, dryRun);
         appendDrift(b, plan.apps());
         List<Diagnostic> problems = plan.diagnostics();
         if (!problems.isEmpty()) {
@@ -91,5 +99,24 @@ public final class PlanMarkdown {
         }
     }
 
-    private static String cell(String s) { return s.replace("|", "\\|"); }
+    private static void appendDryRun(StringBuilder b, List<ActionResult> dryRun) {
+        if (dryRun.isEmpty()) return;
+        long skipped = dryRun.stream().filter(r -> r.outcome() == Outcome.Skipped).count();
+        List<ActionResult> rejected = dryRun.stream().filter(r -> !r.succeeded()).toList();
+        long checked = dryRun.size() - skipped;
+        b.append("\n## Server dry-run\n\n").append(checked - rejected.size()).append(" of ").append(checked)
+                .append(" checked actions accepted by the API servers");
+        if (skipped > 0) b.append("; ").append(skipped).append(" not checked (").append(dryRun.stream()
+                .filter(r -> r.outcome() == Outcome.Skipped).map(ActionResult::message).distinct().sorted().findFirst().orElse("")).append(")");
+        b.append(".\n");
+        if (rejected.isEmpty()) return;
+        b.append("\n| action | object | cluster | the server says |\n|---|---|---|---|\n");
+        for (ActionResult r : rejected) {
+            Action a = r.action();
+            b.append("| ✗ ").append(a.operation()).append(" | ").append(cell(a.object().toString())).append(" | ").append(a.cluster())
+                    .append(" | ").append(cell(r.message())).append(" |\n");
+        }
+    }
+
+    private static String cell(String s) { return s.replace("|", "\\|").replace("\n", " "); }
 }
