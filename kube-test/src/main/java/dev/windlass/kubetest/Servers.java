@@ -1,0 +1,137 @@
+package dev.windlass.kubetest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/** The etcd and kube-apiserver processes of one {@link KubeApiServer}, with the files they use. */
+final class Servers {
+
+    private static final Duration ETCD_READY = Duration.ofSeconds(30);
+    private static final Duration API_READY = Duration.ofSeconds(90);
+
+    private final Path work;
+    private final int etcdPort;
+    private final int apiPort;
+    private final String token;
+    private final ChildProcess etcd;
+    private ChildProcess apiServer;
+
+    private Servers(Path work, int etcdPort, int apiPort, String token, ChildProcess etcd) {
+        this.work = work;
+        this.etcdPort = etcdPort;
+        this.apiPort = apiPort;
+        this.token = token;
+        this.etcd = etcd;
+    }
+
+    /** Starts etcd; the API server follows in {@link #awaitReady()}, once etcd answers. */
+    static Servers start(Binaries binaries) {
+        try {
+            Path work = Files.createTempDirectory("windlass-kube-");
+            int etcdPort = freePort(), peerPort = freePort(), apiPort = freePort();
+            String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+            String etcdUrl = "http://127.0.0.1:" + etcdPort, peerUrl = "http://127.0.0.1:" + peerPort;
+            ChildProcess etcd = ChildProcess.start("etcd", List.of(binaries.etcd().toString(),
+                    "--name=default", "--data-dir=" + work.resolve("etcd"),
+                    "--listen-client-urls=" + etcdUrl, "--advertise-client-urls=" + etcdUrl,
+                    "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
+                    "--initial-cluster=default=" + peerUrl,
+                    // Throwaway data: fsync would only make every write in the tests slower.
+                    "--unsafe-no-fsync", "--quota-backend-bytes=268435456", "--log-level=warn"),
+                    work.resolve("etcd.log"));
+            Servers servers = new Servers(work, etcdPort, apiPort, token, etcd);
+            try {
+                servers.startApiServer(binaries);
+            } catch (IOException | RuntimeException e) {
+                servers.stop();
+                throw e;
+            }
+            return servers;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start etcd and kube-apiserver", e);
+        }
+    }
+
+    private void startApiServer(Binaries binaries) throws IOException {
+        ServiceAccountKeys keys = ServiceAccountKeys.writeTo(work);
+        Path tokens = Files.writeString(work.resolve("tokens.csv"), token + ",admin,admin,system:masters\n");
+        await("etcd on port " + etcdPort, ETCD_READY, etcd, () -> {
+            var health = ApiProbe.plain().get("http://127.0.0.1:" + etcdPort + "/health");
+            return health != null && health.body().contains("\"health\":\"true\"");
+        });
+        apiServer = ChildProcess.start("kube-apiserver", List.of(binaries.apiServer().toString(),
+                "--etcd-servers=http://127.0.0.1:" + etcdPort,
+                "--bind-address=127.0.0.1", "--secure-port=" + apiPort,
+                "--cert-dir=" + work.resolve("certs"),
+                "--service-account-issuer=https://kubernetes.default.svc",
+                "--service-account-key-file=" + keys.publicKey(),
+                "--service-account-signing-key-file=" + keys.privateKey(),
+                "--token-auth-file=" + tokens,
+                "--authorization-mode=RBAC",
+                "--service-cluster-ip-range=10.0.0.0/24",
+                // No controller-manager runs, so no default ServiceAccount would ever exist for Pods to use.
+                "--disable-admission-plugins=ServiceAccount"),
+                work.resolve("kube-apiserver.log"));
+    }
+
+    /** Waits for /readyz and for the {@code default} namespace, which a bootstrap controller creates just after. */
+    ApiProbe awaitReady() throws IOException {
+        Path cert = servingCert();
+        await("the serving certificate " + cert, API_READY, apiServer, () -> Files.isReadable(cert));
+        ApiProbe probe = ApiProbe.trusting(cert, token);
+        await("kube-apiserver /readyz at " + url(), API_READY, apiServer, () -> probe.ok(url() + "/readyz"));
+        await("namespace default", API_READY, apiServer, () -> probe.ok(url() + "/api/v1/namespaces/default"));
+        return probe;
+    }
+
+    String url() { return "https://127.0.0.1:" + apiPort; }
+
+    String token() { return token; }
+
+    Path servingCert() { return work.resolve("certs").resolve("apiserver.crt"); }
+
+    /** Idempotent; also run from a shutdown hook. */
+    synchronized void stop() {
+        if (apiServer != null) apiServer.stop();
+        etcd.stop();
+        try (Stream<Path> files = Files.walk(work)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // Already gone, or a temp file we cannot remove: nothing a test could do about it.
+        }
+    }
+
+    private static void await(String what, Duration limit, ChildProcess process, BooleanSupplier ready) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!ready.getAsBoolean()) {
+            process.requireAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + limit.toSeconds() + "s waiting for " + what
+                        + "; last log lines:\n" + process.tail(30));
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + what, e);
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
