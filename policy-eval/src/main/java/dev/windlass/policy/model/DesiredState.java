@@ -10,16 +10,26 @@ import java.util.SortedMap;
  * @param brokenFiles paths that could not be read as YAML at all; anything that was defined there
  *                    before is held, never deleted, until the file is fixed
  * @param diagnostics every problem in the repo, sorted by location
+ * @param rolloutOf   for each application with a rollout policy, the policy's name
  */
 public record DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters,
                            SortedMap<String, Application> apps, Set<String> brokenFiles,
-                           List<Diagnostic> diagnostics) {
+                           List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
+                           java.util.Map<String, String> rolloutOf) {
 
     public DesiredState {
         clusters = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(clusters));
         apps = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(apps));
         brokenFiles = Set.copyOf(brokenFiles);
         diagnostics = List.copyOf(diagnostics);
+        rolloutPolicies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(rolloutPolicies));
+        rolloutOf = java.util.Map.copyOf(rolloutOf);
+    }
+
+    /** The rollout policy of an application, or null when it has none (then a new revision goes everywhere at once). */
+    public RolloutPolicy rolloutPolicy(String app) {
+        String name = rolloutOf.get(app);
+        return name == null ? null : rolloutPolicies.get(name);
     }
 
     public boolean hasErrors() { return diagnostics.stream().anyMatch(Diagnostic::isError); }

@@ -80,6 +80,16 @@ final class Fields {
         return string(key, null);
     }
 
+    /** The text of a scalar value whatever its type (for fields that take a number or a string), or null. */
+    String rawScalar(String key) {
+        if (!has(key)) return null;
+        return entries.get(key).getValueNode() instanceof ScalarNode s ? s.getValue() : null;
+    }
+
+    Tag scalarTag(String key) {
+        return has(key) && entries.get(key).getValueNode() instanceof ScalarNode s ? s.getTag() : null;
+    }
+
     boolean bool(String key, boolean fallback) {
         if (!has(key)) return fallback;
         Node v = entries.get(key).getValueNode();

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  */
 public final class RepoParser {
     public static final String API_VERSION = "windlass.dev/v1alpha1";
-    static final Set<String> LATER_KINDS = Set.of("RolloutPolicy", "FailoverPolicy", "RemediationPolicy", "Freeze");
+    static final Set<String> LATER_KINDS = Set.of("FailoverPolicy", "RemediationPolicy", "Freeze");
 
     private RepoParser() {}
 
@@ -43,6 +43,7 @@ public final class RepoParser {
         Map<String, YamlDoc> clusterDocs = new HashMap<>();
         List<Declared> apps = new ArrayList<>();
         List<YamlDoc> plainDocs = new ArrayList<>();
+        Rollouts rollouts = new Rollouts();
         for (YamlFile f : files) {
             if (f.broken()) broken.add(f.path());
             all.addAll(f.diagnostics());
@@ -72,6 +73,7 @@ public final class RepoParser {
                         }
                         if (found.stream().anyMatch(Diagnostic::isError)) broken.add(doc.path());
                     }
+                    case "RolloutPolicy" -> rollouts.read(doc, found);
                     case "Application" -> {
                         AppDeclaration a = ApplicationReader.read(doc, found);
                         if (a == null) broken.add(doc.path());
@@ -79,15 +81,17 @@ public final class RepoParser {
                     }
                     default -> found.add(Diagnostic.error(doc.location(), LATER_KINDS.contains(doc.kind())
                             ? "kind " + doc.kind() + " is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"
-                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application"));
+                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy"));
                 }
                 all.addAll(found);
             }
         }
         var built = new AppAssembly(snapshot, files, clusters, plainDocs).assemble(apps);
         all.addAll(built.extraDiagnostics());
+        var matched = rollouts.match(built.apps(), clusters, broken);
+        all.addAll(matched.diagnostics());
         all.sort(null);
-        return new DesiredState(snapshot.commit(), settings, clusters, built.apps(), broken, all);
+        return new DesiredState(snapshot.commit(), settings, clusters, matched.apps(), broken, all, rollouts.policies(), matched.rolloutOf());
     }
 
     static boolean isYaml(String path) {

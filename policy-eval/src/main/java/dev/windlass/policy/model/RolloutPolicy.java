@@ -1,0 +1,41 @@
+package dev.windlass.policy.model;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How a new revision of the applications it selects reaches the fleet: in ordered groups, a few
+ * clusters at a time, each healthy for {@code minSuccessTime} before the next step, failed when not
+ * healthy by {@code progressDeadline}.
+ */
+public record RolloutPolicy(String name, LabelSelector selector, Type type, List<Group> groups, Unassigned unassignedClusters,
+                            Amount maxConcurrency, Duration minSuccessTime, Duration progressDeadline, Amount maxFailures,
+                            OnFailure onFailure, SourceLocation location) {
+
+    public RolloutPolicy { groups = List.copyOf(groups); }
+
+    /** {@code All}: every cluster at once; {@code Progressive}: in group order, at most maxConcurrency at a time; {@code ProgressivePerGroup}: a whole group at a time. */
+    public enum Type { All, Progressive, ProgressivePerGroup }
+
+    public enum Unassigned { LastGroup, Exclude }
+
+    public enum OnFailure { Pause, Rollback }
+
+    public record Group(String name, LabelSelector clusterSelector) {}
+
+    /**
+     * A count or a percentage of a total. Percentages round down; {@link #atLeastOne} is for
+     * concurrency, where 0 would stall the rollout.
+     */
+    public record Amount(int value, boolean percent) {
+        public int of(int total) {
+            return percent ? total * value / 100 : value;
+        }
+
+        public int atLeastOne(int total) {
+            return Math.max(1, of(total));
+        }
+
+        @Override public String toString() { return percent ? value + "%" : Integer.toString(value); }
+    }
+}

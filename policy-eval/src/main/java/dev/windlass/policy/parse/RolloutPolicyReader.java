@@ -1,0 +1,95 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.LabelSelector;
+import dev.windlass.policy.model.RolloutPolicy;
+import dev.windlass.policy.model.RolloutPolicy.Amount;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/** Reads {@code kind: RolloutPolicy}. Nothing about a rollout is left to a silent default that changes who gets what when. */
+final class RolloutPolicyReader {
+    private static final Pattern PERCENT = Pattern.compile("(\\d{1,3})%");
+
+    private RolloutPolicyReader() {}
+
+    static RolloutPolicy read(YamlDoc doc, List<Diagnostic> out) {
+        Fields root = Fields.root(doc, "RolloutPolicy", out);
+        root.has("apiVersion");
+        root.has("kind");
+        Metadata meta = Metadata.read(root);
+        Fields spec = root.object("spec");
+        root.end();
+        if (spec == null) {
+            root.errorHere("RolloutPolicy.spec is required, with at least selector");
+            return null;
+        }
+        int errors = out.size();
+        if (!spec.has("selector")) spec.errorHere("RolloutPolicy.spec.selector is required: which applications it rolls out ({} for all)");
+        LabelSelector selector = SelectorReader.read(spec, "selector");
+        RolloutPolicy.Type type = spec.enumValue("type", RolloutPolicy.Type.class, RolloutPolicy.Type.Progressive);
+        List<RolloutPolicy.Group> groups = new ArrayList<>();
+        Map<String, Fields> names = new HashMap<>();
+        for (Fields g : spec.objects("groups")) {
+            String name = g.requiredString("name");
+            LabelSelector s = g.has("clusterSelector") ? SelectorReader.read(g, "clusterSelector") : null;
+            if (s == null) g.errorHere(g.name("clusterSelector") + " is required");
+            g.end();
+            if (name == null || s == null) continue;
+            if (names.putIfAbsent(name, g) != null) g.error("name", "group '" + name + "' appears twice in RolloutPolicy.spec.groups; group names are unique");
+            groups.add(new RolloutPolicy.Group(name, s));
+        }
+        RolloutPolicy.Unassigned unassigned = spec.enumValue("unassignedClusters", RolloutPolicy.Unassigned.class, null);
+        if (unassigned == null && !spec.has("unassignedClusters")) {
+            if (groups.isEmpty()) unassigned = RolloutPolicy.Unassigned.LastGroup;
+            else spec.errorHere("RolloutPolicy.spec.unassignedClusters is required with groups: say LastGroup or Exclude for clusters no group selects");
+        }
+        Amount concurrency = amount(spec, "maxConcurrency", new Amount(1, false), 1);
+        Duration soak = duration(spec, "minSuccessTime", Duration.ZERO);
+        Duration deadline = duration(spec, "progressDeadline", Duration.ofMinutes(10));
+        Amount failures = amount(spec, "maxFailures", new Amount(0, false), 0);
+        RolloutPolicy.OnFailure onFailure = spec.enumValue("onFailure", RolloutPolicy.OnFailure.class, RolloutPolicy.OnFailure.Pause);
+        if (deadline != null && deadline.isZero()) spec.error("progressDeadline", "RolloutPolicy.spec.progressDeadline must be longer than 0s");
+        spec.end();
+        if (meta == null || out.size() > errors || unassigned == null || concurrency == null || failures == null || soak == null || deadline == null) return null;
+        return new RolloutPolicy(meta.name(), selector, type, groups, unassigned, concurrency, soak, deadline, failures, onFailure, doc.location());
+    }
+
+    /** A whole number (at least {@code min}) or a percentage "N%" from 0 to 100. */
+    private static Amount amount(Fields spec, String key, Amount fallback, int min) {
+        if (!spec.has(key)) return fallback;
+        String text = spec.rawScalar(key);
+        if (text != null) {
+            Matcher m = PERCENT.matcher(text);
+            if (m.matches() && Integer.parseInt(m.group(1)) <= 100 && (min == 0 || Integer.parseInt(m.group(1)) > 0)) {
+                return new Amount(Integer.parseInt(m.group(1)), true);
+            }
+            if (spec.scalarTag(key) == Tag.INT) {
+                try {
+                    int v = Integer.parseInt(text);
+                    if (v >= min) return new Amount(v, false);
+                } catch (NumberFormatException ignored) {
+                    // reported below
+                }
+            }
+        }
+        spec.error(key, "RolloutPolicy.spec." + key + " is '" + text + "'; write a whole number of at least " + min
+                + " or a percentage such as \"25%\"" + (min > 0 ? " (more than 0%)" : ""));
+        return null;
+    }
+
+    private static Duration duration(Fields spec, String key, Duration fallback) {
+        String text = spec.string(key, null);
+        if (text == null) return spec.has(key) ? null : fallback;
+        Duration d = Durations.parse(text);
+        if (d == null) spec.error(key, "RolloutPolicy.spec." + key + " '" + text + "' is not a duration; write e.g. 60s, 10m or 1h30m");
+        return d;
+    }
+
+}
