@@ -3,10 +3,12 @@ package dev.windlass.applier;
 import dev.windlass.applier.cluster.ClusterConnection;
 import dev.windlass.applier.write.Attempt;
 import dev.windlass.applier.write.ClientSideApply;
+import dev.windlass.applier.write.CrdEstablishment;
 import dev.windlass.applier.write.ServerSideApply;
 import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +17,9 @@ import java.util.List;
  * answering, the remaining actions fail as skipped instead of each waiting for its own timeout.
  */
 final class ClusterRun {
+
+    /** How long a CRD may take to be served before the actions after it go ahead anyway (and may fail, transiently). */
+    private static final Duration CRD_ESTABLISHED = Duration.ofSeconds(30);
 
     private final String cluster;
     private final List<Action> actions;
@@ -48,6 +53,7 @@ final class ClusterRun {
                         : clientSide.attempt(client, action);
                 result = attempt.result();
                 lost = attempt.clusterUnreachable();
+                if (CrdEstablishment.wrote(result)) result = CrdEstablishment.await(client, result, CRD_ESTABLISHED);
             }
             if (!record(result)) break;
         }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.ServerSideApplicable;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Map;
@@ -16,8 +17,15 @@ import java.util.Optional;
  * One object on one cluster. Reads and patches go through the generic API so the live object comes back
  * exactly as the server sent it (a typed model round trip could add or drop fields and fake a difference);
  * whole objects are sent through the typed model when the client knows the kind, generically otherwise.
+ *
+ * @param dryRun writes are sent with {@code dryRun=All}: the server validates, defaults and answers, and stores nothing
  */
-public record Target(KubernetesClient client, String apiVersion, ObjectRef ref) {
+public record Target(KubernetesClient client, String apiVersion, ObjectRef ref, boolean dryRun) {
+
+    public Target(KubernetesClient client, String apiVersion, ObjectRef ref) { this(client, apiVersion, ref, false); }
+
+    /** The same object, with every write a dry run. */
+    public Target asDryRun() { return new Target(client, apiVersion, ref, true); }
 
     /** The live object, or empty when it does not exist. */
     public Optional<Map<String, Object>> get() {
@@ -27,24 +35,32 @@ public record Target(KubernetesClient client, String apiVersion, ObjectRef ref) 
 
     /** POSTs {@code body}; a 409 means someone created it first and is left to the caller. */
     public Map<String, Object> create(Map<String, Object> body) {
-        return tree(handle(body).create());
+        Resource<? extends HasMetadata> handle = handle(body);
+        return tree(dryRun ? handle.dryRun().create() : handle.create());
     }
 
     /** Sends an RFC 7386 JSON merge patch and returns the object as the server stored it. */
     public Map<String, Object> mergePatch(Map<String, Object> patch) {
-        return tree(resource().patch(PatchContext.of(PatchType.JSON_MERGE), JsonTree.toJson(patch)));
+        var context = PatchContext.of(PatchType.JSON_MERGE);
+        String json = JsonTree.toJson(patch);
+        return tree(dryRun ? resource().dryRun().patch(context, json) : resource().patch(context, json));
     }
 
     /**
-     * Server-side apply as {@code fieldManager}, without forcing: a field another manager owns comes back as a
-     * 409 conflict for a person to resolve, rather than being silently taken over.
+     * Server-side apply as {@code fieldManager}. Unless {@code force}, a field another manager owns comes back as
+     * a 409 conflict for a person to resolve, rather than being silently taken over.
      */
-    public Map<String, Object> serverSideApply(Map<String, Object> body, String fieldManager) {
-        return tree(handle(body).fieldManager(fieldManager).serverSideApply());
+    public Map<String, Object> serverSideApply(Map<String, Object> body, String fieldManager, boolean force) {
+        Resource<? extends HasMetadata> handle = handle(body);
+        ServerSideApplicable<? extends HasMetadata> apply = dryRun
+                ? handle.dryRun().fieldManager(fieldManager)
+                : handle.fieldManager(fieldManager);
+        return tree((force ? apply.forceConflicts() : apply).serverSideApply());
     }
 
     /** Deletes in the background (dependents are collected by the cluster); false when it was already gone. */
     public boolean delete() {
+        if (dryRun) return !resource().dryRun().delete().isEmpty();
         return !resource().withPropagationPolicy(DeletionPropagation.BACKGROUND).delete().isEmpty();
     }
 

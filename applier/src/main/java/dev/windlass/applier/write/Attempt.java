@@ -25,7 +25,7 @@ public record Attempt(ActionResult result, boolean clusterUnreachable) {
             return new Attempt(write.get(), false);
         } catch (KubernetesClientException e) {
             Failures.Kind kind = Failures.classify(e);
-            String message = Failures.describe(e);
+            String message = kind == Failures.Kind.Unresolved ? unserved(action, e) : Failures.describe(e);
             log.debug("{} failed ({}): {}", action.describe(), kind, message, e);
             return new Attempt(ActionResult.failed(action, message, kind.transientFailure()),
                     kind == Failures.Kind.Unreachable);
@@ -34,5 +34,13 @@ public record Attempt(ActionResult result, boolean clusterUnreachable) {
             log.warn("{} failed unexpectedly", action.describe(), e);
             return new Attempt(ActionResult.failed(action, "unexpected error: " + e, false), false);
         }
+    }
+
+    /** The client's own words for a kind missing from discovery mean nothing to someone reading a status file. */
+    private static String unserved(Action action, KubernetesClientException e) {
+        String said = String.valueOf(e.getMessage());
+        if (!said.contains("Could not find the metadata")) return Failures.describe(e);
+        return "the cluster does not serve " + action.object().kind() + " in " + action.apiVersion()
+                + " (yet): is its CustomResourceDefinition installed?";
     }
 }

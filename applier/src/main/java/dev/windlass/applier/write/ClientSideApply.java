@@ -8,7 +8,6 @@ import dev.windlass.policy.plan.Operation;
 import dev.windlass.policy.plan.Outcome;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -28,6 +27,7 @@ public final class ClientSideApply {
 
     private ActionResult write(KubernetesClient client, Action action) {
         if (action.operation() == Operation.Delete) return Deletion.delete(client, action);
+        if (action.operation() == Operation.Orphan) return Orphaning.release(client, action);
         if (action.desired().implicit()) return ImplicitObject.ensure(client, action);
         PreparedObject prepared = PreparedObject.of(action);
         Target target = new Target(client, action.desired().apiVersion(), action.object());
@@ -55,15 +55,8 @@ public final class ClientSideApply {
                 ThreeWayMergePatch.between(PreparedObject.lastAppliedOn(live), prepared.body(), live);
         if (patch.isEmpty()) return ActionResult.ok(action, Outcome.Unchanged, "up to date");
         target.mergePatch(patch);
-        String fields = summary(ThreeWayMergePatch.paths(patch));
+        String fields = ChangedFields.summary(ThreeWayMergePatch.paths(patch));
         return ActionResult.ok(action, Outcome.Configured,
                 ours ? "patched " + fields : "adopted existing object; patched " + fields);
-    }
-
-    private static String summary(List<String> paths) {
-        if (paths.isEmpty()) return "Windlass annotations";
-        int shown = Math.min(paths.size(), 5);
-        String head = String.join(", ", paths.subList(0, shown));
-        return paths.size() > shown ? head + " and " + (paths.size() - shown) + " more" : head;
     }
 }

@@ -1,7 +1,6 @@
 package dev.windlass.applier.write;
 
 import dev.windlass.applier.kube.JsonTree;
-import dev.windlass.applier.kube.OwnershipMarks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,9 +46,7 @@ final class ThreeWayMergePatch {
     static List<String> paths(Map<String, Object> patch) {
         List<String> out = new ArrayList<>();
         collect("", patch, out);
-        out.removeIf(p -> p.startsWith("metadata.annotations." + OwnershipMarks.LAST_APPLIED)
-                || p.startsWith("metadata.annotations." + OwnershipMarks.APPLIED_HASH));
-        return out;
+        return ChangedFields.withoutMarks(out);
     }
 
     private static void collect(String prefix, Map<String, Object> patch, List<String> out) {

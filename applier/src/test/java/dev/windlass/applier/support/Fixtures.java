@@ -58,6 +58,24 @@ public final class Fixtures {
         return new Action(APP, cluster, m.ref(), m.apiVersion(), operation, "test", List.of(), m, ApplyStrategy.ClientSide, false);
     }
 
+    /** The same action sent by server-side apply. */
+    public static Action serverSide(Action a) {
+        return new Action(a.app(), a.cluster(), a.object(), a.apiVersion(), a.operation(), a.reason(), a.fields(),
+                a.desired(), ApplyStrategy.ServerSide, a.force());
+    }
+
+    /** The same action, taking over fields other managers own. */
+    public static Action forced(Action a) {
+        return new Action(a.app(), a.cluster(), a.object(), a.apiVersion(), a.operation(), a.reason(), a.fields(),
+                a.desired(), a.strategy(), true);
+    }
+
+    /** Letting go of an object (gc policy Never), as the planner sends it: no desired body. */
+    public static Action orphan(String cluster, ObjectRef ref, String apiVersion) {
+        return new Action(APP, cluster, ref, apiVersion, Operation.Orphan, "gc policy Never", List.of(), null,
+                ApplyStrategy.ClientSide, false);
+    }
+
     /** A ConfigMap, the smallest object that round-trips through every mock mode. */
     public static Manifest configMap(String namespace, String name, String value) {
         return manifest("""

@@ -1,0 +1,65 @@
+package dev.windlass.applier.support;
+
+import dev.windlass.applier.Applier;
+import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.kubetest.Await;
+import dev.windlass.kubetest.KubeApiServer;
+import dev.windlass.kubetest.RequestCounts;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real API server as cluster {@value #NAME}, with an admin client to look at it the way a user would, and
+ * request counts that are complete: the server counts a request after answering it, so a sentinel request is
+ * sent last and awaited before the counts are read.
+ */
+public final class RealCluster implements AutoCloseable {
+
+    public static final String NAME = "lab";
+
+    private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+    private final KubeApiServer server;
+    private final KubernetesClient admin;
+
+    private RealCluster(KubeApiServer server) {
+        this.server = server;
+        this.admin = server.newClient();
+    }
+
+    public static RealCluster start() { return new RealCluster(KubeApiServer.start()); }
+
+    public KubeApiServer server() { return server; }
+
+    public KubernetesClient admin() { return admin; }
+
+    /** A new applier with its own clients, as after an engine restart; the caller closes it. */
+    public Applier newApplier() {
+        ClusterClients clients = new ClusterClients();
+        clients.register(NAME, server.config(), true);
+        return new Applier(clients);
+    }
+
+    /** Creates a fresh namespace, so tests sharing the server do not see each other's objects. */
+    public String newNamespace(String prefix) {
+        String name = prefix + "-" + NAMESPACES.incrementAndGet();
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        return name;
+    }
+
+    public RequestCounts counts() { return server.requestCounts(); }
+
+    /** Everything the server counted since {@code before}, including every request answered before this call. */
+    public RequestCounts countsSince(RequestCounts before) {
+        admin.scheduling().v1().priorityClasses().withName("windlass-test-sentinel").get();
+        return Await.until(Duration.ofSeconds(10), "the sentinel request to be counted",
+                () -> server.requestCounts().since(before), c -> c.count("GET", "priorityclasses") >= 1);
+    }
+
+    @Override public void close() {
+        admin.close();
+        server.close();
+    }
+}
