@@ -9,11 +9,15 @@ import java.util.Map;
  * @param revision    short content hash of the spec and every manifest: what "version" of the app is rolled out
  * @param diagnostics problems in the app or its manifests; an app with an error is {@linkplain #valid() invalid}
  *                    and gets no actions at all
+ * @param rolloutPaused why its rollout is paused (annotation {@value #ANNOTATION_ROLLOUT_PAUSED}), or null; an
+ *                    annotation, not spec, so pausing does not change the revision being rolled out
  */
 public record Application(String name, Map<String, String> labels, String sourcePath, String namespace,
                           Placement placement, SyncPolicy syncPolicy, List<String> dependsOn, boolean suspend,
                           List<Manifest> manifests, String revision, List<Diagnostic> diagnostics,
-                          SourceLocation location) {
+                          SourceLocation location, String rolloutPaused) {
+
+    public static final String ANNOTATION_ROLLOUT_PAUSED = "windlass.dev/rollout-paused";
 
     public Application {
         labels = Map.copyOf(labels);

@@ -155,7 +155,7 @@ final class AppAssembly {
 
     static Application withDiagnostics(Application a, List<Diagnostic> ds) {
         return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
-                a.dependsOn(), a.suspend(), a.manifests(), a.revision(), ds, a.location());
+                a.dependsOn(), a.suspend(), a.manifests(), a.revision(), ds, a.location(), a.rolloutPaused());
     }
 
     private static Application build(RepoParser.Declared d, List<Manifest> manifests, List<Diagnostic> diagnostics) {
@@ -166,7 +166,7 @@ final class AppAssembly {
         rendered.put("manifests", hashes);
         String revision = ContentHash.of(rendered).substring(0, 12);
         return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
-                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location());
+                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location(), a.rolloutPaused());
     }
 
     private static Scope scopeOf(List<YamlDoc> docs) {

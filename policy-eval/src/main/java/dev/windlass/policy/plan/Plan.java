@@ -8,11 +8,16 @@ import java.util.List;
  * The applier executes it and never re-decides.
  *
  * @param hash a stable hash over everything that would be written (not over wall-clock time)
+ * @param rollouts    each rolled-out application's rollout after this plan's decisions
+ * @param recordFirst true when clusters start a rollout step in this plan: the rollouts must be recorded
+ *                    on the status branch before anything is applied, so a restart never repeats or skips a step
  */
 public record Plan(String sourceCommit, List<Stage> stages, List<HeldAction> held, List<AppPlan> apps,
-                   List<Diagnostic> diagnostics, String hash) {
+                   List<Diagnostic> diagnostics, String hash, java.util.Map<String, dev.windlass.policy.state.RolloutState> rollouts,
+                   boolean recordFirst) {
 
     public Plan {
+        rollouts = java.util.Map.copyOf(rollouts);
         stages = List.copyOf(stages);
         held = List.copyOf(held);
         apps = List.copyOf(apps);

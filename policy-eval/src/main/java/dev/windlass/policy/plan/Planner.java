@@ -29,7 +29,13 @@ public final class Planner {
     private Planner() {}
 
     public static Plan plan(DesiredState desired, ObservedState observed, EngineState state, Instant now) {
+        return plan(desired, observed, state, Revisions.NONE, now);
+    }
+
+    public static Plan plan(DesiredState desired, ObservedState observed, EngineState state, Revisions revisions, Instant now) {
         List<Action> applies = new ArrayList<>();
+        Map<String, dev.windlass.policy.state.RolloutState> rollouts = new TreeMap<>();
+        boolean recordFirst = false;
         List<Action> deletes = new ArrayList<>();
         List<HeldAction> held = new ArrayList<>();
         List<AppPlan> apps = new ArrayList<>();
@@ -80,10 +86,20 @@ public final class Planner {
         }
 
         for (Application app : desired.apps().values()) {
+            RolloutGate.Verdict gate = RolloutGate.NONE;
+            if (desired.rolloutPolicy(app.name()) != null && placements.containsKey(app.name()) && !conflicts.containsKey(app.name())) {
+                gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()), results,
+                        ownership, revisions, now);
+                if (gate.rollout() != null) rollouts.put(app.name(), gate.rollout());
+                recordFirst |= gate.recordFirst();
+                applies.addAll(gate.rollbackApplies());
+                deletes.addAll(gate.rollbackDeletes());
+                replaceTargets(apps, app.name(), gate.rollbackTargets());
+            }
             for (String cluster : placedOn(apps, app.name())) {
                 TargetPlanner.Result r = results.get(app.name() + "@" + cluster);
-                if (r == null) continue;
-                String waitingFor = unmetDependency(app, cluster, health);
+                if (r == null || gate.rolledBack(cluster)) continue;
+                String waitingFor = gate.heldBy(cluster) != null ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
                 if (waitingFor == null) {
                     applies.addAll(r.applies());
                     deletes.addAll(r.deletes());
@@ -117,7 +133,7 @@ public final class Planner {
         apps.sort(java.util.Comparator.comparing(AppPlan::app));
         held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
         diagnostics.sort(null);
-        return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps));
+        return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps), rollouts, recordFirst);
     }
 
     private static List<Action> removalOf(String app, String why, ClusterObservation obs, TargetStatus previous,
@@ -125,6 +141,16 @@ public final class Planner {
         if (!obs.reachable()) return List.of();
         var recorded = TargetPlanner.inventoryOf(previous, obs.inventories().get(app));
         return TargetPlanner.removal(app, why, obs, List.copyOf(recorded.values()), claimedByOthers);
+    }
+
+    private static void replaceTargets(List<AppPlan> apps, String app, Map<String, TargetPlan> replacements) {
+        if (replacements.isEmpty()) return;
+        for (int i = 0; i < apps.size(); i++) {
+            AppPlan a = apps.get(i);
+            if (!a.app().equals(app)) continue;
+            List<TargetPlan> targets = a.targets().stream().map(t -> replacements.getOrDefault(t.cluster(), t)).toList();
+            apps.set(i, new AppPlan(a.app(), a.revision(), a.valid(), a.clusters(), a.removedFrom(), targets, a.diagnostics(), a.definedIn()));
+        }
     }
 
     private static List<String> placedOn(List<AppPlan> apps, String app) {
@@ -161,7 +187,7 @@ public final class Planner {
     }
 
     private static TargetPlan unknown(String cluster, String note) {
-        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of());
+        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of(), "");
     }
 
     private static String hash(List<Stage> stages, List<HeldAction> held, List<AppPlan> apps) {

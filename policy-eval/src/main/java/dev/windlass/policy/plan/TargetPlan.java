@@ -10,9 +10,10 @@ import java.util.List;
  * @param drift fields changed on the cluster and not corrected (self-heal off), as {@code Kind ns/name: field}
  * @param note  why the target is Unknown or held, "" otherwise
  * @param released recorded objects this application lets go of untouched, because another application now declares them
+ * @param revision the revision this plan brings the cluster to ("" when unknown)
  */
 public record TargetPlan(String cluster, Sync sync, Health health, String healthMessage, List<String> drift, String note,
-                         List<dev.windlass.policy.model.ObjectRef> released) {
+                         List<dev.windlass.policy.model.ObjectRef> released, String revision) {
     public TargetPlan {
         drift = List.copyOf(drift);
         released = List.copyOf(released);

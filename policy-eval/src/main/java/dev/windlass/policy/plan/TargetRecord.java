@@ -47,12 +47,12 @@ final class TargetRecord {
         }
         boolean wrote = created + configured + deleted > 0;
         if (wrote) {
-            events.add(new Event(Event.Type.Sync, app.name() + " " + app.revision() + " on " + planned.cluster() + ": "
+            events.add(new Event(Event.Type.Sync, app.name() + " " + planned.revision() + " on " + planned.cluster() + ": "
                     + counts(created, configured, deleted)));
         }
         failures.forEach(f -> events.add(new Event(Event.Type.Error, app.name() + " on " + planned.cluster() + ": " + f)));
         boolean synced = failures.isEmpty() && heldBy == null && planned.drift().isEmpty() && (planned.sync() == TargetPlan.Sync.Synced || !results.isEmpty());
-        String revision = synced ? app.revision() : previous == null ? "" : previous.revision();
+        String revision = synced ? planned.revision() : previous == null ? "" : previous.revision();
         Health health = wrote && planned.health() == Health.Healthy ? Health.Progressing : planned.health();
         if (wrote && planned.health() == Health.Missing) health = Health.Progressing;
         String message = !failures.isEmpty() ? String.join("; ", failures)

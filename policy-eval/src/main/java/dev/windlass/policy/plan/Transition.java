@@ -66,8 +66,10 @@ public final class Transition {
             }
             boolean wrote = byTarget.keySet().stream().anyMatch(k -> k.startsWith(ap.app() + "@"));
             String source = wrote || prev == null ? desired.commit() : prev.source();
+            RolloutMemory memory = RolloutMemory.after(ap, prev, plan.rollouts().get(ap.app()), targets, desired.commit(), events);
             apps.put(ap.app(), new AppStatus(ap.app(), ap.definedIn(), ap.revision(), source, app.syncPolicy().prune(),
-                    conditions(targets, prev, now, null), ap.clusters(), targets, strings(ap.diagnostics())));
+                    conditions(targets, prev, now, null), ap.clusters(), targets, strings(ap.diagnostics()),
+                    memory.rollout(), memory.invalidRevisions(), memory.lastGood(), memory.history()));
         }
         for (AppStatus gone : previous.apps().values()) {
             if (apps.containsKey(gone.name())) continue;
@@ -78,7 +80,8 @@ public final class Transition {
             }
             if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
             else apps.put(gone.name(), new AppStatus(gone.name(), gone.definedIn(), gone.revision(), gone.source(), gone.prune(),
-                    conditions(rest, gone, now, "Deleting"), List.of(), rest, List.of()));
+                    conditions(rest, gone, now, "Deleting"), List.of(), rest, List.of(), gone.rollout(), gone.invalidRevisions(),
+                    gone.lastGood(), gone.rollouts()));
         }
         healthChanges.forEach((key, clusters) -> {
             String[] parts = key.split("\\|", 3);
@@ -91,6 +94,26 @@ public final class Transition {
         desired.clusters().forEach((name, c) -> clusters.put(name,
                 cluster(name, c.location().path(), observed.clusters().get(name), previous.clusters().get(name), now, events)));
         return new Result(EngineState.of(desired.commit(), apps, clusters), events);
+    }
+
+    /**
+     * The state to record before a plan that starts rollout steps is executed: the previous state with
+     * only the rollouts advanced. A restart after this commit continues the same steps, never repeats them.
+     */
+    public static Result intent(EngineState previous, Plan plan) {
+        List<Event> events = new ArrayList<>();
+        Map<String, AppStatus> apps = new TreeMap<>(previous.apps());
+        plan.rollouts().forEach((name, rollout) -> {
+            AppStatus p = previous.apps().get(name);
+            AppPlan ap = plan.apps().stream().filter(a -> a.app().equals(name)).findFirst().orElseThrow();
+            events.addAll(RolloutEvents.between(name, p == null ? null : p.rollout(), rollout));
+            apps.put(name, p == null
+                    ? new AppStatus(name, ap.definedIn(), ap.revision(), null, true, List.of(), ap.clusters(), List.of(), List.of(),
+                            rollout, List.of(), null, List.of())
+                    : new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), p.placement(),
+                            p.targets(), p.diagnostics(), rollout, p.invalidRevisions(), p.lastGood(), p.rollouts()));
+        });
+        return new Result(EngineState.of(previous.source(), apps, previous.clusters()), events);
     }
 
     private static AppStatus invalid(AppPlan ap, AppStatus prev, Instant now, List<Event> events) {
@@ -108,7 +131,7 @@ public final class Transition {
             return new AppStatus(ap.app(), ap.definedIn(), ap.revision(), null, true, conds, List.of(), List.of(), diagnostics);
         }
         return new AppStatus(prev.name(), prev.definedIn(), prev.revision(), prev.source(), prev.prune(), conds,
-                prev.placement(), prev.targets(), diagnostics);
+                prev.placement(), prev.targets(), diagnostics, prev.rollout(), prev.invalidRevisions(), prev.lastGood(), prev.rollouts());
     }
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {

@@ -7,11 +7,30 @@ import java.util.List;
  *
  * @param definedIn the file that declared it: if that file breaks, the app is held, not deleted
  * @param prune     its prune setting when last seen, needed to clean up after it is deleted from Git
+ * @param rollout   the current or last rollout (null when the app has no rollout policy yet)
+ * @param invalidRevisions revisions whose rollout failed: never rolled out again until the content changes
+ * @param lastGood  the revision every cluster ran healthy, and the commit holding it (a rollback's target)
+ * @param rollouts  finished rollouts, newest first, bounded
  */
 public record AppStatus(String name, String definedIn, String revision, String source, boolean prune,
                         List<Condition> conditions, List<String> placement, List<TargetStatus> targets,
-                        List<String> diagnostics) {
+                        List<String> diagnostics, RolloutState rollout, List<String> invalidRevisions,
+                        GoodRevision lastGood, List<RolloutRecord> rollouts) {
+
+    /** A revision known to have run healthy everywhere, and the commit it can be read from. */
+    public record GoodRevision(String revision, String source) {}
+
+    public static final int HISTORY_LIMIT = 10;
+
+    /** The status of an app without any rollout memory. */
+    public AppStatus(String name, String definedIn, String revision, String source, boolean prune, List<Condition> conditions,
+                     List<String> placement, List<TargetStatus> targets, List<String> diagnostics) {
+        this(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, null, List.of(), null, List.of());
+    }
+
     public AppStatus {
+        invalidRevisions = invalidRevisions == null ? List.of() : List.copyOf(invalidRevisions);
+        rollouts = rollouts == null ? List.of() : List.copyOf(rollouts);
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
         placement = placement == null ? List.of() : List.copyOf(placement);
         targets = targets == null ? List.of() : List.copyOf(targets);

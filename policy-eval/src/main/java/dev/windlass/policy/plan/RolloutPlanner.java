@@ -1,0 +1,189 @@
+package dev.windlass.policy.plan;
+
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.RolloutPolicy;
+import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.ClusterStep;
+import dev.windlass.policy.state.ClusterStep.State;
+import dev.windlass.policy.state.RolloutState;
+import dev.windlass.policy.state.RolloutState.Result;
+import dev.windlass.policy.state.TargetStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decides, for one application with a rollout policy, which clusters take its revision now and which
+ * wait, from the recorded rollout, what the clusters look like and the time. A cluster succeeds once
+ * Healthy at the revision for minSuccessTime; one not Healthy by progressDeadline fails; more
+ * failures than maxFailures fail the rollout, which pauses or rolls back and makes the revision
+ * invalid until its content changes.
+ */
+final class RolloutPlanner {
+    private RolloutPlanner() {}
+
+    /**
+     * @param proceed   clusters whose planned actions go ahead
+     * @param heldBy    clusters that wait, and why
+     * @param rollback  clusters to return to the previous revision, with the application as it was
+     * @param startedNow clusters that start this pass: recorded before anything is applied
+     */
+    record Decision(RolloutState next, Set<String> proceed, Map<String, String> heldBy, Map<String, Application> rollback,
+                    Set<String> startedNow) {}
+
+    /** @param healthyAtRevision for each reachable placed cluster: Healthy at the app's revision with nothing left to apply */
+    static Decision decide(Application app, RolloutPolicy policy, String source, List<String> placed, Map<String, Cluster> clusters,
+                           AppStatus previous, Map<String, Boolean> healthyAtRevision, Application lastGood, Instant now) {
+        String revision = app.revision();
+        RolloutState prior = previous == null ? null : previous.rollout();
+        Set<String> proceed = new TreeSet<>();
+        Map<String, String> held = new HashMap<>();
+        Map<String, Application> rollback = new HashMap<>();
+        List<String> behind = placed.stream().filter(c -> !revision.equals(revisionOn(previous, c))).toList();
+
+        if (previous != null && previous.invalidRevisions().contains(revision)) {
+            for (String c : placed) {
+                ClusterStep step = prior != null && prior.revision().equals(revision) ? prior.step(c) : null;
+                if (step != null && step.state() == State.RolledBack && lastGood != null) rollback.put(c, lastGood);
+                else if (behind.contains(c)) held.put(c, "revision " + revision + " is invalid: its rollout failed"
+                        + (prior != null && prior.revision().equals(revision) && !prior.message().isEmpty() ? " (" + prior.message() + ")" : "")
+                        + "; it is not rolled out again until its content changes");
+                else proceed.add(c);
+            }
+            return new Decision(prior, proceed, held, rollback, Set.of());
+        }
+        boolean continuing = prior != null && prior.revision().equals(revision) && prior.active();
+        if (!continuing && (behind.isEmpty() || prior != null && prior.revision().equals(revision) && prior.result() == Result.Succeeded)) {
+            proceed.addAll(placed);
+            return new Decision(prior, proceed, held, rollback, Set.of());
+        }
+
+        RolloutOrder order = RolloutOrder.of(policy, placed, clusters);
+        List<ClusterStep> steps = new ArrayList<>();
+        for (RolloutOrder.Entry e : order.entries()) {
+            ClusterStep old = continuing ? prior.step(e.cluster()) : null;
+            if (old != null) steps.add(new ClusterStep(e.cluster(), old.state(), e.wave(), old.startedAt(), old.healthySince(), old.finishedAt()));
+            else if (!behind.contains(e.cluster())) steps.add(new ClusterStep(e.cluster(), State.Succeeded, e.wave(), null, null, now.toString()));
+            else steps.add(new ClusterStep(e.cluster(), State.Pending, e.wave(), null, null, null));
+        }
+        for (String c : order.excluded()) {
+            held.put(c, "not in any group of RolloutPolicy " + policy.name() + " (unassignedClusters: Exclude)");
+        }
+        steps = evaluate(steps, policy, healthyAtRevision, now);
+
+        long failures = steps.stream().filter(ClusterStep::failed).count();
+        int budget = policy.maxFailures().of(steps.size());
+        Result result = continuing ? prior.result() : Result.Progressing;
+        String message = continuing ? prior.message() : "";
+        String finishedAt = null;
+        Set<String> startedNow = new TreeSet<>();
+        if (failures > budget) {
+            message = failures + " of " + steps.size() + " clusters failed (maxFailures " + policy.maxFailures() + "): "
+                    + String.join(", ", steps.stream().filter(ClusterStep::failed).map(s -> s.cluster() + " " + s.state()).toList());
+            boolean canRollBack = policy.onFailure() == RolloutPolicy.OnFailure.Rollback && lastGood != null;
+            result = canRollBack ? Result.RolledBack : Result.Failed;
+            if (policy.onFailure() == RolloutPolicy.OnFailure.Rollback && lastGood == null) message += "; no earlier good revision to roll back to, paused";
+            finishedAt = now.toString();
+            List<ClusterStep> after = new ArrayList<>();
+            for (ClusterStep s : steps) {
+                boolean touched = s.state() != State.Pending;
+                if (canRollBack && touched) {
+                    after.add(s.with(State.RolledBack, s.startedAt(), s.healthySince(), now.toString()));
+                    rollback.put(s.cluster(), lastGood);
+                } else {
+                    after.add(s);
+                }
+            }
+            steps = after;
+        } else if (result == Result.Progressing || result == Result.Paused) {
+            result = app.rolloutPaused() == null ? Result.Progressing : Result.Paused;
+            if (result == Result.Progressing) steps = start(steps, policy, now, startedNow);
+            message = result == Result.Paused ? "paused: " + app.rolloutPaused() : "";
+            if (steps.stream().allMatch(ClusterStep::finished)) {
+                result = Result.Succeeded;
+                finishedAt = now.toString();
+            }
+        }
+
+        String reason = waitingReason(policy, steps, result, message);
+        for (ClusterStep s : steps) {
+            if (rollback.containsKey(s.cluster())) continue;
+            if (s.state() == State.Pending) held.put(s.cluster(), reason);
+            else proceed.add(s.cluster());
+        }
+        String previousRevision = continuing ? prior.previousRevision() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().revision();
+        String previousSource = continuing ? prior.previousSource() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().source();
+        RolloutState next = new RolloutState(revision, continuing ? prior.source() : source, previousRevision, previousSource, policy.name(),
+                result, message, order.waves(), continuing ? prior.startedAt() : now.toString(), finishedAt, steps);
+        return new Decision(next, proceed, held, rollback, startedNow);
+    }
+
+    /** Progressing clusters become Succeeded after minSuccessTime healthy, or TimedOut at progressDeadline. */
+    private static List<ClusterStep> evaluate(List<ClusterStep> steps, RolloutPolicy policy, Map<String, Boolean> healthy, Instant now) {
+        List<ClusterStep> out = new ArrayList<>();
+        for (ClusterStep s : steps) {
+            if (s.state() != State.Progressing) {
+                out.add(s);
+                continue;
+            }
+            Instant started = Instant.parse(s.startedAt());
+            if (Boolean.TRUE.equals(healthy.get(s.cluster()))) {
+                String since = s.healthySince() != null ? s.healthySince() : now.toString();
+                boolean soaked = !Duration.between(Instant.parse(since), now).minus(policy.minSuccessTime()).isNegative();
+                out.add(soaked ? s.with(State.Succeeded, s.startedAt(), since, now.toString()) : s.with(State.Progressing, s.startedAt(), since, null));
+            } else if (!Duration.between(started, now).minus(policy.progressDeadline()).isNegative()) {
+                out.add(s.with(State.TimedOut, s.startedAt(), null, now.toString()));
+            } else {
+                out.add(s.with(State.Progressing, s.startedAt(), null, null));
+            }
+        }
+        return out;
+    }
+
+    /** Starts Pending clusters in order: up to maxConcurrency at once, a whole group, or all. */
+    private static List<ClusterStep> start(List<ClusterStep> steps, RolloutPolicy policy, Instant now, Set<String> started) {
+        long inProgress = steps.stream().filter(s -> s.state() == State.Progressing).count();
+        int concurrency = policy.maxConcurrency().atLeastOne(steps.size());
+        int currentWave = steps.stream().filter(s -> !s.finished()).mapToInt(ClusterStep::wave).min().orElse(Integer.MAX_VALUE);
+        List<ClusterStep> out = new ArrayList<>();
+        for (ClusterStep s : steps) {
+            boolean go = s.state() == State.Pending && switch (policy.type()) {
+                case All -> true;
+                case ProgressivePerGroup -> s.wave() == currentWave;
+                case Progressive -> inProgress < concurrency;
+            };
+            if (go) {
+                inProgress++;
+                started.add(s.cluster());
+                out.add(s.with(State.Progressing, now.toString(), null, null));
+            } else {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private static String waitingReason(RolloutPolicy policy, List<ClusterStep> steps, Result result, String message) {
+        if (result == Result.Failed || result == Result.RolledBack) return "rollout failed: " + message;
+        if (result == Result.Paused) return "rollout " + message;
+        List<String> progressing = steps.stream().filter(s -> s.state() == State.Progressing).map(ClusterStep::cluster).toList();
+        int wave = steps.stream().filter(s -> !s.finished()).mapToInt(ClusterStep::wave).min().orElse(0);
+        return "rollout " + policy.name() + ": waits for wave " + wave + " (progressing: " + String.join(", ", progressing) + ")";
+    }
+
+    static String revisionOn(AppStatus previous, String cluster) {
+        TargetStatus t = previous == null ? null : previous.target(cluster);
+        return t == null ? "" : t.revision();
+    }
+
+    static boolean healthy(TargetPlanner.Result r) {
+        return r != null && r.applies().isEmpty() && r.target().health() == Health.Healthy;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.windlass.policy.state;
+
+import java.util.List;
+
+/**
+ * A rollout of one revision of one application, as recorded on the status branch before each step
+ * it guards, so a restarted engine continues it: never from wave 1 again, never past maxConcurrency.
+ *
+ * @param source           the config commit the revision was taken from
+ * @param previousRevision the last good revision, the one a rollback returns to ("" when none)
+ * @param previousSource   the commit that holds the last good revision
+ */
+public record RolloutState(String revision, String source, String previousRevision, String previousSource, String policy,
+                           Result result, String message, int waves, String startedAt, String finishedAt, List<ClusterStep> clusters) {
+
+    public enum Result { Progressing, Paused, Succeeded, Failed, RolledBack, Superseded }
+
+    public RolloutState {
+        clusters = clusters == null ? List.of() : List.copyOf(clusters);
+        message = message == null ? "" : message;
+    }
+
+    public boolean active() { return result == Result.Progressing || result == Result.Paused; }
+
+    public ClusterStep step(String cluster) {
+        return clusters.stream().filter(s -> s.cluster().equals(cluster)).findFirst().orElse(null);
+    }
+}
