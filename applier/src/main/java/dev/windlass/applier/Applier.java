@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
@@ -68,19 +69,36 @@ public final class Applier implements AutoCloseable {
         return execute(stage, onlyClusters::contains);
     }
 
+    /**
+     * Asks the API servers of {@code onlyClusters} what the stage's actions there would do, changing nothing
+     * ({@code dryRun=All}): per action Created, Configured, Unchanged or Deleted, or Failed with the server's own
+     * validation message. Clusters without server-side apply answer Skipped ({@value ClusterDryRun#NOT_SUPPORTED}).
+     * Results in the stage's action order, only for those clusters.
+     */
+    public List<ActionResult> dryRun(Stage stage, Set<String> onlyClusters) {
+        return perCluster(stage, onlyClusters::contains, settings.executeDeadline(), "dry run",
+                (cluster, actions) -> new ClusterDryRun(cluster, actions, clientSide, serverSide));
+    }
+
     private List<ActionResult> execute(Stage stage, Predicate<String> included) {
+        return perCluster(stage, included, settings.executeDeadline(), "it may or may not have been applied",
+                (cluster, actions) -> new ClusterRun(cluster, actions, clientSide, serverSide));
+    }
+
+    /** Runs each cluster's share in parallel under its own deadline; results in the stage's action order. */
+    private List<ActionResult> perCluster(Stage stage, Predicate<String> included, Duration deadline, String inFlight,
+                                          BiFunction<String, List<Action>, ClusterWork> work) {
         Map<String, List<Action>> byCluster = new LinkedHashMap<>();
         for (Action action : stage.actions()) {
             if (included.test(action.cluster())) {
                 byCluster.computeIfAbsent(action.cluster(), c -> new ArrayList<>()).add(action);
             }
         }
-        Duration deadline = settings.executeDeadline();
         Map<String, CompletableFuture<List<ActionResult>>> running = new LinkedHashMap<>();
         byCluster.forEach((cluster, actions) -> {
-            ClusterRun run = new ClusterRun(cluster, actions, clientSide, serverSide);
+            ClusterWork run = work.apply(cluster, actions);
             running.put(cluster, pool.submit(() -> run.run(clients.connection(cluster)), deadline,
-                            () -> run.endWith("timed out after " + seconds(deadline) + "; it may or may not have been applied",
+                            () -> run.endWith("timed out after " + seconds(deadline) + "; " + inFlight,
                                     "skipped: cluster " + cluster + " timed out", true))
                     .exceptionally(e -> run.endWith("failed unexpectedly: " + e, "skipped after an unexpected failure", false)));
         });

@@ -19,6 +19,14 @@ public record Attempt(ActionResult result, boolean clusterUnreachable) {
 
     private static final Logger log = LoggerFactory.getLogger(Attempt.class);
 
+    /** Like {@link #run}, for a write sent as a dry run: a success says what would have happened. */
+    static Attempt dryRun(Action action, Supplier<ActionResult> write) {
+        Attempt attempt = run(action, write);
+        ActionResult r = attempt.result();
+        if (!r.succeeded()) return attempt;
+        return new Attempt(new ActionResult(action, r.outcome(), "dry run: " + r.message(), false), false);
+    }
+
     /** Runs {@code write}; failures of the request become a Failed result, never an exception. */
     static Attempt run(Action action, Supplier<ActionResult> write) {
         try {

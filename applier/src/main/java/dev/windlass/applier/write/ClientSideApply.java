@@ -22,15 +22,20 @@ public final class ClientSideApply {
 
     /** Like {@link #apply}, also saying whether the cluster answered at all. */
     public Attempt attempt(KubernetesClient client, Action action) {
-        return Attempt.run(action, () -> write(client, action));
+        return Attempt.run(action, () -> write(client, action, false));
     }
 
-    private ActionResult write(KubernetesClient client, Action action) {
-        if (action.operation() == Operation.Delete) return Deletion.delete(client, action);
-        if (action.operation() == Operation.Orphan) return Orphaning.release(client, action);
-        if (action.desired().implicit()) return ImplicitObject.ensure(client, action);
+    /** Asks the server what {@link #attempt} would do: the same reads, every write sent as a dry run. */
+    public Attempt dryRun(KubernetesClient client, Action action) {
+        return Attempt.dryRun(action, () -> write(client, action, true));
+    }
+
+    private ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
+        if (action.operation() == Operation.Delete) return Deletion.delete(client, action, dryRun);
+        if (action.operation() == Operation.Orphan) return Orphaning.release(client, action, dryRun);
+        if (action.desired().implicit()) return ImplicitObject.ensure(client, action, dryRun);
         PreparedObject prepared = PreparedObject.of(action);
-        Target target = new Target(client, action.desired().apiVersion(), action.object());
+        Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
         // Create looks before it writes, so running a plan a second time sends nothing for objects already
         // as desired; the 409 fallback below still covers anyone creating the object in between.
         Optional<Map<String, Object>> live = target.get();

@@ -11,8 +11,8 @@ final class Deletion {
 
     private Deletion() {}
 
-    static ActionResult delete(KubernetesClient client, Action action) {
-        boolean deleted = new Target(client, action.apiVersion(), action.object()).delete();
+    static ActionResult delete(KubernetesClient client, Action action, boolean dryRun) {
+        boolean deleted = new Target(client, action.apiVersion(), action.object(), dryRun).delete();
         // An object already gone is reported Deleted, not Skipped: the state the plan asked for holds, and
         // Skipped would read as "Windlass chose not to act" while the object might still be there.
         return ActionResult.ok(action, Outcome.Deleted, deleted ? "deleted" : "already absent");

@@ -17,8 +17,8 @@ final class ImplicitObject {
 
     private ImplicitObject() {}
 
-    static ActionResult ensure(KubernetesClient client, Action action) {
-        Target target = new Target(client, action.desired().apiVersion(), action.object());
+    static ActionResult ensure(KubernetesClient client, Action action, boolean dryRun) {
+        Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
         if (target.get().isPresent()) return ActionResult.ok(action, Outcome.Unchanged, "exists");
         try {
             Map<String, Object> body = JsonTree.copy(action.desired().body());

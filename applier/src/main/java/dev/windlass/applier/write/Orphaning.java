@@ -22,11 +22,8 @@ final class Orphaning {
 
     private Orphaning() {}
 
-    static ActionResult release(KubernetesClient client, Action action) {
-        return release(new Target(client, action.apiVersion(), action.object()), action);
-    }
-
-    static ActionResult release(Target target, Action action) {
+    static ActionResult release(KubernetesClient client, Action action, boolean dryRun) {
+        Target target = new Target(client, action.apiVersion(), action.object(), dryRun);
         try {
             target.mergePatch(patch());
         } catch (KubernetesClientException e) {

@@ -27,17 +27,22 @@ public final class ServerSideApply {
     public ActionResult apply(KubernetesClient client, Action action) { return attempt(client, action).result(); }
 
     public Attempt attempt(KubernetesClient client, Action action) {
-        return Attempt.run(action, () -> write(client, action));
+        return Attempt.run(action, () -> write(client, action, false));
     }
 
-    private ActionResult write(KubernetesClient client, Action action) {
-        if (action.operation() == Operation.Delete) return Deletion.delete(client, action);
-        if (action.operation() == Operation.Orphan) return Orphaning.release(client, action);
-        if (action.desired().implicit()) return ImplicitObject.ensure(client, action);
+    /** Asks the server what {@link #attempt} would do: the same reads, every write sent with {@code dryRun=All}. */
+    public Attempt dryRun(KubernetesClient client, Action action) {
+        return Attempt.dryRun(action, () -> write(client, action, true));
+    }
+
+    private ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
+        if (action.operation() == Operation.Delete) return Deletion.delete(client, action, dryRun);
+        if (action.operation() == Operation.Orphan) return Orphaning.release(client, action, dryRun);
+        if (action.desired().implicit()) return ImplicitObject.ensure(client, action, dryRun);
         // The marks are sent too: observation finds objects by label whichever way they were applied, and the
         // last-applied annotation keeps a later switch to client-side apply able to remove fields.
         PreparedObject prepared = PreparedObject.of(action);
-        Target target = new Target(client, action.desired().apiVersion(), action.object());
+        Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
         Optional<Map<String, Object>> live = target.get();
         List<String> changes = live.map(l -> ChangedFields.between(prepared, l)).orElse(List.of());
         if (live.isPresent()) {
@@ -61,8 +66,9 @@ public final class ServerSideApply {
             String how = action.operation() == Operation.Update ? "was missing; created" : "created";
             return ActionResult.ok(action, Outcome.Created, how + " (server-side apply)");
         }
-        // An apply that changes nothing does not bump the resource version.
-        if (Objects.equals(resourceVersion(live.get()), resourceVersion(after))) {
+        // An apply that changes nothing does not bump the resource version. A dry run never bumps it, but it only
+        // gets here when a field or the applied hash differs.
+        if (!dryRun && Objects.equals(resourceVersion(live.get()), resourceVersion(after))) {
             return ActionResult.ok(action, Outcome.Unchanged, "up to date");
         }
         return ActionResult.ok(action, Outcome.Configured, "applied " + ChangedFields.summary(changes)
