@@ -1,6 +1,7 @@
 package dev.windlass.applier;
 
 import dev.windlass.applier.cluster.ClusterConnection;
+import dev.windlass.applier.inventory.StageRecording;
 import dev.windlass.applier.write.Attempt;
 import dev.windlass.applier.write.ClientSideApply;
 import dev.windlass.applier.write.CrdEstablishment;
@@ -8,12 +9,14 @@ import dev.windlass.applier.write.ServerSideApply;
 import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * One cluster's share of a stage: its actions in the stage's order, one at a time. Once the cluster stops
- * answering, the remaining actions fail as skipped instead of each waiting for its own timeout.
+ * One cluster's share of a stage: its actions in the stage's order, one at a time, each application's inventory
+ * recorded before its objects are written. Once the cluster stops answering, the remaining actions fail as
+ * skipped instead of each waiting for its own timeout.
  */
 final class ClusterRun implements ClusterWork {
 
@@ -39,22 +42,32 @@ final class ClusterRun implements ClusterWork {
                     "skipped: cluster " + cluster + " unreachable", true);
         }
         var client = ((ClusterConnection.Connected) connection).client();
+        StageRecording inventory = new StageRecording(log.actions());
         boolean lost = false;
         for (Action action : log.actions()) {
             ActionResult result;
             if (lost) {
                 result = ActionResult.failed(action, "skipped: cluster " + cluster + " unreachable", true);
             } else {
-                Attempt attempt = action.strategy() == ApplyStrategy.ServerSide
-                        ? serverSide.attempt(client, action)
-                        : clientSide.attempt(client, action);
+                Attempt attempt = attempt(client, action, inventory);
                 result = attempt.result();
                 lost = attempt.clusterUnreachable();
-                if (CrdEstablishment.wrote(result)) result = CrdEstablishment.await(client, result, CRD_ESTABLISHED);
             }
-            if (!log.record(result)) break;
+            inventory.after(result);
+            if (!log.record(result)) return log.results();
         }
+        if (!lost) inventory.finish(client);
         return log.results();
+    }
+
+    private Attempt attempt(KubernetesClient client, Action action, StageRecording inventory) {
+        var refused = inventory.before(client, action);
+        if (refused.isPresent()) return refused.get();
+        Attempt attempt = action.strategy() == ApplyStrategy.ServerSide
+                ? serverSide.attempt(client, action)
+                : clientSide.attempt(client, action);
+        if (!CrdEstablishment.wrote(attempt.result())) return attempt;
+        return new Attempt(CrdEstablishment.await(client, attempt.result(), CRD_ESTABLISHED), false);
     }
 
     @Override public List<ActionResult> endWith(String current, String rest, boolean transientFailure) {

@@ -2,6 +2,7 @@ package dev.windlass.applier.observe;
 
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.cluster.ClusterConnection;
+import dev.windlass.applier.inventory.InventoryConfigMaps;
 import dev.windlass.applier.kube.Failures;
 import dev.windlass.applier.kube.JsonTree;
 import dev.windlass.applier.kube.OwnershipMarks;
@@ -11,6 +12,7 @@ import dev.windlass.policy.observe.ClusterObservation.Reachability;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.observe.NodeObservation;
+import dev.windlass.policy.state.InventoryEntry;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -25,7 +27,8 @@ import java.util.TreeSet;
 
 /**
  * Observes one cluster: namespaces and nodes first (a cheap probe, so a dead cluster fails on the first
- * request), then one LIST per kind across all namespaces, filtered by the label Windlass puts on what it applies.
+ * request), then one LIST per kind across all namespaces, filtered by the label Windlass puts on what it applies,
+ * then one LIST of the cluster's inventory records.
  */
 public final class Observer {
 
@@ -62,10 +65,25 @@ public final class Observer {
                     problems.add("cannot list " + kind.kind() + " (" + kind.apiVersion() + "): " + Failures.describe(e));
                 }
             }
+            Map<String, List<InventoryEntry>> inventories = inventories(client, problems);
             return new ClusterObservation(cluster, Reachability.Reachable, String.join("; ", problems), objects,
-                    namespaces, nodes, connected.serverSideApply(), java.util.Map.of());
+                    namespaces, nodes, connected.serverSideApply(), inventories);
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
+        }
+    }
+
+    /** Every application's inventory from one LIST; one that cannot be read is named in the problems. */
+    private static Map<String, List<InventoryEntry>> inventories(KubernetesClient client, List<String> problems) {
+        try {
+            InventoryConfigMaps.Found found = InventoryConfigMaps.readAll(client);
+            problems.addAll(found.problems());
+            return found.inventories();
+        } catch (KubernetesClientException e) {
+            Failures.Kind failure = Failures.classify(e);
+            if (failure == Failures.Kind.Unreachable || failure == Failures.Kind.ServerError) throw e;
+            problems.add("cannot read inventories in " + InventoryConfigMaps.NAMESPACE + ": " + Failures.describe(e));
+            return Map.of();
         }
     }
 

@@ -1,0 +1,105 @@
+package dev.windlass.applier.inventory;
+
+import dev.windlass.applier.kube.OwnershipMarks;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.state.InventoryEntry;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Inventories as ConfigMaps {@code windlass-system/windlass-inventory-<app>}, labelled {@value #LABEL}{@code =true}
+ * and with the app's name, but not with the managed-by label: they are Windlass's bookkeeping, never observed as
+ * objects of an application and never pruned. Every write is preceded by a read and skipped when it would change
+ * nothing, so a pass without changes writes nothing here either.
+ */
+public final class InventoryConfigMaps {
+
+    public static final String NAMESPACE = "windlass-system";
+    public static final String LABEL = "windlass.dev/inventory";
+    public static final String KEY = "inventory.yaml";
+    public static final String PREFIX = "windlass-inventory-";
+
+    /** Every app's inventory and the inventories that could not be read, from one LIST. */
+    public record Found(Map<String, List<InventoryEntry>> inventories, List<String> problems) {}
+
+    private InventoryConfigMaps() {}
+
+    public static Found readAll(KubernetesClient client) {
+        Map<String, List<InventoryEntry>> byApp = new TreeMap<>();
+        List<String> problems = new ArrayList<>();
+        for (ConfigMap map : client.configMaps().inNamespace(NAMESPACE).withLabel(LABEL, "true").list().getItems()) {
+            Map<String, String> labels = map.getMetadata().getLabels();
+            String app = labels == null ? null : labels.get(OwnershipMarks.APP);
+            if (app == null) continue;
+            try {
+                byApp.put(app, InventoryRecord.parse(data(map)).list());
+            } catch (IllegalArgumentException e) {
+                problems.add("inventory " + NAMESPACE + "/" + map.getMetadata().getName() + " unreadable: " + e.getMessage());
+            }
+        }
+        return new Found(byApp, problems);
+    }
+
+    /** Puts {@code entries} into the app's inventory; returns whether anything was written. */
+    public static boolean record(KubernetesClient client, String app, Collection<InventoryEntry> entries) {
+        ConfigMap current = client.configMaps().inNamespace(NAMESPACE).withName(PREFIX + app).get();
+        InventoryRecord before = current == null ? InventoryRecord.EMPTY : InventoryRecord.parse(data(current));
+        InventoryRecord after = before.with(entries);
+        if (current != null && after.equals(before)) return false;
+        if (current == null) {
+            ensureNamespace(client);
+            client.configMaps().inNamespace(NAMESPACE).resource(configMap(app, after, null)).create();
+        } else {
+            // The resource version read above makes a concurrent change fail (409) instead of being overwritten.
+            client.configMaps().inNamespace(NAMESPACE).resource(configMap(app, after, current)).update();
+        }
+        return true;
+    }
+
+    /** Takes {@code refs} out of the app's inventory, deleting it once empty; returns whether anything was written. */
+    public static boolean release(KubernetesClient client, String app, Collection<ObjectRef> refs) {
+        ConfigMap current = client.configMaps().inNamespace(NAMESPACE).withName(PREFIX + app).get();
+        if (current == null) return false;
+        InventoryRecord before = InventoryRecord.parse(data(current));
+        InventoryRecord after = before.without(refs);
+        if (after.equals(before)) return false;
+        if (after.isEmpty()) {
+            client.configMaps().inNamespace(NAMESPACE).withName(PREFIX + app).delete();
+        } else {
+            client.configMaps().inNamespace(NAMESPACE).resource(configMap(app, after, current)).update();
+        }
+        return true;
+    }
+
+    private static void ensureNamespace(KubernetesClient client) {
+        // Read first: creating needs a permission an installation may rightly withhold once the namespace exists.
+        if (client.namespaces().withName(NAMESPACE).get() != null) return;
+        try {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) throw e;
+        }
+    }
+
+    private static ConfigMap configMap(String app, InventoryRecord record, ConfigMap current) {
+        return new ConfigMapBuilder()
+                .withNewMetadata().withName(PREFIX + app).withNamespace(NAMESPACE)
+                .addToLabels(LABEL, "true").addToLabels(OwnershipMarks.APP, app)
+                .withResourceVersion(current == null ? null : current.getMetadata().getResourceVersion())
+                .endMetadata()
+                .addToData(KEY, record.toYaml())
+                .build();
+    }
+
+    private static String data(ConfigMap map) {
+        return map.getData() == null ? null : map.getData().get(KEY);
+    }
+}
