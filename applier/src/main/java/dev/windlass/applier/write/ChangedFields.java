@@ -12,10 +12,11 @@ final class ChangedFields {
 
     /**
      * Fields the prepared object sets that the live one does not have as written; what the server defaulted or
-     * others added does not count. Windlass's own bookkeeping annotations are left out: they follow the rest.
+     * others added does not count, nor does a quantity the server spells differently ({@code 2000m} as {@code 2}).
+     * Windlass's own bookkeeping annotations are left out: they follow the rest.
      */
     static List<String> between(PreparedObject prepared, Map<String, Object> live) {
-        return withoutMarks(FieldDiff.differences(prepared.body(), live));
+        return withoutMarks(FieldDiff.differences(Quantities.spelledAsLive(prepared.body(), live), live));
     }
 
     static List<String> withoutMarks(List<String> paths) {
