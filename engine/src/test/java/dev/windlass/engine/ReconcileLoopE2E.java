@@ -61,7 +61,11 @@ class ReconcileLoopE2E {
             assertEquals(3, changed.applied().results().size(), changed.plan().toString());
             assertTrue(changed.applied().results().stream().allMatch(r -> r.action().object().toString().equals("Deployment web/web")));
             for (String c : List.of("eu-1", "eu-2", "us-1")) {
-                assertEquals(1, fleet.cluster(c).requests().writes(), "writes on " + c + ": " + fleet.cluster(c).requests());
+                var log = fleet.cluster(c).requests();
+                assertEquals(1, log.count("PATCH", "/apis/apps/v1/namespaces/web/deployments/web"), "the Deployment is re-sent on " + c + ": " + log);
+                assertEquals(1, log.count("PUT", "/api/v1/namespaces/windlass-system/configmaps/windlass-inventory-web"),
+                        "its new hash is recorded in the cluster's inventory first: " + log);
+                assertEquals(2, log.writes(), "nothing else is written on " + c + ": " + log);
                 try (KubernetesClient k = fleet.cluster(c).newClient()) {
                     assertEquals("ghcr.io/example/web:1.5.0", image(k, "web", "web"));
                 }

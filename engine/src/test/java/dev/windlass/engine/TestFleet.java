@@ -72,11 +72,12 @@ public final class TestFleet implements AutoCloseable {
         return pass();
     }
 
-    /** Runs passes, moving time on, until one changes nothing at all. */
+    /** Runs passes, moving time on, until one changes nothing at all and no rollout is under way. */
     public PassReport settle() throws IOException {
         PassReport r = pass();
-        for (int i = 0; i < 12; i++) {
-            if (!r.committed() && !r.plan().hasChanges() && r.plan().held().isEmpty()) return r;
+        for (int i = 0; i < 80; i++) {
+            boolean rolling = engine.reconciler().state().apps().values().stream().anyMatch(a -> a.rollout() != null && a.rollout().active());
+            if (!r.committed() && !r.plan().hasChanges() && r.plan().held().isEmpty() && !rolling) return r;
             r = passLater();
         }
         throw new AssertionError("did not settle; last plan:\n" + r.plan());
@@ -105,6 +106,7 @@ public final class TestFleet implements AutoCloseable {
 
     @Override public void close() {
         engine.close();
+        sandbox.close();
         developer.close();
     }
 }

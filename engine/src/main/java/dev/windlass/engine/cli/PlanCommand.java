@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "plan", description = {"Print the plan a branch or commit would cause, without applying anything.",
-        "Exit 0: no changes, 1: changes, 2: error (invalid config or no such ref)."})
+        "Actions for clusters with server-side apply are dry-run on the API server, which shows its own validation errors.",
+        "Exit 0: no changes, 1: changes, 2: error (invalid config, rejected by a server, or no such ref)."})
 final class PlanCommand implements Callable<Integer> {
     enum Format { md, yaml, json }
 
@@ -50,17 +51,18 @@ final class PlanCommand implements Callable<Integer> {
             StatusWriter status = repo.statusWriter(mirror);
             EngineState state = StatusFiles.read(new TreeMap<>(status.readStatusFiles("status/")));
             ClusterClients clients = new ClusterClients();
-            try (ClusterFleet live = new ClusterFleet(clients, new Applier(clients), new Sandbox());
+            try (Sandbox unused = new Sandbox();
+                 ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
                  RecordedFleet recorded = new RecordedFleet(mirror, state)) {
                 Preview.Result r = Preview.of(mirror.snapshot(sha), state, live, recorded, Instant.now());
                 out.print(switch (output) {
-                    case md -> PlanMarkdown.render(r.plan(), ref);
-                    case yaml -> PlanDocument.yaml(r.plan());
-                    case json -> PlanDocument.json(r.plan());
+                    case md -> PlanMarkdown.render(r.plan(), ref, r.dryRun());
+                    case yaml -> PlanDocument.yaml(r.plan(), r.dryRun());
+                    case json -> PlanDocument.json(r.plan(), r.dryRun());
                 });
                 out.flush();
                 if (r.usedRecordedState()) err.println("note: sandbox clusters were planned from the status branch's record, not observed live");
-                if (r.plan().hasErrors()) return 2;
+                if (r.plan().hasErrors() || r.rejectedByServer()) return 2;
                 return r.plan().hasChanges() ? 1 : 0;
             }
         }

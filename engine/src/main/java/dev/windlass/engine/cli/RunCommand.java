@@ -49,10 +49,10 @@ final class RunCommand implements Callable<Integer> {
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
         String secret = secretFile != null ? Files.readString(secretFile).trim() : System.getenv("WINDLASS_WEBHOOK_SECRET");
-        Sandbox sandbox = new Sandbox();
-        sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
-        try (Engine engine = new Engine(repo.openMirror(), branch, repo.statusBranch, sandbox, Clock.systemUTC());
+        try (Sandbox sandbox = new Sandbox();
+             Engine engine = new Engine(repo.openMirror(), branch, repo.statusBranch, sandbox, Clock.systemUTC());
              Daemon daemon = new Daemon(engine.reconciler(), branch, every, address, secret, Clock.systemUTC()).start()) {
+            sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
             log.info("windlass running: {} branch {} every {}, status on {}, http on {}", repo.repo, branch, interval, repo.statusBranch, listen);
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

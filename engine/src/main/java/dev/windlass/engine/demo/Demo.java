@@ -66,10 +66,10 @@ public final class Demo {
                 }
                 return change;
             });
-            Sandbox sandbox = new Sandbox();
-            sandbox.simulator().start(Duration.ofMillis(200), Clock.systemUTC());
-            try (Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
+            try (Sandbox sandbox = new Sandbox();
+                 Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
                     "main", "windlass/status", sandbox, Clock.systemUTC())) {
+                sandbox.simulator().start(Duration.ofMillis(200), Clock.systemUTC());
                 scene("1. First sync", "cache goes first; api waits for cache, web waits for api (dependsOn).");
                 settle(engine);
 

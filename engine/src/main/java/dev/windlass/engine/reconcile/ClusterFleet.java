@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The real fleet: clusters reached through their kubeconfig, and sandbox clusters the engine runs
- * in-process (started the first time Git lists them).
+ * The real fleet: clusters reached through their kubeconfig, and sandbox clusters run in-process
+ * (started the first time Git lists them, in a sandbox its creator owns and closes).
  */
 public final class ClusterFleet implements Fleet {
     private final ClusterClients clients;
@@ -48,11 +48,15 @@ public final class ClusterFleet implements Fleet {
         return applier.execute(stage, clusters);
     }
 
+    @Override public List<ActionResult> dryRun(Stage stage, Set<String> clusters) {
+        return applier.dryRun(stage, clusters);
+    }
+
     public Sandbox sandbox() { return sandbox; }
 
+    /** Closes the clients; the sandbox belongs to whoever created it. */
     @Override public void close() {
         applier.close();
         clients.close();
-        sandbox.close();
     }
 }

@@ -20,5 +20,12 @@ public interface Fleet extends AutoCloseable {
     /** Runs the stage's actions for the given clusters only, in the stage's order. */
     List<ActionResult> execute(Stage stage, Set<String> clusters);
 
+    /**
+     * Asks the API servers what the stage's actions would do, changing nothing: the server's own
+     * validation errors and defaults show before anything is applied. Clusters that cannot dry-run
+     * answer {@code Skipped}.
+     */
+    List<ActionResult> dryRun(Stage stage, Set<String> clusters);
+
     @Override void close();
 }

@@ -11,7 +11,12 @@ import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.source.Snapshot;
 import dev.windlass.policy.state.EngineState;
 import java.time.Instant;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Stage;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -24,7 +29,10 @@ import java.util.TreeMap;
 public final class Preview {
     private Preview() {}
 
-    public record Result(DesiredState desired, Plan plan, boolean usedRecordedState) {}
+    /** @param dryRun what the API servers said about each action (Skipped where a cluster cannot dry-run) */
+    public record Result(DesiredState desired, Plan plan, List<ActionResult> dryRun, boolean usedRecordedState) {
+        public boolean rejectedByServer() { return dryRun.stream().anyMatch(r -> !r.succeeded()); }
+    }
 
     public static Result of(Snapshot snapshot, EngineState state, Fleet live, Fleet recorded, Instant now) {
         DesiredState desired = RepoParser.parse(snapshot);
@@ -39,6 +47,15 @@ public final class Preview {
         if (!liveKinds.isEmpty()) all.putAll(live.observe(liveKinds).clusters());
         if (!recordedKinds.isEmpty()) all.putAll(recorded.observe(recordedKinds).clusters());
         Plan plan = Planner.plan(desired, new ObservedState(all), state, now);
-        return new Result(desired, plan, !recordedKinds.isEmpty());
+        List<ActionResult> dryRun = new ArrayList<>();
+        for (Stage stage : plan.stages()) {
+            Set<String> liveClusters = new TreeSet<>(stage.clusters());
+            liveClusters.retainAll(real.keySet());
+            Set<String> recordedClusters = new TreeSet<>(stage.clusters());
+            recordedClusters.removeAll(real.keySet());
+            if (!liveClusters.isEmpty()) dryRun.addAll(live.dryRun(stage, liveClusters));
+            if (!recordedClusters.isEmpty()) dryRun.addAll(recorded.dryRun(stage, recordedClusters));
+        }
+        return new Result(desired, plan, dryRun, !recordedKinds.isEmpty());
     }
 }

@@ -49,6 +49,7 @@ public final class Reconciler {
     private final Fleet fleet;
     private final Clock clock;
     private final ParseCache parseCache = new ParseCache();
+    private final CommitRevisions revisions;
     private final String author;
     private final String authorEmail;
     private SortedMap<String, byte[]> recorded;
@@ -60,6 +61,7 @@ public final class Reconciler {
         this.status = status;
         this.fleet = fleet;
         this.clock = clock;
+        this.revisions = new CommitRevisions(mirror);
         this.author = "Windlass";
         this.authorEmail = "windlass@localhost";
     }
@@ -74,10 +76,20 @@ public final class Reconciler {
         fleet.connect(desired.clusters());
         ObservedState observed = fleet.observe(Kinds.toObserve(desired, state));
         Instant now = clock.instant();
-        Plan plan = Planner.plan(desired, observed, state, now);
+        Plan plan = Planner.plan(desired, observed, state, revisions, now);
+        String planText = PlanMarkdown.render(plan, branch);
+        if (plan.recordFirst()) {
+            // Record-then-apply: the rollout steps this plan starts are on the status branch before any cluster sees them.
+            Transition.Result intent = Transition.intent(state, plan);
+            CommitOutcome recorded = record(intent, planText, source);
+            if (recorded instanceof CommitOutcome.Failed f) {
+                throw new IOException("could not record the rollout steps before applying them, nothing applied: " + f.reason());
+            }
+            state = intent.state();
+        }
         ApplyResult applied = execute(plan);
         Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
-        CommitOutcome outcome = record(next, PlanMarkdown.render(plan, branch), source);
+        CommitOutcome outcome = record(next, planText, source);
         if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         log.info("pass {}: {} actions, {} failed, status {}", source.substring(0, 7), applied.results().size(), applied.failures(),
                 outcome.getClass().getSimpleName());
@@ -121,7 +133,9 @@ public final class Reconciler {
         BranchChange change = BranchChange.of(CommitMessage.of(next.events(), source, touched), author, authorEmail);
         for (var e : writes.entrySet()) change = change.write(e.getKey(), e.getValue());
         for (String path : deletes) change = change.delete(path);
-        if (change.isEmpty()) return new CommitOutcome.Unchanged(java.util.Optional.empty());
+        // The plan file alone is no news: it rides along with the next commit that records something.
+        boolean onlyThePlan = deletes.isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
+        if (change.isEmpty() || onlyThePlan) return new CommitOutcome.Unchanged(java.util.Optional.empty());
         CommitOutcome outcome = status.write(change);
         if (!(outcome instanceof CommitOutcome.Failed)) {
             recorded = new TreeMap<>(recorded);

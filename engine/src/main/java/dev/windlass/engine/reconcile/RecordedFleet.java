@@ -94,5 +94,11 @@ public final class RecordedFleet implements Fleet {
         throw new UnsupportedOperationException("a recorded fleet only plans");
     }
 
+    @Override public List<ActionResult> dryRun(Stage stage, Set<String> clusters) {
+        return stage.actions().stream().filter(a -> clusters.contains(a.cluster()))
+                .map(a -> new ActionResult(a, dev.windlass.policy.plan.Outcome.Skipped, "dry-run not available: planned from the recorded state", false))
+                .toList();
+    }
+
     @Override public void close() {}
 }

@@ -31,6 +31,16 @@ public final class StatusTable {
             }
         }
         StringBuilder b = new StringBuilder(table(rows));
+        List<String[]> rollouts = new ArrayList<>();
+        rollouts.add(new String[] {"ROLLOUT", "REVISION", "RESULT", "CLUSTERS", "MESSAGE"});
+        for (AppStatus app : state.apps().values()) {
+            if (app.rollout() == null || onlyApp != null && !onlyApp.equals(app.name())) continue;
+            var r = app.rollout();
+            String clusters = String.join(" ", r.clusters().stream().map(c -> c.cluster() + ":" + c.state()).toList());
+            String message = r.message() + (app.invalidRevisions().isEmpty() ? "" : (r.message().isEmpty() ? "" : "; ") + "invalid: " + String.join(", ", app.invalidRevisions()));
+            rollouts.add(new String[] {app.name() + " (" + r.policy() + ")", r.revision(), r.result().name(), clusters, message});
+        }
+        if (rollouts.size() > 1) b.append('\n').append(table(rollouts));
         if (onlyApp == null && !state.clusters().isEmpty()) {
             List<String[]> cr = new ArrayList<>();
             cr.add(new String[] {"CLUSTER", "REACHABLE", "NODES READY", "APPLY", "MESSAGE"});

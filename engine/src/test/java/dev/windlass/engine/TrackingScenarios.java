@@ -1,0 +1,148 @@
+package dev.windlass.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.engine.reconcile.Engine;
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.git.GitRemote;
+import dev.windlass.git.Mirror;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.Function;
+
+/**
+ * What resource tracking promises, told through Git pushes and checked on the cluster: gc policies,
+ * deleting an application, apply-once, one owner per object, and a record that survives a restart.
+ * Only kinds that are Healthy without controllers (ConfigMaps) are used, so the scenarios run the
+ * same on the sandbox and on a bare API server.
+ */
+final class TrackingScenarios {
+    static final String NS = "tracked";
+
+    private final TestFleet fleet;
+    private final Backend backend;
+    private final Path dir;
+
+    TrackingScenarios(TestFleet fleet, Function<TestFleet, Backend> backend, Path dir) {
+        this.fleet = fleet;
+        this.backend = backend.apply(fleet);
+        this.dir = dir;
+    }
+
+    static String cm(String name, String annotations, String value) {
+        return """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: %s
+                  annotations: {%s}
+                data: {value: "%s"}
+                """.formatted(name, annotations, value);
+    }
+
+    String cluster() {
+        return "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c1}\nspec: {connection: " + backend.connection("c1") + "}\n";
+    }
+
+    static String app(String name) {
+        return "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: " + name + "}\nspec:\n  namespace: "
+                + NS + "\n  placement: {clusterNames: [c1]}\n";
+    }
+
+    ConfigMap live(String name) {
+        try (KubernetesClient k = backend.client("c1")) {
+            return k.configMaps().inNamespace(NS).withName(name).get();
+        }
+    }
+
+    void gcPoliciesAndDeletingTheApplication() throws Exception {
+        fleet.push("tracked app", c -> c.write("clusters/c1.yaml", cluster()).write("apps/tracked/app.yaml", app("tracked"))
+                .write("apps/tracked/manifests/main.yaml", cm("main", "", "1"))
+                .write("apps/tracked/manifests/extra.yaml", String.join("---\n",
+                        cm("plain", "", "1"), cm("until-delete", "windlass.dev/gc: OnAppDelete", "1"), cm("never", "windlass.dev/gc: Never", "1"))));
+        fleet.settle();
+        for (String n : new String[] {"main", "plain", "until-delete", "never"}) assertNotNull(live(n), n + " applied");
+
+        fleet.push("drop the extras", c -> c.delete("apps/tracked/manifests/extra.yaml"));
+        fleet.settle();
+        assertNull(live("plain"), "OnAppUpdate: pruned when it leaves Git");
+        assertNotNull(live("until-delete"), "OnAppDelete: kept while the application exists");
+        ConfigMap never = live("never");
+        assertNotNull(never, "Never: kept");
+        assertFalse(never.getMetadata().getLabels() != null && never.getMetadata().getLabels().containsKey("app.kubernetes.io/managed-by"),
+                "Never: orphaned, no longer marked as managed: " + never.getMetadata());
+        String status = fleet.statusFile("status/apps/tracked.yaml");
+        assertTrue(status.contains("name: until-delete"), "still recorded: " + status);
+        assertFalse(status.contains("name: never"), "orphans leave the record: " + status);
+
+        fleet.push("delete the app", c -> c.delete("apps/tracked"));
+        fleet.settle();
+        assertNull(live("main"), "deleting the application deletes what it owns");
+        assertNull(live("until-delete"), "OnAppDelete: deleted with the application");
+        assertNotNull(live("never"), "the orphan outlives the application");
+        assertNull(fleet.statusFile("status/apps/tracked.yaml"), "the application leaves the status branch");
+        assertTrue(fleet.statusLog().stream().anyMatch(c -> c.getFullMessage().contains("tracked deleted from Git and removed from every cluster")),
+                "a status commit tells the application is gone");
+    }
+
+    void applyOnce() throws Exception {
+        fleet.push("seed", c -> c.write("clusters/c1.yaml", cluster()).write("apps/seeded/app.yaml", app("seeded"))
+                .write("apps/seeded/manifests/seed.yaml", cm("seed", "windlass.dev/apply: Once", "initial")));
+        fleet.settle();
+        assertEquals("initial", live("seed").getData().get("value"));
+        try (KubernetesClient k = backend.client("c1")) {
+            k.configMaps().inNamespace(NS).withName("seed").edit(cmap -> {
+                cmap.getData().put("value", "edited by the team");
+                return cmap;
+            });
+        }
+        fleet.push("change the seed", c -> c.write("apps/seeded/manifests/seed.yaml", cm("seed", "windlass.dev/apply: Once", "changed in git")));
+        backend.resetWrites("c1");
+        fleet.settle();
+        assertEquals("edited by the team", live("seed").getData().get("value"), "apply-once never updates or corrects");
+        try (KubernetesClient k = backend.client("c1")) {
+            k.configMaps().inNamespace(NS).withName("seed").delete();
+        }
+        fleet.settle();
+        assertNull(live("seed"), "deleted by someone else: not re-created");
+    }
+
+    void oneOwnerPerObject() throws Exception {
+        fleet.push("two owners", c -> c.write("clusters/c1.yaml", cluster())
+                .write("apps/first/app.yaml", app("first")).write("apps/first/manifests/shared.yaml", cm("shared", "", "first"))
+                .write("apps/second/app.yaml", app("second")).write("apps/second/manifests/shared.yaml", cm("shared", "", "second")));
+        PassReport r = fleet.pass();
+        assertNull(live("shared"), "never fought over: applied by neither");
+        for (String app : new String[] {"first", "second"}) {
+            String status = fleet.statusFile("status/apps/" + app + ".yaml");
+            assertTrue(status.contains("ConfigMap tracked/shared is also declared by application"), status);
+            assertTrue(status.contains("reason: Invalid"), status);
+        }
+        assertTrue(r.plan().diagnostics().size() >= 2);
+    }
+
+    /** A new engine (fresh mirror, empty memory) picks up the record from Git and the cluster, and still prunes. */
+    void recordSurvivesARestart() throws Exception {
+        fleet.push("app", c -> c.write("clusters/c1.yaml", cluster()).write("apps/kept/app.yaml", app("kept"))
+                .write("apps/kept/manifests/a.yaml", cm("a", "", "1")).write("apps/kept/manifests/b.yaml", cm("b", "", "1")));
+        fleet.settle();
+        try (Engine restarted = new Engine(Mirror.open(dir.resolve("engine-2"), GitRemote.anonymous(fleet.origin.toString())),
+                "main", "windlass/status", fleet.sandbox, Clock.systemUTC())) {
+            backend.resetWrites("c1");
+            PassReport first = restarted.reconciler().reconcile();
+            assertFalse(first.plan().hasChanges(), "nothing to do after a restart:\n" + first.plan());
+            assertEquals(0, backend.writes("c1"), "a restarted engine writes nothing");
+            fleet.push("drop b", c -> c.delete("apps/kept/manifests/b.yaml"));
+            restarted.reconciler().reconcile();
+            assertNull(live("b"), "pruned by the restarted engine");
+            assertNotNull(live("a"));
+        }
+    }
+
+}
