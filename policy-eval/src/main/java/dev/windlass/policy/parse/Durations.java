@@ -34,7 +34,7 @@ public final class Durations {
     /** {@code 1h30m}, {@code 45s}: the inverse of {@link #parse}. */
     public static String format(Duration d) {
         long s = d.getSeconds();
-        if (s == 0) return d.toMillis() + "ms";
+        if (s == 0) return d.toMillis() == 0 ? "0s" : d.toMillis() + "ms";
         StringBuilder b = new StringBuilder();
         if (s >= 3600) b.append(s / 3600).append('h');
         if (s % 3600 >= 60) b.append(s % 3600 / 60).append('m');

@@ -90,7 +90,9 @@ public final class Planner {
             if (desired.rolloutPolicy(app.name()) != null && placements.containsKey(app.name()) && !conflicts.containsKey(app.name())) {
                 gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()), results,
                         ownership, revisions, now);
-                if (gate.rollout() != null) rollouts.put(app.name(), gate.rollout());
+                AppStatus before = state.apps().get(app.name());
+                boolean news = gate.rollout() != null && (gate.rollout().active() || before == null || !gate.rollout().equals(before.rollout()));
+                if (news) rollouts.put(app.name(), gate.rollout());
                 recordFirst |= gate.recordFirst();
                 applies.addAll(gate.rollbackApplies());
                 deletes.addAll(gate.rollbackDeletes());

@@ -121,7 +121,7 @@ final class RolloutPlanner {
         String previousRevision = continuing ? prior.previousRevision() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().revision();
         String previousSource = continuing ? prior.previousSource() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().source();
         RolloutState next = new RolloutState(revision, continuing ? prior.source() : source, previousRevision, previousSource, policy.name(),
-                result, message, order.waves(), continuing ? prior.startedAt() : now.toString(), finishedAt, steps);
+                gate(policy, steps.size()), result, message, order.waves(), continuing ? prior.startedAt() : now.toString(), finishedAt, steps);
         return new Decision(next, proceed, held, rollback, startedNow);
     }
 
@@ -176,6 +176,18 @@ final class RolloutPlanner {
         List<String> progressing = steps.stream().filter(s -> s.state() == State.Progressing).map(ClusterStep::cluster).toList();
         int wave = steps.stream().filter(s -> !s.finished()).mapToInt(ClusterStep::wave).min().orElse(0);
         return "rollout " + policy.name() + ": waits for wave " + wave + " (progressing: " + String.join(", ", progressing) + ")";
+    }
+
+    static String gate(RolloutPolicy p, int clusters) {
+        String pace = switch (p.type()) {
+            case All -> "all clusters at once";
+            case ProgressivePerGroup -> "a group at a time";
+            case Progressive -> "at most " + p.maxConcurrency().atLeastOne(clusters) + " at a time";
+        };
+        return pace + "; a cluster succeeds when Healthy for " + dev.windlass.policy.parse.Durations.format(p.minSuccessTime())
+                + " and fails when not Healthy within " + dev.windlass.policy.parse.Durations.format(p.progressDeadline())
+                + "; with more than " + p.maxFailures().of(clusters) + (p.maxFailures().of(clusters) == 1 ? " failure" : " failures")
+                + " the rollout " + (p.onFailure() == RolloutPolicy.OnFailure.Pause ? "stops" : "rolls back");
     }
 
     static String revisionOn(AppStatus previous, String cluster) {

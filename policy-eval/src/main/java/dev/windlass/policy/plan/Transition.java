@@ -106,12 +106,12 @@ public final class Transition {
         plan.rollouts().forEach((name, rollout) -> {
             AppStatus p = previous.apps().get(name);
             AppPlan ap = plan.apps().stream().filter(a -> a.app().equals(name)).findFirst().orElseThrow();
-            events.addAll(RolloutEvents.between(name, p == null ? null : p.rollout(), rollout));
+            RolloutMemory m = RolloutMemory.after(ap, p, rollout, p == null ? List.of() : p.targets(), plan.sourceCommit(), events);
             apps.put(name, p == null
                     ? new AppStatus(name, ap.definedIn(), ap.revision(), null, true, List.of(), ap.clusters(), List.of(), List.of(),
-                            rollout, List.of(), null, List.of())
+                            m.rollout(), m.invalidRevisions(), m.lastGood(), m.history())
                     : new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), p.placement(),
-                            p.targets(), p.diagnostics(), rollout, p.invalidRevisions(), p.lastGood(), p.rollouts()));
+                            p.targets(), p.diagnostics(), m.rollout(), m.invalidRevisions(), m.lastGood(), m.history()));
         });
         return new Result(EngineState.of(previous.source(), apps, previous.clusters()), events);
     }

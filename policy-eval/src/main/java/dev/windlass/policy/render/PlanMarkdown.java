@@ -49,6 +49,7 @@ public final class PlanMarkdown {
                     .append(" | ").append(app.clusters().isEmpty() ? "-" : String.join(", ", app.clusters()))
                     .append(" | ").append(state(app)).append(" |\n");
         }
+        appendRollouts(b, plan);
         appendDryRun(b, dryRun);
         appendDrift(b, plan.apps());
         List<Diagnostic> problems = plan.diagnostics();
@@ -95,6 +96,19 @@ public final class PlanMarkdown {
                 }
                 for (String d : t.drift()) b.append("- ").append(app.app()).append(" on ").append(t.cluster()).append(": drift not corrected (self-heal off): ").append(d).append('\n');
                 if (!t.note().isEmpty()) b.append("- ").append(app.app()).append(" on ").append(t.cluster()).append(": ").append(t.note()).append('\n');
+            }
+        }
+    }
+
+    private static void appendRollouts(StringBuilder b, Plan plan) {
+        for (var e : new java.util.TreeMap<>(plan.rollouts()).entrySet()) {
+            var r = e.getValue();
+            b.append("\n## Rollout of ").append(e.getKey()).append(' ').append(r.revision()).append(" (").append(r.policy()).append("): ")
+                    .append(r.result()).append("\n\n").append(r.gate()).append(".\n");
+            if (!r.message().isEmpty()) b.append("\n").append(r.message()).append("\n");
+            b.append("\n| wave | cluster | step |\n|---|---|---|\n");
+            for (var s : r.clusters()) {
+                b.append("| ").append(s.wave()).append('/').append(r.waves()).append(" | ").append(s.cluster()).append(" | ").append(s.state()).append(" |\n");
             }
         }
     }

@@ -9,9 +9,11 @@ import java.util.List;
  * @param source           the config commit the revision was taken from
  * @param previousRevision the last good revision, the one a rollback returns to ("" when none)
  * @param previousSource   the commit that holds the last good revision
+ * @param gate             what takes a cluster from one step to the next, in words (from the policy)
  */
 public record RolloutState(String revision, String source, String previousRevision, String previousSource, String policy,
-                           Result result, String message, int waves, String startedAt, String finishedAt, List<ClusterStep> clusters) {
+                           String gate, Result result, String message, int waves, String startedAt, String finishedAt,
+                           List<ClusterStep> clusters) {
 
     public enum Result { Progressing, Paused, Succeeded, Failed, RolledBack, Superseded }
 
