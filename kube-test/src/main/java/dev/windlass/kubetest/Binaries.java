@@ -12,13 +12,21 @@ public record Binaries(Path dir) {
     /** The directory the script fills by default. */
     public static final String DEFAULT_DIR = "~/.cache/windlass/k8s/v1.34.4";
 
-    /** {@code $WINDLASS_K8S_DIR}, else {@value #DEFAULT_DIR}. */
+    /**
+     * {@code $WINDLASS_K8S_DIR}; else where the script puts them given the same settings it reads
+     * ({@code $WINDLASS_K8S_CACHE/$WINDLASS_K8S_VERSION}), which by default is {@value #DEFAULT_DIR}.
+     */
     public static Binaries fromEnvironment() {
-        String configured = System.getenv("WINDLASS_K8S_DIR");
-        String dir = configured == null || configured.isBlank() ? DEFAULT_DIR : configured;
+        String dir = env("WINDLASS_K8S_DIR", null);
+        if (dir == null) dir = env("WINDLASS_K8S_CACHE", "~/.cache/windlass/k8s") + "/" + env("WINDLASS_K8S_VERSION", "v1.34.4");
         return new Binaries(dir.startsWith("~/")
                 ? Path.of(System.getProperty("user.home"), dir.substring(2))
                 : Path.of(dir));
+    }
+
+    private static String env(String name, String otherwise) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? otherwise : value;
     }
 
     public Path apiServer() { return dir.resolve("kube-apiserver"); }
