@@ -11,7 +11,7 @@ import dev.windlass.policy.plan.Event;
 import dev.windlass.policy.render.PlanSummary;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.sandbox.Sandbox;
-import dev.windlass.sandbox.sim.Simulator;
+import dev.windlass.sandbox.sim.WorkloadMatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -78,7 +78,22 @@ public final class Demo {
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.0")));
                 settle(engine);
 
-                scene("3. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
+                scene("3. The platform team adds a rollout policy for web",
+                        "Canary first (eu-1), then eu (eu-2), then the rest (us-1): one cluster at a time, each Healthy for 3s.");
+                push(dev, "web: roll out in waves", c -> c.write("policies/rollout.yaml", resource("demo/rollout.yaml")));
+                settle(engine);
+                push(dev, "web: release 1.5.1", c -> c.write("apps/web/manifests/deployment.yaml",
+                        read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.1")));
+                settle(engine);
+
+                scene("4. A bad release: web 1.6.0 never becomes ready",
+                        "It is stopped at the canary when its 12s deadline passes; eu-2 and us-1 keep 1.5.1, and 1.6.0 is marked invalid.");
+                sandbox.simulator().workloadNeverReady(WorkloadMatch.named("web", "Deployment", "web").onCluster("eu-1"), true);
+                push(dev, "web: release 1.6.0", c -> c.write("apps/web/manifests/deployment.yaml",
+                        read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.6.0")));
+                settle(engine);
+
+                scene("5. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
                 try (KubernetesClient c = sandbox.cluster("eu-1").newClient()) {
                     c.apps().deployments().inNamespace("api").withName("api").edit(d -> {
                         d.getSpec().setReplicas(1);
@@ -87,7 +102,7 @@ public final class Demo {
                 }
                 settle(engine);
 
-                scene("Where things stand", "");
+                scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection.");
                 out.print(StatusTable.render(engine.reconciler().state(), null));
                 scene("The story in Git", "git --git-dir " + origin + " log --oneline windlass/status");
                 try (Git git = Git.open(origin.toFile())) {
@@ -114,8 +129,11 @@ public final class Demo {
             first = false;
             for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
             out.flush();
-            boolean ready = engine.reconciler().state().apps().values().stream().allMatch(Demo::ready);
-            if (!r.committed() && !r.plan().hasChanges() && r.plan().held().isEmpty() && ready) return;
+            var apps = engine.reconciler().state().apps().values();
+            boolean rolling = apps.stream().anyMatch(a -> a.rollout() != null && a.rollout().active());
+            boolean ready = apps.stream().allMatch(a -> ready(a) || !a.invalidRevisions().isEmpty());
+            boolean onlyInvalidHeld = r.plan().held().stream().allMatch(h -> h.heldBy().contains("is invalid"));
+            if (!r.committed() && !r.plan().hasChanges() && onlyInvalidHeld && ready && !rolling) return;
             Thread.sleep(500);
         }
         out.println("  (still settling after " + SETTLE.toSeconds() + "s; see the status table)");
@@ -143,6 +161,14 @@ public final class Demo {
         out.println("## " + title);
         if (!text.isEmpty()) out.println(text);
         out.flush();
+    }
+
+    private static String resource(String name) {
+        try (var in = Demo.class.getClassLoader().getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static String read(Path p) {

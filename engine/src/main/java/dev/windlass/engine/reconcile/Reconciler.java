@@ -78,6 +78,7 @@ public final class Reconciler {
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now);
         String planText = PlanMarkdown.render(plan, branch);
+        List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
         if (plan.recordFirst()) {
             // Record-then-apply: the rollout steps this plan starts are on the status branch before any cluster sees them.
             Transition.Result intent = Transition.intent(state, plan);
@@ -86,6 +87,7 @@ public final class Reconciler {
                 throw new IOException("could not record the rollout steps before applying them, nothing applied: " + f.reason());
             }
             state = intent.state();
+            events.addAll(intent.events());
         }
         ApplyResult applied = execute(plan);
         Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
@@ -93,7 +95,8 @@ public final class Reconciler {
         if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         log.info("pass {}: {} actions, {} failed, status {}", source.substring(0, 7), applied.results().size(), applied.failures(),
                 outcome.getClass().getSimpleName());
-        return new PassReport(source, desired, plan, applied, next.events(), outcome, parseCache.parsedLastPass());
+        events.addAll(next.events());
+        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass());
     }
 
     /** Stages run in order; a cluster moves to the next stage only when every action of the last one succeeded there. */
