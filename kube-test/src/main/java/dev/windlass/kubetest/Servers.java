@@ -89,10 +89,19 @@ final class Servers {
     ApiProbe awaitReady() throws IOException {
         Path cert = servingCert();
         await("the serving certificate " + cert, API_READY, apiServer, () -> Files.isReadable(cert));
-        ApiProbe probe = ApiProbe.trusting(cert, token);
-        await("kube-apiserver /readyz at " + url(), API_READY, apiServer, () -> probe.ok(url() + "/readyz"));
-        await("namespace default", API_READY, apiServer, () -> probe.ok(url() + "/api/v1/namespaces/default"));
-        return probe;
+        // The certificate is read again on every attempt: the server may still be writing it when it first
+        // becomes readable, and a probe that trusted half a certificate would never trust the server.
+        ApiProbe[] probe = new ApiProbe[1];
+        await(() -> "kube-apiserver /readyz at " + url() + readyzDetail(probe[0]), API_READY, apiServer, () -> {
+            try {
+                probe[0] = ApiProbe.trusting(cert, token);
+                return probe[0].ok(url() + "/readyz");
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        });
+        await("namespace default", API_READY, apiServer, () -> probe[0].ok(url() + "/api/v1/namespaces/default"));
+        return probe[0];
     }
 
     String url() { return "https://127.0.0.1:" + apiPort; }
@@ -112,19 +121,31 @@ final class Servers {
         }
     }
 
+    /** The checks /readyz says are failing, to explain a timeout (empty when the server does not answer). */
+    private String readyzDetail(ApiProbe probe) {
+        if (probe == null) return " (no probe: the serving certificate could not be read)";
+        var response = probe.get(url() + "/readyz?verbose");
+        if (response == null) return " (no answer)";
+        return " (HTTP " + response.statusCode() + "; failing: " + String.join(", ", response.body().lines().filter(l -> l.startsWith("[-]")).toList()) + ")";
+    }
+
     private static void await(String what, Duration limit, ChildProcess process, BooleanSupplier ready) {
+        await(() -> what, limit, process, ready);
+    }
+
+    private static void await(java.util.function.Supplier<String> what, Duration limit, ChildProcess process, BooleanSupplier ready) {
         long deadline = System.nanoTime() + limit.toNanos();
         while (!ready.getAsBoolean()) {
             process.requireAlive();
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out after " + limit.toSeconds() + "s waiting for " + what
+                throw new IllegalStateException("timed out after " + limit.toSeconds() + "s waiting for " + what.get()
                         + "; last log lines:\n" + process.tail(30));
             }
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + what, e);
+                throw new IllegalStateException("interrupted while waiting for " + what.get(), e);
             }
         }
     }

@@ -39,16 +39,6 @@ public record InventoryRecord(SortedMap<ObjectRef, InventoryEntry> entries) {
         return new InventoryRecord(byRef);
     }
 
-    /** The entry for one desired object, as the planner records it on the status branch. */
-    public static InventoryEntry entryOf(Manifest m) {
-        String gc = switch (m.gcPolicy()) {
-            case ON_APP_UPDATE -> "OnAppUpdate";
-            case ON_APP_DELETE -> "OnAppDelete";
-            case NEVER -> "Never";
-        };
-        return new InventoryEntry(m.apiVersion(), m.ref().kind(), m.ref().namespace(), m.ref().name(), m.hash(), gc);
-    }
-
     /** This record with {@code added} put in, replacing entries of the same objects. */
     public InventoryRecord with(Collection<InventoryEntry> added) {
         SortedMap<ObjectRef, InventoryEntry> next = new TreeMap<>(entries);

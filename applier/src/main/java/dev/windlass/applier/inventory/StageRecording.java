@@ -37,7 +37,7 @@ public final class StageRecording {
 
     public StageRecording(List<Action> actions) {
         for (Action a : actions) {
-            if (isRecorded(a)) toRecord.computeIfAbsent(a.app(), app -> new ArrayList<>()).add(InventoryRecord.entryOf(a.desired()));
+            if (isRecorded(a)) toRecord.computeIfAbsent(a.app(), app -> new ArrayList<>()).add(InventoryEntry.of(a.desired()));
         }
     }
 

@@ -50,7 +50,7 @@ class InventoryIT {
         ConfigMap inventory = cluster.admin().configMaps().inNamespace("windlass-system").withName("windlass-inventory-web").get();
         assertNotNull(inventory);
         assertEquals(Map.of("windlass.dev/inventory", "true", "windlass.dev/app", "web"), inventory.getMetadata().getLabels());
-        assertEquals(List.of(InventoryRecord.entryOf(flags), InventoryRecord.entryOf(settings)),
+        assertEquals(List.of(InventoryEntry.of(flags), InventoryEntry.of(settings)),
                 InventoryRecord.parse(inventory.getData().get("inventory.yaml")).list());
 
         try (Applier restarted = cluster.newApplier()) {
@@ -63,7 +63,7 @@ class InventoryIT {
 
             List<InventoryEntry> seen = restarted.observe(Map.of(RealCluster.NAME, Set.of())).cluster(RealCluster.NAME)
                     .inventories().get("web");
-            assertEquals(List.of(InventoryRecord.entryOf(flags), InventoryRecord.entryOf(settings)), seen);
+            assertEquals(List.of(InventoryEntry.of(flags), InventoryEntry.of(settings)), seen);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
  * Which fields Git sets that the cluster does not have as written. Only fields present in the desired
  * object count: fields the API server defaults or other controllers add (status, metadata.uid,
  * extra labels) are not drift. Lists are compared item by item, and must have the same length.
+ * Resource quantities compare by value ({@code 2000m} equals {@code "2"}).
  */
 public final class FieldDiff {
     private FieldDiff() {}
@@ -36,7 +37,7 @@ public final class FieldDiff {
                 return;
             }
             for (int i = 0; i < d.size(); i++) compare(path + "[" + i + "]", d.get(i), l.get(i), out);
-        } else if (!scalarEquals(desired, live)) {
+        } else if (!scalarEquals(desired, live) && !(Quantity.isQuantityPath(path) && Quantity.sameQuantity(desired, live))) {
             out.add(path);
         }
     }

@@ -29,7 +29,7 @@ final class TargetRecord {
             }
             switch (a.operation()) {
                 case Create, Update -> {
-                    if (!a.desired().implicit()) inventory.put(a.object(), entry(a.desired()));
+                    if (!a.desired().implicit()) inventory.put(a.object(), InventoryEntry.of(a.desired()));
                     if (r.outcome() == Outcome.Created) created++;
                     else if (r.outcome() == Outcome.Configured) configured++;
                 }
@@ -43,7 +43,7 @@ final class TargetRecord {
         }
         for (Manifest m : app.manifests()) {
             // Objects already as Git wants them but missing from the record (first pass after a lost status) are recorded too.
-            if (!m.implicit() && !inventory.containsKey(m.ref()) && planned.sync() == TargetPlan.Sync.Synced) inventory.put(m.ref(), entry(m));
+            if (!m.implicit() && !inventory.containsKey(m.ref()) && planned.sync() == TargetPlan.Sync.Synced) inventory.put(m.ref(), InventoryEntry.of(m));
         }
         boolean wrote = created + configured + deleted > 0;
         if (wrote) {
@@ -61,15 +61,6 @@ final class TargetRecord {
         String sync = synced ? "Synced" : "OutOfSync";
         return new TargetStatus(planned.cluster(), revision, sync, health.name(), message, planned.drift(),
                 List.copyOf(new TreeMap<>(inventory).values()));
-    }
-
-    static InventoryEntry entry(Manifest m) {
-        String gc = switch (m.gcPolicy()) {
-            case ON_APP_UPDATE -> "OnAppUpdate";
-            case ON_APP_DELETE -> "OnAppDelete";
-            case NEVER -> "Never";
-        };
-        return new InventoryEntry(m.apiVersion(), m.ref().kind(), m.ref().namespace(), m.ref().name(), m.hash(), gc);
     }
 
     private static String counts(int created, int configured, int deleted) {

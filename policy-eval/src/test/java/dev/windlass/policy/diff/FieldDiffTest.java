@@ -1,0 +1,34 @@
+package dev.windlass.policy.diff;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FieldDiffTest {
+    static Map<String, Object> container(Object cpu, Object memory, Object env) {
+        return Map.of("spec", Map.of("containers", List.of(Map.of(
+                "name", "app",
+                "resources", Map.of("requests", Map.of("cpu", cpu, "memory", memory)),
+                "env", List.of(Map.of("name", "RATE", "value", env))))));
+    }
+
+    @Test
+    void onlyFieldsGitSetsCountAndDefaultsAreNotDrift() {
+        Map<String, Object> desired = Map.of("spec", Map.of("replicas", 2));
+        Map<String, Object> live = Map.of("spec", Map.of("replicas", 2L, "strategy", Map.of("type", "RollingUpdate")), "status", Map.of());
+        assertEquals(List.of(), FieldDiff.differences(desired, live));
+        assertEquals(List.of("spec.replicas"), FieldDiff.differences(desired, Map.of("spec", Map.of("replicas", 3))));
+    }
+
+    @Test
+    void quantitiesCompareByValueWhereTheyAreQuantities() {
+        assertEquals(List.of(), FieldDiff.differences(container("2000m", "1Gi", "1000"), container("2", "1073741824", "1000")),
+                "the API server respells quantities");
+        assertEquals(List.of("spec.containers[0].resources.requests.cpu"),
+                FieldDiff.differences(container("500m", "1Gi", "1000"), container("1", "1Gi", "1000")));
+        assertEquals(List.of("spec.containers[0].env[0].value"), FieldDiff.differences(container("1", "1Gi", "1e3"), container("1", "1Gi", "1000")),
+                "an environment value is text, never a quantity");
+    }
+}
