@@ -25,6 +25,13 @@ class TrackingE2E {
     }
 
     @Test
+    void driftCorrectedAndReported() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            scenarios(fleet).driftCorrectedAndReported();
+        }
+    }
+
+    @Test
     void oneOwnerPerObject() throws Exception {
         try (TestFleet fleet = new TestFleet(dir)) {
             scenarios(fleet).oneOwnerPerObject();

@@ -33,6 +33,13 @@ class TrackingIT {
     }
 
     @Test
+    void driftCorrectedAndReported() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            scenarios(fleet).driftCorrectedAndReported();
+        }
+    }
+
+    @Test
     void oneOwnerPerObject() throws Exception {
         try (TestFleet fleet = new TestFleet(dir)) {
             scenarios(fleet).oneOwnerPerObject();

@@ -113,6 +113,32 @@ final class TrackingScenarios {
         assertNull(live("seed"), "deleted by someone else: not re-created");
     }
 
+    /**
+     * A hand edit is put back when selfHeal is on, and only reported (with the field) when it is off. The
+     * hand edit makes its author own the field, so with server-side apply correcting it takes
+     * {@code syncPolicy.force} (without it the conflict is reported: see the applier's ServerSideApplyIT).
+     */
+    void driftCorrectedAndReported() throws Exception {
+        fleet.push("two apps", c -> c.write("clusters/c1.yaml", cluster())
+                .write("apps/healing/app.yaml", app("healing") + "  syncPolicy: {force: true}\n").write("apps/healing/manifests/a.yaml", cm("healing", "", "git"))
+                .write("apps/watching/app.yaml", app("watching") + "  syncPolicy: {selfHeal: false}\n")
+                .write("apps/watching/manifests/a.yaml", cm("watching", "", "git")));
+        fleet.settle();
+        try (KubernetesClient k = backend.client("c1")) {
+            for (String n : new String[] {"healing", "watching"}) {
+                k.configMaps().inNamespace(NS).withName(n).edit(cmap -> {
+                    cmap.getData().put("value", "by hand");
+                    return cmap;
+                });
+            }
+        }
+        fleet.pass();
+        assertEquals("git", live("healing").getData().get("value"), "selfHeal: corrected");
+        assertEquals("by hand", live("watching").getData().get("value"), "selfHeal off: left alone");
+        String status = fleet.statusFile("status/apps/watching.yaml");
+        assertTrue(status.contains("ConfigMap tracked/watching: data.value"), "the drifted field is reported: " + status);
+    }
+
     void oneOwnerPerObject() throws Exception {
         fleet.push("two owners", c -> c.write("clusters/c1.yaml", cluster())
                 .write("apps/first/app.yaml", app("first")).write("apps/first/manifests/shared.yaml", cm("shared", "", "first"))
