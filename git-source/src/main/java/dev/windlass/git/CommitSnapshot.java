@@ -25,14 +25,19 @@ public final class CommitSnapshot implements Snapshot {
     private final Repository repository;
     private final String commit;
     private final SortedMap<String, String> files;
+    private final String author;
 
     CommitSnapshot(Repository repository, RevCommit commit) throws IOException {
         this.repository = repository;
         this.commit = commit.name();
+        var who = commit.getAuthorIdent();
+        this.author = who == null ? "" : who.getName() + " <" + who.getEmailAddress() + ">";
         this.files = Collections.unmodifiableSortedMap(listFiles(repository, commit));
     }
 
     @Override public String commit() { return commit; }
+
+    @Override public String author() { return author; }
 
     @Override public SortedMap<String, String> files() { return files; }
 

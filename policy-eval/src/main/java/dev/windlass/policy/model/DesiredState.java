@@ -11,11 +11,13 @@ import java.util.SortedMap;
  *                    before is held, never deleted, until the file is fixed
  * @param diagnostics every problem in the repo, sorted by location
  * @param rolloutOf   for each application with a rollout policy, the policy's name
+ * @param freezes     every valid Freeze, in force or not (whether a window is open depends on the time)
+ * @param author      who made the commit ("Name <email>"), for records such as who suspended what
  */
 public record DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters,
                            SortedMap<String, Application> apps, Set<String> brokenFiles,
                            List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
-                           java.util.Map<String, String> rolloutOf) {
+                           java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author) {
 
     public DesiredState {
         clusters = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(clusters));
@@ -24,6 +26,8 @@ public record DesiredState(String commit, Settings settings, SortedMap<String, C
         diagnostics = List.copyOf(diagnostics);
         rolloutPolicies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(rolloutPolicies));
         rolloutOf = java.util.Map.copyOf(rolloutOf);
+        freezes = List.copyOf(freezes);
+        author = author == null ? "" : author;
     }
 
     /** The rollout policy of an application, or null when it has none (then a new revision goes everywhere at once). */

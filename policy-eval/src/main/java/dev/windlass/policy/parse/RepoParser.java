@@ -91,7 +91,8 @@ public final class RepoParser {
         var matched = rollouts.match(built.apps(), clusters, broken);
         all.addAll(matched.diagnostics());
         all.sort(null);
-        return new DesiredState(snapshot.commit(), settings, clusters, matched.apps(), broken, all, rollouts.policies(), matched.rolloutOf());
+        return new DesiredState(snapshot.commit(), settings, clusters, matched.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
+                List.of(), snapshot.author());
     }
 
     static boolean isYaml(String path) {

@@ -16,4 +16,7 @@ public interface Snapshot {
 
     /** The bytes of one file. Throws {@link java.util.NoSuchElementException} for an unknown path. */
     byte[] read(String path);
+
+    /** Who made the commit, as "Name <email>" ("" when unknown, as for a folder on disk). */
+    default String author() { return ""; }
 }
