@@ -21,7 +21,7 @@ import java.util.TreeMap;
  */
 public final class RepoParser {
     public static final String API_VERSION = "windlass.dev/v1alpha1";
-    static final Set<String> LATER_KINDS = Set.of("FailoverPolicy", "RemediationPolicy", "Freeze");
+    static final Set<String> LATER_KINDS = Set.of("FailoverPolicy", "RemediationPolicy");
 
     private RepoParser() {}
 
@@ -44,6 +44,7 @@ public final class RepoParser {
         List<Declared> apps = new ArrayList<>();
         List<YamlDoc> plainDocs = new ArrayList<>();
         Rollouts rollouts = new Rollouts();
+        Freezes freezes = new Freezes();
         for (YamlFile f : files) {
             if (f.broken()) broken.add(f.path());
             all.addAll(f.diagnostics());
@@ -74,6 +75,7 @@ public final class RepoParser {
                         if (found.stream().anyMatch(Diagnostic::isError)) broken.add(doc.path());
                     }
                     case "RolloutPolicy" -> rollouts.read(doc, found);
+                    case "Freeze" -> freezes.read(doc, found);
                     case "Application" -> {
                         AppDeclaration a = ApplicationReader.read(doc, found);
                         if (a == null) broken.add(doc.path());
@@ -81,7 +83,7 @@ public final class RepoParser {
                     }
                     default -> found.add(Diagnostic.error(doc.location(), LATER_KINDS.contains(doc.kind())
                             ? "kind " + doc.kind() + " is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"
-                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy"));
+                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, Freeze"));
                 }
                 all.addAll(found);
             }
@@ -90,9 +92,11 @@ public final class RepoParser {
         all.addAll(built.extraDiagnostics());
         var matched = rollouts.match(built.apps(), clusters, broken);
         all.addAll(matched.diagnostics());
+        var frozen = freezes.match(matched.apps(), clusters);
+        all.addAll(frozen.diagnostics());
         all.sort(null);
-        return new DesiredState(snapshot.commit(), settings, clusters, matched.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
-                List.of(), snapshot.author());
+        return new DesiredState(snapshot.commit(), settings, clusters, frozen.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
+                freezes.freezes(), snapshot.author());
     }
 
     static boolean isYaml(String path) {
