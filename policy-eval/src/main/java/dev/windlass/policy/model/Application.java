@@ -9,17 +9,22 @@ import java.util.Map;
  * @param revision    short content hash of the spec and every manifest: what "version" of the app is rolled out
  * @param diagnostics problems in the app or its manifests; an app with an error is {@linkplain #valid() invalid}
  *                    and gets no actions at all
- * @param rolloutPaused why its rollout is paused (annotation {@value #ANNOTATION_ROLLOUT_PAUSED}), or null; an
- *                    annotation, not spec, so pausing does not change the revision being rolled out
+ * @param annotations its metadata.annotations: operator notes such as {@value #ANNOTATION_ROLLOUT_PAUSED}, which are
+ *                    not part of the revision (pausing a rollout must not start a new one)
  */
 public record Application(String name, Map<String, String> labels, String sourcePath, String namespace,
                           Placement placement, SyncPolicy syncPolicy, List<String> dependsOn, boolean suspend,
                           List<Manifest> manifests, String revision, List<Diagnostic> diagnostics,
-                          SourceLocation location, String rolloutPaused) {
+                          SourceLocation location, Map<String, String> annotations) {
 
     public static final String ANNOTATION_ROLLOUT_PAUSED = "windlass.dev/rollout-paused";
+    public static final String ANNOTATION_SUSPEND_REASON = "windlass.dev/suspend-reason";
+
+    /** Why its rollout is paused, or null when it is not. */
+    public String rolloutPaused() { return annotations.get(ANNOTATION_ROLLOUT_PAUSED); }
 
     public Application {
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
         labels = Map.copyOf(labels);
         dependsOn = List.copyOf(dependsOn);
         manifests = List.copyOf(manifests);

@@ -155,18 +155,25 @@ final class AppAssembly {
 
     static Application withDiagnostics(Application a, List<Diagnostic> ds) {
         return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
-                a.dependsOn(), a.suspend(), a.manifests(), a.revision(), ds, a.location(), a.rolloutPaused());
+                a.dependsOn(), a.suspend(), a.manifests(), a.revision(), ds, a.location(), a.annotations());
     }
 
     private static Application build(RepoParser.Declared d, List<Manifest> manifests, List<Diagnostic> diagnostics) {
         AppDeclaration a = d.decl();
         List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
         Map<String, Object> rendered = new TreeMap<>();
-        rendered.put("spec", a.spec());
+        // Suspending is not a change to what the app renders: the same revision resumes where it stopped.
+        rendered.put("spec", a.spec() instanceof Map<?, ?> spec ? withoutKey(spec, "suspend") : a.spec());
         rendered.put("manifests", hashes);
         String revision = ContentHash.of(rendered).substring(0, 12);
         return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
-                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location(), a.rolloutPaused());
+                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location(), a.annotations());
+    }
+
+    private static Map<Object, Object> withoutKey(Map<?, ?> map, String key) {
+        Map<Object, Object> copy = new LinkedHashMap<>(map);
+        copy.remove(key);
+        return copy;
     }
 
     private static Scope scopeOf(List<YamlDoc> docs) {

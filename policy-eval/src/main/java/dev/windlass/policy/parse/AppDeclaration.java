@@ -9,4 +9,4 @@ import java.util.Map;
 record AppDeclaration(String name, Map<String, String> labels, String sourcePath, SourceLocation sourcePathAt,
                       String namespace, Application.Placement placement, SourceLocation clusterNamesAt, Application.SyncPolicy syncPolicy,
                       List<String> dependsOn, SourceLocation dependsOnAt, boolean suspend, Object spec,
-                      SourceLocation location, String rolloutPaused) {}
+                      SourceLocation location, Map<String, String> annotations) {}

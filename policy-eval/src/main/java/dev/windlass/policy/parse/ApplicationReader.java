@@ -48,8 +48,7 @@ final class ApplicationReader {
         spec.end();
         if (meta == null || placement == null) return null;
         return new AppDeclaration(meta.name(), meta.labels(), sourcePath, sourceAt, namespace, placement, clusterNamesAt, sync,
-                dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location(),
-                meta.annotations().get(Application.ANNOTATION_ROLLOUT_PAUSED));
+                dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location(), meta.annotations());
     }
 
     private static String normalize(String p) {

@@ -10,10 +10,12 @@ import java.util.List;
  * @param removedFrom clusters it leaves (its objects there are pruned by its gc policies)
  * @param diagnostics its errors and warnings; with an error it gets no actions and is {@code Invalid}
  * @param definedIn   the file declaring it, remembered so a broken file never reads as a deletion
+ * @param suspendedOn clusters where the application is suspended now, and what suspends it there
  */
 public record AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom,
-                      List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn) {
+                      List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, String> suspendedOn) {
     public AppPlan {
+        suspendedOn = suspendedOn == null ? java.util.Map.of() : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(suspendedOn));
         clusters = List.copyOf(clusters);
         removedFrom = List.copyOf(removedFrom);
         targets = List.copyOf(targets);

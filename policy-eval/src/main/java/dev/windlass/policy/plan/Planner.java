@@ -8,6 +8,7 @@ import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.Health;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.placement.Placement;
+import dev.windlass.policy.suspension.Suspensions;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.policy.state.TargetStatus;
@@ -50,6 +51,7 @@ public final class Planner {
             placements.put(app.name(), Placement.place(app, desired.clusters(), previous == null ? List.of() : previous.placement()));
         }
         Ownership ownership = new Ownership(desired.apps(), placements);
+        Suspensions suspensions = Suspensions.at(desired, now);
         Map<String, List<Diagnostic>> conflicts = ownership.conflicts(desired.apps());
         conflicts.values().forEach(diagnostics::addAll);
 
@@ -75,33 +77,46 @@ public final class Planner {
                 targets.add(r.target());
             }
             List<String> removedFrom = new ArrayList<>();
+            Map<String, String> suspendedOn = new TreeMap<>();
+            for (String c : clusters) {
+                String why = suspensions.heldBy(app.name(), app.labels(), c);
+                if (why != null) suspendedOn.put(c, why);
+            }
             for (String old : current) {
                 if (clusters.contains(old)) continue;
                 removedFrom.add(old);
-                deletes.addAll(removalOf(app.name(), "application no longer placed on " + old, observed.cluster(old),
-                        previous.target(old), ownership.claimedByOthers(app.name(), old)));
+                holdIfSuspended(suspensions, app.name(), app.labels(), old, removalOf(app.name(), "application no longer placed on " + old,
+                        observed.cluster(old), previous.target(old), ownership.claimedByOthers(app.name(), old)), deletes, held);
             }
             apps.add(new AppPlan(app.name(), app.revision(), true, clusters, removedFrom, targets, app.diagnostics(),
-                    app.location().path()));
+                    app.location().path(), suspendedOn));
         }
 
         for (Application app : desired.apps().values()) {
             RolloutGate.Verdict gate = RolloutGate.NONE;
+            Map<String, String> frozen = apps.stream().filter(a -> a.app().equals(app.name())).findFirst().map(AppPlan::suspendedOn).orElse(Map.of());
             if (desired.rolloutPolicy(app.name()) != null && placements.containsKey(app.name()) && !conflicts.containsKey(app.name())) {
                 gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()), results,
-                        ownership, revisions, now);
+                        ownership, revisions, frozen, now);
                 AppStatus before = state.apps().get(app.name());
                 boolean news = gate.rollout() != null && (gate.rollout().active() || before == null || !gate.rollout().equals(before.rollout()));
                 if (news) rollouts.put(app.name(), gate.rollout());
                 recordFirst |= gate.recordFirst();
-                applies.addAll(gate.rollbackApplies());
-                deletes.addAll(gate.rollbackDeletes());
+                for (Action a : gate.rollbackApplies()) {
+                    if (frozen.containsKey(a.cluster())) held.add(new HeldAction(a, frozen.get(a.cluster())));
+                    else applies.add(a);
+                }
+                for (Action a : gate.rollbackDeletes()) {
+                    if (frozen.containsKey(a.cluster())) held.add(new HeldAction(a, frozen.get(a.cluster())));
+                    else deletes.add(a);
+                }
                 replaceTargets(apps, app.name(), gate.rollbackTargets());
             }
             for (String cluster : placedOn(apps, app.name())) {
                 TargetPlanner.Result r = results.get(app.name() + "@" + cluster);
                 if (r == null || gate.rolledBack(cluster)) continue;
-                String waitingFor = gate.heldBy(cluster) != null ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
+                String waitingFor = frozen.containsKey(cluster) ? frozen.get(cluster)
+                        : gate.heldBy(cluster) != null ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
                 if (waitingFor == null) {
                     applies.addAll(r.applies());
                     deletes.addAll(r.deletes());
@@ -122,8 +137,8 @@ public final class Planner {
             }
             if (!gone.prune()) continue;
             for (TargetStatus t : gone.targets()) {
-                deletes.addAll(removalOf(gone.name(), "application deleted from Git", observed.cluster(t.cluster()), t,
-                        ownership.claimedByOthers(gone.name(), t.cluster())));
+                holdIfSuspended(suspensions, gone.name(), Map.of(), t.cluster(), removalOf(gone.name(), "application deleted from Git",
+                        observed.cluster(t.cluster()), t, ownership.claimedByOthers(gone.name(), t.cluster())), deletes, held);
             }
         }
 
@@ -136,6 +151,14 @@ public final class Planner {
         held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
         diagnostics.sort(null);
         return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps), rollouts, recordFirst);
+    }
+
+    /** Deletes of an application leaving a cluster wait, like everything else, while it is suspended there. */
+    private static void holdIfSuspended(Suspensions suspensions, String app, Map<String, String> labels, String cluster,
+                                        List<Action> removal, List<Action> deletes, List<HeldAction> held) {
+        String why = suspensions.heldBy(app, labels, cluster);
+        if (why == null) deletes.addAll(removal);
+        else removal.forEach(a -> held.add(new HeldAction(a, why)));
     }
 
     private static List<Action> removalOf(String app, String why, ClusterObservation obs, TargetStatus previous,
@@ -151,7 +174,7 @@ public final class Planner {
             AppPlan a = apps.get(i);
             if (!a.app().equals(app)) continue;
             List<TargetPlan> targets = a.targets().stream().map(t -> replacements.getOrDefault(t.cluster(), t)).toList();
-            apps.set(i, new AppPlan(a.app(), a.revision(), a.valid(), a.clusters(), a.removedFrom(), targets, a.diagnostics(), a.definedIn()));
+            apps.set(i, new AppPlan(a.app(), a.revision(), a.valid(), a.clusters(), a.removedFrom(), targets, a.diagnostics(), a.definedIn(), a.suspendedOn()));
         }
     }
 
@@ -177,7 +200,7 @@ public final class Planner {
         List<Diagnostic> all = new ArrayList<>(app.diagnostics());
         all.addAll(more);
         all.sort(null);
-        return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, all, app.location().path());
+        return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, all, app.location().path(), Map.of());
     }
 
     private static AppPlan heldBroken(AppStatus gone) {
@@ -185,7 +208,7 @@ public final class Planner {
                 .map(c -> unknown(c, gone.definedIn() + " cannot be read; the application is held as it was")).toList();
         Diagnostic d = Diagnostic.error(dev.windlass.policy.model.SourceLocation.file(gone.definedIn()),
                 "application " + gone.name() + " was defined here and the file cannot be read now; nothing is applied or deleted for it until the file is fixed");
-        return new AppPlan(gone.name(), gone.revision(), false, gone.placement(), List.of(), targets, List.of(d), gone.definedIn());
+        return new AppPlan(gone.name(), gone.revision(), false, gone.placement(), List.of(), targets, List.of(d), gone.definedIn(), Map.of());
     }
 
     private static TargetPlan unknown(String cluster, String note) {

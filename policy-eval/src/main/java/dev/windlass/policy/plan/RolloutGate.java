@@ -29,12 +29,13 @@ final class RolloutGate {
     private RolloutGate() {}
 
     static Verdict decide(Application app, DesiredState desired, ObservedState observed, AppStatus previous, List<String> placed,
-                          Map<String, TargetPlanner.Result> results, Ownership ownership, Revisions revisions, Instant now) {
+                          Map<String, TargetPlanner.Result> results, Ownership ownership, Revisions revisions, Map<String, String> frozen,
+                          Instant now) {
         Map<String, Boolean> healthy = new HashMap<>();
         for (String c : placed) healthy.put(c, RolloutPlanner.healthy(results.get(app.name() + "@" + c)));
         Application lastGood = lastGood(app, previous, revisions);
         RolloutPlanner.Decision d = RolloutPlanner.decide(app, desired.rolloutPolicy(app.name()), desired.commit(), placed,
-                desired.clusters(), previous, healthy, lastGood, now);
+                desired.clusters(), previous, healthy, lastGood, frozen, now);
         List<Action> applies = new ArrayList<>();
         List<Action> deletes = new ArrayList<>();
         Map<String, TargetPlan> targets = new HashMap<>();

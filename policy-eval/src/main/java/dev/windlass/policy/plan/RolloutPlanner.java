@@ -38,9 +38,14 @@ final class RolloutPlanner {
     record Decision(RolloutState next, Set<String> proceed, Map<String, String> heldBy, Map<String, Application> rollback,
                     Set<String> startedNow) {}
 
-    /** @param healthyAtRevision for each reachable placed cluster: Healthy at the app's revision with nothing left to apply */
+    /**
+     * @param healthyAtRevision for each reachable placed cluster: Healthy at the app's revision with nothing left to apply
+     * @param frozen            clusters where the app is suspended now, and why: no step starts there and the clocks
+     *                          of a step under way stand still
+     */
     static Decision decide(Application app, RolloutPolicy policy, String source, List<String> placed, Map<String, Cluster> clusters,
-                           AppStatus previous, Map<String, Boolean> healthyAtRevision, Application lastGood, Instant now) {
+                           AppStatus previous, Map<String, Boolean> healthyAtRevision, Application lastGood, Map<String, String> frozen,
+                           Instant now) {
         String revision = app.revision();
         RolloutState prior = previous == null ? null : previous.rollout();
         Set<String> proceed = new TreeSet<>();
@@ -69,14 +74,14 @@ final class RolloutPlanner {
         List<ClusterStep> steps = new ArrayList<>();
         for (RolloutOrder.Entry e : order.entries()) {
             ClusterStep old = continuing ? prior.step(e.cluster()) : null;
-            if (old != null) steps.add(new ClusterStep(e.cluster(), old.state(), e.wave(), old.startedAt(), old.healthySince(), old.finishedAt()));
-            else if (!behind.contains(e.cluster())) steps.add(new ClusterStep(e.cluster(), State.Succeeded, e.wave(), null, null, now.toString()));
-            else steps.add(new ClusterStep(e.cluster(), State.Pending, e.wave(), null, null, null));
+            if (old != null) steps.add(new ClusterStep(e.cluster(), old.state(), e.wave(), old.startedAt(), old.healthySince(), old.finishedAt(), old.pausedAt()));
+            else if (!behind.contains(e.cluster())) steps.add(new ClusterStep(e.cluster(), State.Succeeded, e.wave(), null, null, now.toString(), null));
+            else steps.add(new ClusterStep(e.cluster(), State.Pending, e.wave(), null, null, null, null));
         }
         for (String c : order.excluded()) {
             held.put(c, "not in any group of RolloutPolicy " + policy.name() + " (unassignedClusters: Exclude)");
         }
-        steps = evaluate(steps, policy, healthyAtRevision, now);
+        steps = evaluate(steps, policy, healthyAtRevision, frozen, now);
 
         long failures = steps.stream().filter(ClusterStep::failed).count();
         int budget = policy.maxFailures().of(steps.size());
@@ -104,7 +109,7 @@ final class RolloutPlanner {
             steps = after;
         } else if (result == Result.Progressing || result == Result.Paused) {
             result = app.rolloutPaused() == null ? Result.Progressing : Result.Paused;
-            if (result == Result.Progressing) steps = start(steps, policy, now, startedNow);
+            if (result == Result.Progressing) steps = start(steps, policy, frozen, now, startedNow);
             message = result == Result.Paused ? "paused: " + app.rolloutPaused() : "";
             if (steps.stream().allMatch(ClusterStep::finished)) {
                 result = Result.Succeeded;
@@ -115,7 +120,7 @@ final class RolloutPlanner {
         String reason = waitingReason(policy, steps, result, message);
         for (ClusterStep s : steps) {
             if (rollback.containsKey(s.cluster())) continue;
-            if (s.state() == State.Pending) held.put(s.cluster(), reason);
+            if (s.state() == State.Pending) held.put(s.cluster(), frozen.getOrDefault(s.cluster(), reason));
             else proceed.add(s.cluster());
         }
         String previousRevision = continuing ? prior.previousRevision() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().revision();
@@ -125,13 +130,27 @@ final class RolloutPlanner {
         return new Decision(next, proceed, held, rollback, startedNow);
     }
 
-    /** Progressing clusters become Succeeded after minSuccessTime healthy, or TimedOut at progressDeadline. */
-    private static List<ClusterStep> evaluate(List<ClusterStep> steps, RolloutPolicy policy, Map<String, Boolean> healthy, Instant now) {
+    /**
+     * Progressing clusters become Succeeded after minSuccessTime healthy, or TimedOut at progressDeadline. While a
+     * cluster is frozen its step's clocks stand still: on resume, start and healthy-since move forward by the pause.
+     */
+    private static List<ClusterStep> evaluate(List<ClusterStep> steps, RolloutPolicy policy, Map<String, Boolean> healthy,
+                                              Map<String, String> frozen, Instant now) {
         List<ClusterStep> out = new ArrayList<>();
-        for (ClusterStep s : steps) {
+        for (ClusterStep step : steps) {
+            ClusterStep s = step;
             if (s.state() != State.Progressing) {
                 out.add(s);
                 continue;
+            }
+            if (frozen.containsKey(s.cluster())) {
+                out.add(s.pausedAt() != null ? s : s.paused(now.toString()));
+                continue;
+            }
+            if (s.pausedAt() != null) {
+                Duration pause = Duration.between(Instant.parse(s.pausedAt()), now);
+                s = s.with(s.state(), Instant.parse(s.startedAt()).plus(pause).toString(),
+                        s.healthySince() == null ? null : Instant.parse(s.healthySince()).plus(pause).toString(), s.finishedAt()).paused(null);
             }
             Instant started = Instant.parse(s.startedAt());
             if (Boolean.TRUE.equals(healthy.get(s.cluster()))) {
@@ -148,13 +167,14 @@ final class RolloutPlanner {
     }
 
     /** Starts Pending clusters in order: up to maxConcurrency at once, a whole group, or all. */
-    private static List<ClusterStep> start(List<ClusterStep> steps, RolloutPolicy policy, Instant now, Set<String> started) {
+    private static List<ClusterStep> start(List<ClusterStep> steps, RolloutPolicy policy, Map<String, String> frozen, Instant now,
+                                           Set<String> started) {
         long inProgress = steps.stream().filter(s -> s.state() == State.Progressing).count();
         int concurrency = policy.maxConcurrency().atLeastOne(steps.size());
         int currentWave = steps.stream().filter(s -> !s.finished()).mapToInt(ClusterStep::wave).min().orElse(Integer.MAX_VALUE);
         List<ClusterStep> out = new ArrayList<>();
         for (ClusterStep s : steps) {
-            boolean go = s.state() == State.Pending && switch (policy.type()) {
+            boolean go = s.state() == State.Pending && !frozen.containsKey(s.cluster()) && switch (policy.type()) {
                 case All -> true;
                 case ProgressivePerGroup -> s.wave() == currentWave;
                 case Progressive -> inProgress < concurrency;

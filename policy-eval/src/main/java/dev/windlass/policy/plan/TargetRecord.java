@@ -16,7 +16,7 @@ final class TargetRecord {
     private TargetRecord() {}
 
     static TargetStatus next(Application app, TargetPlan planned, TargetStatus previous, List<ActionResult> results,
-                             String heldBy, List<Event> events) {
+                             String heldBy, List<String> heldDrift, List<Event> events) {
         Map<ObjectRef, InventoryEntry> inventory = TargetPlanner.inventoryOf(previous, null);
         planned.released().forEach(inventory::remove);
         int created = 0, configured = 0, deleted = 0;
@@ -59,7 +59,9 @@ final class TargetRecord {
                 : heldBy != null ? "waiting: " + heldBy
                 : planned.healthMessage().isEmpty() || health == Health.Healthy || wrote ? planned.note() : planned.healthMessage();
         String sync = synced ? "Synced" : "OutOfSync";
-        return new TargetStatus(planned.cluster(), revision, sync, health.name(), message, planned.drift(),
+        List<String> drift = new ArrayList<>(planned.drift());
+        drift.addAll(heldDrift);
+        return new TargetStatus(planned.cluster(), revision, sync, health.name(), message, drift,
                 List.copyOf(new TreeMap<>(inventory).values()));
     }
 

@@ -35,7 +35,15 @@ public final class Transition {
             byTarget.computeIfAbsent(r.action().app() + "@" + r.action().cluster(), k -> new ArrayList<>()).add(r);
         }
         Map<String, String> heldBy = new HashMap<>();
-        for (HeldAction h : plan.held()) heldBy.putIfAbsent(h.action().app() + "@" + h.action().cluster(), h.heldBy());
+        Map<String, List<String>> heldDrift = new HashMap<>();
+        for (HeldAction h : plan.held()) {
+            String key = h.action().app() + "@" + h.action().cluster();
+            heldBy.putIfAbsent(key, h.heldBy());
+            // A correction that waits is still drift people should see.
+            if (h.action().reason().startsWith("drift:")) {
+                for (String f : h.action().fields()) heldDrift.computeIfAbsent(key, k -> new ArrayList<>()).add(h.action().object() + ": " + f);
+            }
+        }
 
         Map<String, AppStatus> apps = new TreeMap<>();
         Map<String, List<String>> healthChanges = new TreeMap<>();
@@ -53,7 +61,8 @@ public final class Transition {
                 List<ActionResult> results = byTarget.getOrDefault(ap.app() + "@" + tp.cluster(), List.of());
                 TargetStatus next = tp.sync() == TargetPlan.Sync.Unknown
                         ? unknownTarget(tp, prevTarget)
-                        : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(ap.app() + "@" + tp.cluster()), events);
+                        : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(ap.app() + "@" + tp.cluster()),
+                                heldDrift.getOrDefault(ap.app() + "@" + tp.cluster(), List.of()), events);
                 boolean written = !results.isEmpty();
                 healthChange(ap.app(), prevTarget, next, written, healthChanges);
                 driftEvent(ap.app(), prevTarget, next, events);
@@ -67,8 +76,12 @@ public final class Transition {
             boolean wrote = byTarget.keySet().stream().anyMatch(k -> k.startsWith(ap.app() + "@"));
             String source = wrote || prev == null ? desired.commit() : prev.source();
             RolloutMemory memory = RolloutMemory.after(ap, prev, plan.rollouts().get(ap.app()), targets, desired.commit(), events);
+            List<Condition> conds = new ArrayList<>(conditions(targets, prev, now, null));
+            Condition suspended = SuspensionRecord.condition(ap.app(), ap.suspendedOn(), prev == null ? null : prev.condition("Suspended"),
+                    desired.author(), now, events);
+            if (suspended != null) conds.add(suspended);
             apps.put(ap.app(), new AppStatus(ap.app(), ap.definedIn(), ap.revision(), source, app.syncPolicy().prune(),
-                    conditions(targets, prev, now, null), ap.clusters(), targets, strings(ap.diagnostics()),
+                    conds, ap.clusters(), targets, strings(ap.diagnostics()),
                     memory.rollout(), memory.invalidRevisions(), memory.lastGood(), memory.history()));
         }
         for (AppStatus gone : previous.apps().values()) {
@@ -91,8 +104,20 @@ public final class Transition {
             events.add(new Event(parts[1].equals("Degraded") ? Event.Type.Error : Event.Type.Health, text));
         });
         Map<String, ClusterStatus> clusters = new TreeMap<>();
-        desired.clusters().forEach((name, c) -> clusters.put(name,
-                cluster(name, c.location().path(), observed.clusters().get(name), previous.clusters().get(name), now, events)));
+        desired.clusters().forEach((name, c) -> {
+            ClusterStatus prevCluster = previous.clusters().get(name);
+            ClusterStatus next = cluster(name, c.location().path(), observed.clusters().get(name), prevCluster, now, events);
+            Condition before = prevCluster == null ? null : prevCluster.conditions().stream().filter(x -> x.type().equals("Suspended")).findFirst().orElse(null);
+            Condition suspended = SuspensionRecord.condition("cluster " + name, c.suspend() ? Map.of(name, "Cluster/" + name + " suspended") : Map.of(),
+                    before, desired.author(), now, events);
+            if (suspended != null) {
+                List<Condition> conds = new ArrayList<>(next.conditions());
+                conds.add(suspended);
+                next = new ClusterStatus(next.name(), next.definedIn(), next.reachability(), next.message(), next.applyStrategy(),
+                        next.nodes(), next.readyNodes(), conds);
+            }
+            clusters.put(name, next);
+        });
         return new Result(EngineState.of(desired.commit(), apps, clusters), events);
     }
 
@@ -205,7 +230,7 @@ public final class Transition {
         return new ClusterStatus(name, definedIn, reach, obs.reachable() ? "" : obs.message(), strategy,
                 obs.reachable() ? obs.nodes().size() : prev == null ? 0 : prev.nodes(),
                 obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
-                List.of(c.since(prev == null || prev.conditions().isEmpty() ? null : prev.conditions().get(0))));
+                List.of(c.since(prev == null ? null : prev.conditions().stream().filter(x -> x.type().equals("Ready")).findFirst().orElse(null))));
     }
 
     private static List<String> strings(List<Diagnostic> ds) { return ds.stream().map(Object::toString).toList(); }

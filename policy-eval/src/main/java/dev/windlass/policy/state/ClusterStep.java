@@ -5,8 +5,10 @@ package dev.windlass.policy.state;
  *
  * @param wave         1-based, for people: which wave the cluster is in
  * @param healthySince when the cluster was first seen Healthy at the new revision, reset when it is not
+ * @param pausedAt     when a suspension stopped this step's clocks (soak and deadline do not run while frozen), or null
  */
-public record ClusterStep(String cluster, State state, int wave, String startedAt, String healthySince, String finishedAt) {
+public record ClusterStep(String cluster, State state, int wave, String startedAt, String healthySince, String finishedAt,
+                          String pausedAt) {
 
     public enum State { Pending, Progressing, Succeeded, Failed, TimedOut, Skipped, RolledBack }
 
@@ -17,6 +19,10 @@ public record ClusterStep(String cluster, State state, int wave, String startedA
     public boolean failed() { return state == State.Failed || state == State.TimedOut; }
 
     public ClusterStep with(State s, String started, String healthy, String finished) {
-        return new ClusterStep(cluster, s, wave, started, healthy, finished);
+        return new ClusterStep(cluster, s, wave, started, healthy, finished, pausedAt);
+    }
+
+    public ClusterStep paused(String at) {
+        return new ClusterStep(cluster, state, wave, startedAt, healthySince, finishedAt, at);
     }
 }

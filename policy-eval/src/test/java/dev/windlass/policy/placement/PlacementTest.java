@@ -26,7 +26,7 @@ class PlacementTest {
 
     static Application app(LabelSelector selector, List<String> names, int max) {
         return new Application("web", Map.of(), "apps/web/manifests", "web", new Application.Placement(selector, names, max),
-                Application.SyncPolicy.DEFAULT, List.of(), false, List.of(), "rev", List.of(), SourceLocation.file("apps/web/app.yaml"), null);
+                Application.SyncPolicy.DEFAULT, List.of(), false, List.of(), "rev", List.of(), SourceLocation.file("apps/web/app.yaml"), Map.of());
     }
 
     @Test

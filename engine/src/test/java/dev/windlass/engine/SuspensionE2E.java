@@ -1,0 +1,173 @@
+package dev.windlass.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.policy.state.ClusterStep;
+import dev.windlass.policy.state.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Suspension: nothing covered is applied, pruned or corrected while it holds; resuming applies what piled up. */
+class SuspensionE2E {
+    static final Path EXAMPLES = Path.of("..", "examples-repo");
+    static final String WEB_APP = "apps/web/app.yaml";
+    static final String WEB_DEPLOYMENT = "/apis/apps/v1/namespaces/web/deployments/web";
+
+    @TempDir Path dir;
+
+    static String suspended(String appYaml) { return appYaml.replace("spec:\n", "spec:\n  suspend: true\n"); }
+
+    static int replicas(TestFleet fleet, String cluster) {
+        try (KubernetesClient k = fleet.cluster(cluster).newClient()) {
+            return k.apps().deployments().inNamespace("web").withName("web").get().getSpec().getReplicas();
+        }
+    }
+
+    static long webWrites(TestFleet fleet) {
+        return fleet.sandbox.clusters().stream().mapToLong(c -> c.requests().snapshot().entrySet().stream()
+                .filter(e -> e.getKey().path().contains("/namespaces/web/") && !e.getKey().method().equals("GET"))
+                .mapToLong(e -> e.getValue()).sum()).sum();
+    }
+
+    static String commits(TestFleet fleet) throws Exception {
+        return String.join("\n---\n", fleet.statusLog().stream().map(RevCommit::getFullMessage).toList());
+    }
+
+    @Test
+    void aSuspendedAppGetsNoWritesAndResumesWithExactlyWhatPiledUp() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("fleet", TestFleet.folder(EXAMPLES, ""));
+            fleet.settle();
+            String app = ReconcileLoopE2E.read(EXAMPLES.resolve(WEB_APP));
+            fleet.push("suspend web while we debug", c -> c.write(WEB_APP, suspended(app)));
+            fleet.pass();
+            Condition condition = RolloutE2E.web(fleet).condition("Suspended");
+            assertEquals("True", condition.status(), condition.toString());
+            assertEquals("Dev <dev@example.com>", condition.by(), "who suspended it: the commit's author");
+
+            try (KubernetesClient k = fleet.cluster("eu-1").newClient()) {
+                k.apps().deployments().inNamespace("web").withName("web").edit(d -> {
+                    d.getSpec().setReplicas(7);
+                    return d;
+                });
+            }
+            fleet.resetRequestCounts();
+            fleet.passLater();
+            assertTrue(fleet.statusFile("status/apps/web.yaml").contains("Deployment web/web: spec.replicas"), "observation goes on: drift is reported");
+            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            PassReport held = fleet.passLater();
+            assertEquals(0, webWrites(fleet), "no apply, no drift correction: " + fleet.sandbox.clusters());
+            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals(7, replicas(fleet, "eu-1"), "the hand edit stays while suspended");
+            assertTrue(held.plan().held().stream().allMatch(h -> !h.action().app().equals("web") || h.heldBy().startsWith("Application/web suspended")),
+                    held.plan().held().toString());
+            assertTrue(held.plan().held().stream().anyMatch(h -> h.action().app().equals("web")), "the plan still shows what is held");
+
+            fleet.push("resume web", c -> c.write(WEB_APP, app));
+            fleet.resetRequestCounts();
+            PassReport resumed = fleet.pass();
+            assertEquals(List.of("Deployment web/web"), resumed.applied().results().stream().filter(r -> r.action().app().equals("web"))
+                    .map(r -> r.action().object().toString()).distinct().toList(), "exactly the accumulated change");
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals(2, replicas(fleet, "eu-1"), "the drift is corrected on resume");
+            String story = commits(fleet);
+            assertTrue(story.contains("web suspended: on eu-1, eu-2, us-1 by Application/web suspended"), story);
+            assertTrue(story.contains("web resumed") && story.contains("Windlass-Event: Suspension"), story);
+        }
+    }
+
+    @Test
+    void oneSuspendedClusterOfThreeGetsUpdatesOnResume() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("fleet", TestFleet.folder(EXAMPLES, ""));
+            fleet.settle();
+            String us1 = ReconcileLoopE2E.read(EXAMPLES.resolve("clusters/us-1.yaml"));
+            fleet.push("freeze us-1 until cut-over", c -> c.write("clusters/us-1.yaml", us1.replace("spec:\n", "spec:\n  suspend: true\n")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.pass();
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-2"));
+            assertEquals("1.4.2", RolloutE2E.image(fleet, "us-1"), "the suspended cluster gets nothing");
+            assertTrue(fleet.statusFile("status/clusters/us-1.yaml").contains("type: Suspended"));
+            fleet.push("cut-over done", c -> c.write("clusters/us-1.yaml", us1));
+            fleet.pass();
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "us-1"), "updated on resume");
+            assertTrue(commits(fleet).contains("cluster us-1 resumed"));
+        }
+    }
+
+    @Test
+    void aCronFreezeHoldsTheNextWaveAndStopsItsClocks() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("fleet", c -> TestFleet.folder(EXAMPLES, "").apply(c).write("policies/rollout.yaml", RolloutE2E.policy("Pause")));
+            fleet.settle();
+            String slow = RolloutE2E.policy("Pause").replace("minSuccessTime: 30s", "minSuccessTime: 10m").replace("progressDeadline: 2m", "progressDeadline: 20m");
+            fleet.push("a nightly freeze, and a longer soak", c -> c.write("policies/rollout.yaml", slow)
+                    .write("policies/freeze.yaml", """
+                            apiVersion: windlass.dev/v1alpha1
+                            kind: Freeze
+                            metadata: {name: maintenance}
+                            spec:
+                              schedule: "0 0 10 * * ?"
+                              duration: 30m
+                              timeZone: UTC
+                              reason: nightly storage maintenance
+                            """));
+            fleet.settle();
+            Instant nine55 = Instant.parse("2026-11-22T09:55:00Z");
+            fleet.clock.advance(Duration.between(fleet.clock.instant(), nine55));
+            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.pass();
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"), "before the window: wave 1 starts");
+            Instant eu2Started = null;
+            List<List<String>> progressing = new ArrayList<>();
+            while (fleet.clock.instant().isBefore(Instant.parse("2026-11-22T10:50:00Z"))) {
+                PassReport r = RolloutE2E.step(fleet, Duration.ofMinutes(1), progressing);
+                Instant now = fleet.clock.instant();
+                ClusterStep eu1 = RolloutE2E.web(fleet).rollout().step("eu-1");
+                if (now.isAfter(Instant.parse("2026-11-22T10:00:00Z")) && now.isBefore(Instant.parse("2026-11-22T10:30:00Z"))) {
+                    assertEquals(ClusterStep.State.Progressing, eu1.state(), "frozen at " + now + ": no success, and no timeout at 10:15");
+                    assertTrue(r.plan().held().stream().anyMatch(h -> h.action().cluster().equals("eu-2")
+                            && h.heldBy().startsWith("Freeze/maintenance until 2026-11-22T10:30Z")), r.plan().held().toString());
+                }
+                if (eu2Started == null && RolloutE2E.image(fleet, "eu-2").equals("1.5.0")) eu2Started = now;
+            }
+            assertTrue(eu2Started != null && !eu2Started.isBefore(Instant.parse("2026-11-22T10:35:00Z")),
+                    "eu-1 soaks 10m of unfrozen time (09:55-10:00, then 10:30-10:35): wave 2 starts at " + eu2Started);
+        }
+    }
+
+    @Test
+    void anOpenEndedFreezeHoldsUntilACommitRemovesIt() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("fleet", TestFleet.folder(EXAMPLES, ""));
+            fleet.settle();
+            fleet.push("freeze the frontend", c -> c.write("policies/freeze.yaml", """
+                    apiVersion: windlass.dev/v1alpha1
+                    kind: Freeze
+                    metadata: {name: black-friday}
+                    spec:
+                      selector: {matchLabels: {tier: frontend}}
+                      reason: no changes during the sale
+                    """));
+            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            PassReport frozen = fleet.pass();
+            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-1"));
+            assertTrue(frozen.plan().held().stream().allMatch(h -> h.heldBy().equals(
+                    "Freeze/black-friday until the Freeze is removed: no changes during the sale")), frozen.plan().held().toString());
+            fleet.push("the sale is over", c -> c.delete("policies/freeze.yaml"));
+            fleet.pass();
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "us-1"));
+        }
+    }
+}
