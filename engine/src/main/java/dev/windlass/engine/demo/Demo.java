@@ -93,7 +93,20 @@ public final class Demo {
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.6.0")));
                 settle(engine);
 
-                scene("5. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
+                scene("5. us-1 is suspended while api changes", "Updates stop reaching us-1 until it is resumed; eu-1 and eu-2 get them now.");
+                String us1 = read(examples.resolve("clusters/us-1.yaml"));
+                push(dev, "suspend us-1 until the network change is done", c -> c.write("clusters/us-1.yaml", us1.replace("spec:\n", "spec:\n  suspend: true\n")));
+                push(dev, "api: debug logging", c -> c.write("apps/api/manifests/api.yaml",
+                        read(examples.resolve("apps/api/manifests/api.yaml")).replace("LOG_LEVEL: info", "LOG_LEVEL: debug")));
+                PassReport held = engine.reconciler().reconcile();
+                out.println("  plan " + held.plan().hash() + ": " + PlanSummary.of(held.plan()));
+                held.plan().held().stream().filter(h -> h.action().cluster().equals("us-1")).map(h -> "  held: " + h.action().describe() + " (" + h.heldBy() + ")")
+                        .distinct().forEach(out::println);
+                held.events().forEach(e -> out.println("  " + e.type() + ": " + e.text()));
+                push(dev, "resume us-1", c -> c.write("clusters/us-1.yaml", us1));
+                settle(engine);
+
+                scene("6. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
                 try (KubernetesClient c = sandbox.cluster("eu-1").newClient()) {
                     c.apps().deployments().inNamespace("api").withName("api").edit(d -> {
                         d.getSpec().setReplicas(1);

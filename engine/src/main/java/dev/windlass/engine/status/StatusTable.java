@@ -41,6 +41,21 @@ public final class StatusTable {
             rollouts.add(new String[] {app.name() + " (" + r.policy() + ")", r.revision(), r.result().name(), clusters, message});
         }
         if (rollouts.size() > 1) b.append('\n').append(table(rollouts));
+        List<String[]> suspended = new ArrayList<>();
+        suspended.add(new String[] {"SUSPENDED", "SINCE", "BY", "WHY"});
+        for (AppStatus app : state.apps().values()) {
+            Condition c = app.condition("Suspended");
+            if (c != null && "True".equals(c.status()) && (onlyApp == null || onlyApp.equals(app.name()))) {
+                suspended.add(new String[] {app.name(), c.lastTransitionTime(), c.by() == null ? "-" : c.by(), c.message()});
+            }
+        }
+        for (ClusterStatus cluster : state.clusters().values()) {
+            Condition c = cluster.conditions().stream().filter(x -> x.type().equals("Suspended")).findFirst().orElse(null);
+            if (c != null && "True".equals(c.status()) && onlyApp == null) {
+                suspended.add(new String[] {"cluster " + cluster.name(), c.lastTransitionTime(), c.by() == null ? "-" : c.by(), c.message()});
+            }
+        }
+        if (suspended.size() > 1) b.append('\n').append(table(suspended));
         if (onlyApp == null && !state.clusters().isEmpty()) {
             List<String[]> cr = new ArrayList<>();
             cr.add(new String[] {"CLUSTER", "REACHABLE", "NODES READY", "APPLY", "MESSAGE"});

@@ -22,7 +22,9 @@ final class SuspensionRecord {
         boolean was = previous != null && "True".equals(previous.status());
         boolean is = !suspendedOn.isEmpty();
         if (!is && !was) return previous;
-        String message = String.join("; ", group(suspendedOn));
+        // A cluster's own suspension needs no "on <cluster>": the reason says it all.
+        String message = suspendedOn.keySet().equals(java.util.Set.of(subject.replace("cluster ", "")))
+                && subject.startsWith("cluster ") ? suspendedOn.values().iterator().next() : String.join("; ", group(suspendedOn));
         if (is && (!was || !Objects.equals(previous.message(), message))) {
             events.add(new Event(Event.Type.Suspension, subject + " suspended: " + message));
         } else if (!is) {
