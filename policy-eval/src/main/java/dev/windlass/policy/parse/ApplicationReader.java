@@ -15,12 +15,10 @@ final class ApplicationReader {
     private ApplicationReader() {}
 
     static AppDeclaration read(YamlDoc doc, List<Diagnostic> out) {
-        Fields root = Fields.root(doc, "Application", out);
-        root.has("apiVersion");
-        root.has("kind");
-        Metadata meta = Metadata.read(root);
-        Fields spec = root.object("spec");
-        root.end();
+        Envelope envelope = Envelope.read(doc, "Application", out);
+        Fields root = envelope.root();
+        Metadata meta = envelope.meta();
+        Fields spec = envelope.spec();
         if (spec == null) {
             root.errorHere("Application.spec is required, with at least spec.placement");
             return null;

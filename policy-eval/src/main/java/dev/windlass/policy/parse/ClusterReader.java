@@ -9,12 +9,10 @@ final class ClusterReader {
     private ClusterReader() {}
 
     static Cluster read(YamlDoc doc, List<Diagnostic> out) {
-        Fields root = Fields.root(doc, "Cluster", out);
-        root.has("apiVersion");
-        root.has("kind");
-        Metadata meta = Metadata.read(root);
-        Fields spec = root.object("spec");
-        root.end();
+        Envelope envelope = Envelope.read(doc, "Cluster", out);
+        Fields root = envelope.root();
+        Metadata meta = envelope.meta();
+        Fields spec = envelope.spec();
         if (spec == null) {
             root.errorHere("Cluster.spec is required, with spec.connection");
             return null;

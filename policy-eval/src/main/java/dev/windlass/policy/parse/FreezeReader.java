@@ -25,12 +25,10 @@ final class FreezeReader {
     /** The Freeze, or null when it has errors (reported to {@code out}); a Freeze is never used half-read. */
     static Read read(YamlDoc doc, List<Diagnostic> out) {
         int before = out.size();
-        Fields root = Fields.root(doc, "Freeze", out);
-        root.has("apiVersion");
-        root.has("kind");
-        Metadata meta = Metadata.read(root);
-        Fields spec = root.object("spec");
-        root.end();
+        Envelope envelope = Envelope.read(doc, "Freeze", out);
+        Fields root = envelope.root();
+        Metadata meta = envelope.meta();
+        Fields spec = envelope.spec();
         if (spec == null) {
             root.errorHere("Freeze.spec is required: what it holds and when ('spec: {}' holds everything until the Freeze is removed)");
             return null;

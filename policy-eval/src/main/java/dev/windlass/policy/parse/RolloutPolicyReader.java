@@ -20,12 +20,10 @@ final class RolloutPolicyReader {
     private RolloutPolicyReader() {}
 
     static RolloutPolicy read(YamlDoc doc, List<Diagnostic> out) {
-        Fields root = Fields.root(doc, "RolloutPolicy", out);
-        root.has("apiVersion");
-        root.has("kind");
-        Metadata meta = Metadata.read(root);
-        Fields spec = root.object("spec");
-        root.end();
+        Envelope envelope = Envelope.read(doc, "RolloutPolicy", out);
+        Fields root = envelope.root();
+        Metadata meta = envelope.meta();
+        Fields spec = envelope.spec();
         if (spec == null) {
             root.errorHere("RolloutPolicy.spec is required, with at least selector");
             return null;
