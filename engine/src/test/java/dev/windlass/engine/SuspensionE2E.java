@@ -170,4 +170,25 @@ class SuspensionE2E {
             assertEquals("1.5.0", RolloutE2E.image(fleet, "us-1"));
         }
     }
+
+    @Test
+    void aFreezeFileThatCannotBeReadHoldsEverythingInsteadOfVanishing() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("fleet", TestFleet.folder(EXAMPLES, ""));
+            fleet.settle();
+            String freeze = "apiVersion: windlass.dev/v1alpha1\nkind: Freeze\nmetadata: {name: sale}\nspec:\n  selector: {matchLabels: {tier: frontend}}\n";
+            fleet.push("freeze the frontend", c -> c.write("policies/freeze.yaml", freeze));
+            fleet.pass();
+            fleet.push("a typo in the freeze, and a web release", c -> c.write("policies/freeze.yaml", freeze + "  reason: [unclosed\n")
+                    .write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            PassReport r = fleet.pass();
+            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-1"), "the freeze did not vanish with its file");
+            assertTrue(r.plan().held().stream().allMatch(h -> h.heldBy().equals(
+                    "policies/freeze.yaml held a Freeze or RolloutPolicy and cannot be read; nothing is applied until it is fixed")), r.plan().held().toString());
+            assertTrue(r.plan().diagnostics().stream().anyMatch(d -> d.toString().startsWith("policies/freeze.yaml:")), "the YAML error is shown with its place");
+            fleet.push("sale over", c -> c.delete("policies/freeze.yaml"));
+            fleet.pass();
+            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
+        }
+    }
 }

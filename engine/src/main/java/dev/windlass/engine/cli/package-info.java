@@ -1,2 +1,2 @@
-/** The {@code windlass} command line: run, validate, plan, status, demo. */
+/** The {@code windlass} command line: run, validate, plan, status, rollout, suspend, resume, demo. */
 package dev.windlass.engine.cli;

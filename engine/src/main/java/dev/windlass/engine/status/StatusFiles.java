@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -52,6 +53,7 @@ public final class StatusFiles {
         Map<String, AppStatus> apps = new TreeMap<>();
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         String source = null;
+        java.util.Set<String> policyFiles = new java.util.TreeSet<>();
         for (var e : files.entrySet()) {
             String path = e.getKey();
             try {
@@ -62,14 +64,15 @@ public final class StatusFiles {
                     ClusterStatus c = YAML.readValue(e.getValue(), ClusterStatus.class);
                     clusters.put(c.name(), c);
                 } else if (path.equals(FLEET)) {
-                    Object s = YAML.readValue(e.getValue(), Map.class).get("source");
-                    source = s == null ? null : s.toString();
+                    Map<?, ?> fleet = YAML.readValue(e.getValue(), Map.class);
+                    source = fleet.get("source") == null ? null : fleet.get("source").toString();
+                    if (fleet.get("policyFiles") instanceof List<?> listed) listed.forEach(f -> policyFiles.add(String.valueOf(f)));
                 }
             } catch (IOException ex) {
                 throw new UncheckedIOException("status file " + path + " cannot be read: " + ex.getMessage(), ex);
             }
         }
-        return EngineState.of(source, apps, clusters);
+        return EngineState.of(source, apps, clusters, policyFiles);
     }
 
     private static Map<String, Object> fleet(EngineState state) {
@@ -86,6 +89,7 @@ public final class StatusFiles {
             }
         });
         m.put("apps", apps);
+        if (!state.policyFiles().isEmpty()) m.put("policyFiles", List.copyOf(state.policyFiles()));
         return m;
     }
 

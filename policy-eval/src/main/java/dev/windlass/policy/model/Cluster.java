@@ -4,9 +4,17 @@ import java.util.Map;
 
 /** A member cluster of the fleet, from {@code kind: Cluster}. */
 public record Cluster(String name, Map<String, String> labels, Connection connection, boolean suspend,
-                      int unreachableTolerationSeconds, SourceLocation location) {
+                      int unreachableTolerationSeconds, SourceLocation location, Map<String, String> annotations) {
 
-    public Cluster { labels = Map.copyOf(labels); }
+    public Cluster(String name, Map<String, String> labels, Connection connection, boolean suspend, int unreachableTolerationSeconds,
+                   SourceLocation location) {
+        this(name, labels, connection, suspend, unreachableTolerationSeconds, location, Map.of());
+    }
+
+    public Cluster {
+        labels = Map.copyOf(labels);
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
 
     /** How the engine reaches the cluster: exactly one of these. */
     public sealed interface Connection permits Kubeconfig, Sandbox {}

@@ -22,7 +22,7 @@ final class ClusterReader {
         int toleration = spec.integer("unreachableTolerationSeconds", 60, 0);
         spec.end();
         if (meta == null || connection == null) return null;
-        return new Cluster(meta.name(), meta.labels(), connection, suspend, toleration, doc.location());
+        return new Cluster(meta.name(), meta.labels(), connection, suspend, toleration, doc.location(), meta.annotations());
     }
 
     private static Cluster.Connection connection(Fields spec) {

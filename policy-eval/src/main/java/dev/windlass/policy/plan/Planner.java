@@ -51,7 +51,7 @@ public final class Planner {
             placements.put(app.name(), Placement.place(app, desired.clusters(), previous == null ? List.of() : previous.placement()));
         }
         Ownership ownership = new Ownership(desired.apps(), placements);
-        Suspensions suspensions = Suspensions.at(desired, now);
+        Suspensions suspensions = Suspensions.at(desired, state, now);
         Map<String, List<Diagnostic>> conflicts = ownership.conflicts(desired.apps());
         conflicts.values().forEach(diagnostics::addAll);
 

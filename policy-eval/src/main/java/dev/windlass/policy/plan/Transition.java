@@ -118,7 +118,12 @@ public final class Transition {
             }
             clusters.put(name, next);
         });
-        return new Result(EngineState.of(desired.commit(), apps, clusters), events);
+        java.util.Set<String> policyFiles = new java.util.TreeSet<>();
+        desired.freezes().forEach(f -> policyFiles.add(f.location().path()));
+        desired.rolloutPolicies().values().forEach(p -> policyFiles.add(p.location().path()));
+        // A policy file that cannot be read now is still remembered: it keeps holding until it is fixed.
+        previous.policyFiles().stream().filter(desired.brokenFiles()::contains).forEach(policyFiles::add);
+        return new Result(EngineState.of(desired.commit(), apps, clusters, policyFiles), events);
     }
 
     /**
@@ -138,7 +143,7 @@ public final class Transition {
                     : new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), p.placement(),
                             p.targets(), p.diagnostics(), m.rollout(), m.invalidRevisions(), m.lastGood(), m.history()));
         });
-        return new Result(EngineState.of(previous.source(), apps, previous.clusters()), events);
+        return new Result(EngineState.of(previous.source(), apps, previous.clusters(), previous.policyFiles()), events);
     }
 
     private static AppStatus invalid(AppPlan ap, AppStatus prev, Instant now, List<Event> events) {

@@ -4,6 +4,7 @@ import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Freeze;
+import dev.windlass.policy.state.EngineState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,23 +19,37 @@ import java.util.Optional;
 public final class Suspensions {
     private final DesiredState desired;
     private final Instant now;
+    private final List<String> unreadablePolicies;
 
-    private Suspensions(DesiredState desired, Instant now) {
+    private Suspensions(DesiredState desired, List<String> unreadablePolicies, Instant now) {
         this.desired = desired;
+        this.unreadablePolicies = unreadablePolicies;
         this.now = now;
     }
 
-    public static Suspensions at(DesiredState desired, Instant now) { return new Suspensions(desired, now); }
+    public static Suspensions at(DesiredState desired, Instant now) { return at(desired, EngineState.EMPTY, now); }
+
+    /** With the engine's memory: a file that held a Freeze or RolloutPolicy and cannot be read now holds everything. */
+    public static Suspensions at(DesiredState desired, EngineState state, Instant now) {
+        List<String> unreadable = state.policyFiles().stream().filter(desired.brokenFiles()::contains).sorted().toList();
+        return new Suspensions(desired, unreadable, now);
+    }
 
     /** What holds {@code app} (a name and its labels; an app deleted from Git has none) on {@code cluster}, or null. */
     public String heldBy(String app, Map<String, String> appLabels, String cluster) {
+        if (!unreadablePolicies.isEmpty()) {
+            return String.join(", ", unreadablePolicies) + " held a Freeze or RolloutPolicy and cannot be read; nothing is applied until it is fixed";
+        }
         Application a = desired.apps().get(app);
         if (a != null && a.suspend()) {
             String why = a.annotations().get(Application.ANNOTATION_SUSPEND_REASON);
             return "Application/" + app + " suspended" + (why == null ? "" : ": " + why);
         }
         Cluster c = desired.clusters().get(cluster);
-        if (c != null && c.suspend()) return "Cluster/" + cluster + " suspended";
+        if (c != null && c.suspend()) {
+            String why = c.annotations().get(Application.ANNOTATION_SUSPEND_REASON);
+            return "Cluster/" + cluster + " suspended" + (why == null ? "" : ": " + why);
+        }
         Map<String, String> clusterLabels = c == null ? Map.of() : c.labels();
         for (Freeze f : desired.freezes()) {
             if (!f.coversApp(app, appLabels) || !f.coversCluster(cluster, clusterLabels)) continue;
