@@ -26,6 +26,12 @@ public final class Main {
             return 2;
         });
         cli.setExitCodeExceptionMapper(e -> 2);
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } finally {
+            // Commands may print without a newline; main() exits right after, so flush here.
+            out.flush();
+            err.flush();
+        }
     }
 }

@@ -56,9 +56,11 @@ public final class RecordedFleet implements Fleet {
                 if (applied == null) continue;
                 namespaces.add(applied.namespace());
                 for (InventoryEntry e : t.inventory()) {
+                    // The cluster may run another revision than the commit read here: the object is there all the
+                    // same, with the hash it was recorded with; its fields are the closest version at hand.
                     for (Manifest m : applied.manifests()) {
-                        if (m.ref().equals(e.ref()) && m.hash().equals(e.hash())) {
-                            objects.put(m.ref(), new LiveObject(m.ref(), withHash(m), Health.valueOf(t.health()), ""));
+                        if (m.ref().equals(e.ref())) {
+                            objects.put(m.ref(), new LiveObject(m.ref(), withHash(m, e.hash()), Health.valueOf(t.health()), ""));
                         }
                     }
                 }
@@ -80,11 +82,11 @@ public final class RecordedFleet implements Fleet {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> withHash(Manifest m) {
+    private static Map<String, Object> withHash(Manifest m, String hash) {
         Map<String, Object> body = new LinkedHashMap<>(m.body());
         Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) body.get("metadata"));
         Map<String, Object> ann = new LinkedHashMap<>(meta.get("annotations") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of());
-        ann.put("windlass.dev/applied-hash", m.hash());
+        ann.put("windlass.dev/applied-hash", hash);
         meta.put("annotations", ann);
         body.put("metadata", meta);
         return body;
