@@ -1,15 +1,11 @@
 package dev.windlass.policy.parse;
 
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
  * Sets, replaces or removes one scalar field directly under {@code spec} of a Windlass object in its file
@@ -36,26 +32,20 @@ public final class SpecFieldEdit {
     }
 
     private static Outcome edit(String text, String kind, String name, String field, String scalar) {
-        MappingNode doc = null;
-        for (Node d : new Yaml(YamlReader.options()).composeAll(new StringReader(text))) {
-            if (d instanceof MappingNode m && kind.equals(scalar(m, "kind")) && get(m, "metadata") instanceof MappingNode meta
-                    && name.equals(scalar(meta, "name"))) {
-                doc = m;
-            }
-        }
+        MappingNode doc = YamlLines.object(text, kind, name);
         if (doc == null) return new Outcome(null, "no " + kind + " named " + name + " in this file");
-        if (!(get(doc, "spec") instanceof MappingNode spec) || spec.getValue().isEmpty()) {
+        if (!(YamlLines.get(doc, "spec") instanceof MappingNode spec) || spec.getValue().isEmpty()) {
             return new Outcome(null, kind + " " + name + " has no spec to edit");
         }
         if (doc.getFlowStyle() == DumperOptions.FlowStyle.FLOW || spec.getFlowStyle() == DumperOptions.FlowStyle.FLOW) {
             return new Outcome(null, "spec of " + kind + " " + name + " is written in flow style ({...}); write it as a block to let Windlass edit it");
         }
         List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
-        NodeTuple entry = tuple(spec, field);
+        NodeTuple entry = YamlLines.tuple(spec, field);
         if (entry == null) {
             if (scalar == null) return new Outcome(text, null);
-            int at = lastContentLine(lines, lastLineOf(spec));
-            lines.add(at + 1, indent(spec.getValue().get(0).getKeyNode()) + field + ": " + scalar);
+            int at = YamlLines.lastContentLine(lines, YamlLines.lastLineOf(spec));
+            lines.add(at + 1, YamlLines.indent(spec.getValue().get(0).getKeyNode()) + field + ": " + scalar);
             return new Outcome(String.join("\n", lines), null);
         }
         if (!(entry.getValueNode() instanceof ScalarNode value)) {
@@ -64,7 +54,7 @@ public final class SpecFieldEdit {
         int keyLine = entry.getKeyNode().getStartMark().getLine();
         // An empty value ("suspend:") has its marks at the next token, possibly lines further on.
         boolean empty = value.getValue().isEmpty() && value.getScalarStyle() == DumperOptions.ScalarStyle.PLAIN;
-        int lastLine = empty ? keyLine : lastLineOf(value);
+        int lastLine = empty ? keyLine : YamlLines.lastLineOf(value);
         if (scalar == null) {
             if (spec.getValue().size() == 1) {
                 return new Outcome(null, "spec." + field + " is the only field in the spec of " + kind + " " + name + "; removing it would leave the spec empty");
@@ -79,43 +69,14 @@ public final class SpecFieldEdit {
             lines.set(valueLine, line.substring(0, value.getStartMark().getColumn()) + scalar + line.substring(value.getEndMark().getColumn()));
         } else {
             for (int i = lastLine; i >= keyLine; i--) lines.remove(keyLine);
-            lines.add(keyLine, indent(entry.getKeyNode()) + field + ": " + scalar);
+            lines.add(keyLine, YamlLines.indent(entry.getKeyNode()) + field + ": " + scalar);
         }
         return new Outcome(String.join("\n", lines), null);
     }
 
-    /** The last line a node's text is on (a block collection's end mark sits on the next key's line, so ask its last child). */
-    private static int lastLineOf(Node node) {
-        if (node instanceof MappingNode m && m.getFlowStyle() != DumperOptions.FlowStyle.FLOW && !m.getValue().isEmpty()) {
-            return lastLineOf(m.getValue().get(m.getValue().size() - 1).getValueNode());
-        }
-        if (node instanceof SequenceNode q && q.getFlowStyle() != DumperOptions.FlowStyle.FLOW && !q.getValue().isEmpty()) {
-            return lastLineOf(q.getValue().get(q.getValue().size() - 1));
-        }
-        var end = node.getEndMark();
-        return end.getColumn() == 0 ? end.getLine() - 1 : end.getLine();
-    }
 
-    /** The last line at or before {@code line} that holds something. */
-    private static int lastContentLine(List<String> lines, int line) {
-        int i = Math.min(line, lines.size() - 1);
-        while (i > 0 && lines.get(i).isBlank()) i--;
-        return i;
-    }
 
-    private static String indent(Node key) { return " ".repeat(key.getStartMark().getColumn()); }
 
-    private static NodeTuple tuple(MappingNode m, String key) {
-        for (NodeTuple t : m.getValue()) if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key)) return t;
-        return null;
-    }
 
-    private static Node get(MappingNode m, String key) {
-        NodeTuple t = tuple(m, key);
-        return t == null ? null : t.getValueNode();
-    }
 
-    private static String scalar(MappingNode m, String key) {
-        return get(m, key) instanceof ScalarNode s ? s.getValue() : null;
-    }
 }
