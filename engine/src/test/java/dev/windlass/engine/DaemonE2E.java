@@ -40,6 +40,11 @@ class DaemonE2E {
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, health.statusCode());
                 assertTrue(health.body().startsWith("ok"), health.body());
+                await(() -> get(base + "/metrics").body().contains("windlass_reconcile_passes_total{result=\"ok\"} 1.0"),
+                        "the first pass is counted on /metrics");
+                HttpResponse<String> metrics = get(base + "/metrics");
+                assertEquals(200, metrics.statusCode());
+                assertTrue(metrics.body().contains("windlass_actions_total{operation=\"Create\",outcome=\"Created\"}"), metrics.body());
 
                 int before = fleet.statusLog().size();
                 fleet.push("web 1.5.0", c -> c.write("apps/web/manifests/deployment.yaml",
@@ -63,6 +68,10 @@ class DaemonE2E {
                         .contains("Windlass-Source: " + pushed), "a status commit for the pushed commit " + pushed);
             }
         }
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String base, byte[] body, String header, String signature) throws Exception {

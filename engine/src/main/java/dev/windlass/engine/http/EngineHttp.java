@@ -16,7 +16,8 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * {@code GET /healthz} answers while the engine runs; {@code POST /webhook} takes a push payload and
+ * {@code GET /healthz} answers while the engine runs; {@code GET /metrics} in the Prometheus text format;
+ * {@code POST /webhook} takes a push payload and
  * asks for a pass when it is for the config branch. Pushes to any other branch (the status branch
  * included) are acknowledged and ignored.
  */
@@ -26,13 +27,17 @@ public final class EngineHttp implements AutoCloseable {
 
     private final Server server;
 
-    public EngineHttp(InetSocketAddress address, String branch, String secret, Runnable reconcileSoon, Supplier<String> health) {
+    public EngineHttp(InetSocketAddress address, String branch, String secret, Runnable reconcileSoon, Supplier<String> health,
+                      Supplier<String> metrics) {
         server = new Server(address);
         server.setHandler(new Handler.Abstract() {
             @Override public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
                 if (path.equals("/healthz") && request.getMethod().equals("GET")) {
                     return reply(response, callback, 200, health.get());
+                }
+                if (path.equals("/metrics") && request.getMethod().equals("GET")) {
+                    return reply(response, callback, 200, metrics.get());
                 }
                 if (path.equals("/webhook") && request.getMethod().equals("POST")) {
                     return webhook(request, response, callback, branch, secret, reconcileSoon);
