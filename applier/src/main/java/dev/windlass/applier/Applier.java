@@ -2,8 +2,7 @@ package dev.windlass.applier;
 
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.observe.Observer;
-import dev.windlass.applier.write.ClientSideApply;
-import dev.windlass.applier.write.ServerSideApply;
+import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
@@ -30,8 +29,7 @@ public final class Applier implements AutoCloseable {
     private final ClusterClients clients;
     private final ApplierSettings settings;
     private final Observer observer;
-    private final ClientSideApply clientSide = new ClientSideApply();
-    private final ServerSideApply serverSide = new ServerSideApply();
+    private final ActionWrite writes = new ActionWrite();
     private final DeadlinePool pool;
 
     public Applier(ClusterClients clients) { this(clients, ApplierSettings.DEFAULT); }
@@ -77,12 +75,12 @@ public final class Applier implements AutoCloseable {
      */
     public List<ActionResult> dryRun(Stage stage, Set<String> onlyClusters) {
         return perCluster(stage, onlyClusters::contains, settings.executeDeadline(), "dry run",
-                (cluster, actions) -> new ClusterDryRun(cluster, actions, clientSide, serverSide));
+                (cluster, actions) -> new ClusterDryRun(cluster, actions, writes));
     }
 
     private List<ActionResult> execute(Stage stage, Predicate<String> included) {
         return perCluster(stage, included, settings.executeDeadline(), "it may or may not have been applied",
-                (cluster, actions) -> new ClusterRun(cluster, actions, clientSide, serverSide));
+                (cluster, actions) -> new ClusterRun(cluster, actions, writes));
     }
 
     /** Runs each cluster's share in parallel under its own deadline; results in the stage's action order. */

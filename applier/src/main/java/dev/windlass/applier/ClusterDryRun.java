@@ -2,9 +2,7 @@ package dev.windlass.applier;
 
 import dev.windlass.applier.cluster.ClusterConnection;
 import dev.windlass.applier.write.Attempt;
-import dev.windlass.applier.write.ClientSideApply;
-import dev.windlass.applier.write.ServerSideApply;
-import dev.windlass.policy.model.Application.ApplyStrategy;
+import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
@@ -26,16 +24,14 @@ final class ClusterDryRun implements ClusterWork {
 
     private final String cluster;
     private final ResultLog log;
-    private final ClientSideApply clientSide;
-    private final ServerSideApply serverSide;
+    private final ActionWrite writes;
     private final Set<String> newNamespaces = new HashSet<>();
     private final Set<String> newKinds = new HashSet<>();
 
-    ClusterDryRun(String cluster, List<Action> actions, ClientSideApply clientSide, ServerSideApply serverSide) {
+    ClusterDryRun(String cluster, List<Action> actions, ActionWrite writes) {
         this.cluster = cluster;
         this.log = new ResultLog(actions);
-        this.clientSide = clientSide;
-        this.serverSide = serverSide;
+        this.writes = writes;
     }
 
     @Override public List<ActionResult> run(ClusterConnection connection) {
@@ -53,9 +49,7 @@ final class ClusterDryRun implements ClusterWork {
             } else if (waitsForThisStage(action) != null) {
                 result = ActionResult.ok(action, Outcome.Skipped, "not checked: " + waitsForThisStage(action));
             } else {
-                Attempt attempt = action.strategy() == ApplyStrategy.ServerSide
-                        ? serverSide.dryRun(connected.client(), action)
-                        : clientSide.dryRun(connected.client(), action);
+                Attempt attempt = writes.dryRun(connected.client(), action);
                 result = attempt.result();
                 lost = attempt.clusterUnreachable();
                 noteCreated(result);

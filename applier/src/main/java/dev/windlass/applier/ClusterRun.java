@@ -3,10 +3,8 @@ package dev.windlass.applier;
 import dev.windlass.applier.cluster.ClusterConnection;
 import dev.windlass.applier.inventory.StageRecording;
 import dev.windlass.applier.write.Attempt;
-import dev.windlass.applier.write.ClientSideApply;
+import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.applier.write.CrdEstablishment;
-import dev.windlass.applier.write.ServerSideApply;
-import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,14 +23,12 @@ final class ClusterRun implements ClusterWork {
 
     private final String cluster;
     private final ResultLog log;
-    private final ClientSideApply clientSide;
-    private final ServerSideApply serverSide;
+    private final ActionWrite writes;
 
-    ClusterRun(String cluster, List<Action> actions, ClientSideApply clientSide, ServerSideApply serverSide) {
+    ClusterRun(String cluster, List<Action> actions, ActionWrite writes) {
         this.cluster = cluster;
         this.log = new ResultLog(actions);
-        this.clientSide = clientSide;
-        this.serverSide = serverSide;
+        this.writes = writes;
     }
 
     /** One result per action, in order. */
@@ -63,9 +59,7 @@ final class ClusterRun implements ClusterWork {
     private Attempt attempt(KubernetesClient client, Action action, StageRecording inventory) {
         var refused = inventory.before(client, action);
         if (refused.isPresent()) return refused.get();
-        Attempt attempt = action.strategy() == ApplyStrategy.ServerSide
-                ? serverSide.attempt(client, action)
-                : clientSide.attempt(client, action);
+        Attempt attempt = writes.attempt(client, action);
         if (!CrdEstablishment.wrote(attempt.result())) return attempt;
         return new Attempt(CrdEstablishment.await(client, attempt.result(), CRD_ESTABLISHED), false);
     }

@@ -17,23 +17,8 @@ import java.util.Optional;
  */
 public final class ClientSideApply {
 
-    /** Executes one action; every failure of the request comes back as a Failed result. */
-    public ActionResult apply(KubernetesClient client, Action action) { return attempt(client, action).result(); }
-
-    /** Like {@link #apply}, also saying whether the cluster answered at all. */
-    public Attempt attempt(KubernetesClient client, Action action) {
-        return Attempt.run(action, () -> write(client, action, false));
-    }
-
-    /** Asks the server what {@link #attempt} would do: the same reads, every write sent as a dry run. */
-    public Attempt dryRun(KubernetesClient client, Action action) {
-        return Attempt.dryRun(action, () -> write(client, action, true));
-    }
-
-    private ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
-        if (action.operation() == Operation.Delete) return Deletion.delete(client, action, dryRun);
-        if (action.operation() == Operation.Orphan) return Orphaning.release(client, action, dryRun);
-        if (action.desired().implicit()) return ImplicitObject.ensure(client, action, dryRun);
+    /** Applies the action's object (never a delete, an orphaning or the implicit namespace: see {@link ActionWrite}). */
+    ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
         PreparedObject prepared = PreparedObject.of(action);
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
         // Create looks before it writes, so running a plan a second time sends nothing for objects already

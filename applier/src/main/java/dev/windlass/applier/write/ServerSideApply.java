@@ -24,21 +24,8 @@ public final class ServerSideApply {
 
     public static final String FIELD_MANAGER = "windlass";
 
-    public ActionResult apply(KubernetesClient client, Action action) { return attempt(client, action).result(); }
-
-    public Attempt attempt(KubernetesClient client, Action action) {
-        return Attempt.run(action, () -> write(client, action, false));
-    }
-
-    /** Asks the server what {@link #attempt} would do: the same reads, every write sent with {@code dryRun=All}. */
-    public Attempt dryRun(KubernetesClient client, Action action) {
-        return Attempt.dryRun(action, () -> write(client, action, true));
-    }
-
-    private ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
-        if (action.operation() == Operation.Delete) return Deletion.delete(client, action, dryRun);
-        if (action.operation() == Operation.Orphan) return Orphaning.release(client, action, dryRun);
-        if (action.desired().implicit()) return ImplicitObject.ensure(client, action, dryRun);
+    /** Applies the action's object (never a delete, an orphaning or the implicit namespace: see {@link ActionWrite}). */
+    ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
         // The marks are sent too: observation finds objects by label whichever way they were applied, and the
         // last-applied annotation keeps a later switch to client-side apply able to remove fields.
         PreparedObject prepared = PreparedObject.of(action);

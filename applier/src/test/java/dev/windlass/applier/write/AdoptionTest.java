@@ -19,7 +19,7 @@ class AdoptionTest {
 
     private static final String PATH = "/api/v1/namespaces/demo/configmaps/settings";
 
-    private final ClientSideApply apply = new ClientSideApply();
+    private final ActionWrite apply = new ActionWrite();
 
     @Test void existingObjectIsAdopted() {
         try (MockCluster cluster = MockCluster.crud()) {

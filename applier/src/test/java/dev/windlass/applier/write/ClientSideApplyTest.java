@@ -63,7 +63,7 @@ class ClientSideApplyTest {
             """;
 
     private final MockCluster cluster = MockCluster.crud();
-    private final ClientSideApply apply = new ClientSideApply();
+    private final ActionWrite apply = new ActionWrite();
 
     @AfterEach void stop() { cluster.close(); }
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class DeletionTest {
 
     private final MockCluster cluster = MockCluster.crud();
-    private final ClientSideApply apply = new ClientSideApply();
+    private final ActionWrite apply = new ActionWrite();
 
     @AfterEach void stop() { cluster.close(); }
 

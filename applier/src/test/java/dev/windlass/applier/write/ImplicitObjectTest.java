@@ -23,7 +23,7 @@ class ImplicitObjectTest {
     private static final Manifest NAMESPACE = manifest(yaml("{apiVersion: v1, kind: Namespace, metadata: {name: demo}}"), true);
 
     private final MockCluster cluster = MockCluster.crud();
-    private final ClientSideApply apply = new ClientSideApply();
+    private final ActionWrite apply = new ActionWrite();
 
     @AfterEach void stop() { cluster.close(); }
 

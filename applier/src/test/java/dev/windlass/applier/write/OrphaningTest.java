@@ -19,9 +19,9 @@ class OrphaningTest {
     @Test void marksAreRemovedAndTheObjectStays() {
         try (MockCluster cluster = MockCluster.crud()) {
             var settings = configMap("demo", "settings", "kept");
-            new ClientSideApply().apply(cluster.client(), create("eu-1", settings));
+            new ActionWrite().apply(cluster.client(), create("eu-1", settings));
 
-            ActionResult result = new ClientSideApply().apply(cluster.client(), orphan("eu-1", settings.ref(), "v1"));
+            ActionResult result = new ActionWrite().apply(cluster.client(), orphan("eu-1", settings.ref(), "v1"));
 
             assertEquals(Outcome.Configured, result.outcome(), result.message());
             assertEquals("orphaned: kept, no longer managed", result.message());
@@ -39,7 +39,7 @@ class OrphaningTest {
         try (MockCluster cluster = MockCluster.crud()) {
             var settings = configMap("demo", "settings", "kept");
 
-            ActionResult result = new ServerSideApply().apply(cluster.client(), orphan("eu-1", settings.ref(), "v1"));
+            ActionResult result = new ActionWrite().apply(cluster.client(), orphan("eu-1", settings.ref(), "v1"));
 
             assertEquals(Outcome.Unchanged, result.outcome(), result.message());
         }

@@ -35,7 +35,7 @@ class RejectedWriteTest {
             """);
 
     private final MockCluster cluster = MockCluster.expectations();
-    private final ClientSideApply apply = new ClientSideApply();
+    private final ActionWrite apply = new ActionWrite();
 
     @AfterEach void stop() { cluster.close(); }
 

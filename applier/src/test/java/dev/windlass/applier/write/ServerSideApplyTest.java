@@ -35,7 +35,7 @@ class ServerSideApplyTest {
             var action = new Action(Fixtures.APP, "eu-1", manifest.ref(), manifest.apiVersion(), Operation.Create, "test", List.of(), manifest,
                     ApplyStrategy.ServerSide, false);
 
-            ActionResult result = new ServerSideApply().apply(cluster.client(), action);
+            ActionResult result = new ActionWrite().apply(cluster.client(), action);
 
             assertEquals(Outcome.Created, result.outcome(), result.message());
             RecordedRequest get = cluster.server().takeRequest(1, TimeUnit.SECONDS);
