@@ -6,12 +6,12 @@ import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Who declares which object on which cluster. An object has one owner: two applications declaring the
@@ -53,12 +53,15 @@ final class Ownership {
         return out;
     }
 
-    /** Objects that applications other than {@code app} declare on {@code cluster}. */
-    Set<ObjectRef> claimedByOthers(String app, String cluster) {
-        Set<ObjectRef> out = new HashSet<>();
-        claims.getOrDefault(cluster, Map.of()).forEach((ref, owners) -> {
-            if (owners.size() > 1 || !owners.contains(app)) out.add(ref);
-        });
-        return out;
+    /**
+     * Whether an object is declared on {@code cluster} by an application other than {@code app}. A lookup per
+     * object, not a set built per app and cluster: this runs for every target on every pass.
+     */
+    Predicate<ObjectRef> claimedByOthers(String app, String cluster) {
+        Map<ObjectRef, Set<String>> byRef = claims.getOrDefault(cluster, Map.of());
+        return ref -> {
+            Set<String> owners = byRef.get(ref);
+            return owners != null && (owners.size() > 1 || !owners.contains(app));
+        };
     }
 }

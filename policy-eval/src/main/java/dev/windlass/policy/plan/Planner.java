@@ -92,9 +92,12 @@ public final class Planner {
                     app.location().path(), suspendedOn));
         }
 
+        Map<String, AppPlan> byName = new HashMap<>();
+        apps.forEach(a -> byName.put(a.app(), a));
         for (Application app : desired.apps().values()) {
             RolloutGate.Verdict gate = RolloutGate.NONE;
-            Map<String, String> frozen = apps.stream().filter(a -> a.app().equals(app.name())).findFirst().map(AppPlan::suspendedOn).orElse(Map.of());
+            AppPlan planned = byName.get(app.name());
+            Map<String, String> frozen = planned == null ? Map.of() : planned.suspendedOn();
             if (desired.rolloutPolicy(app.name()) != null && placements.containsKey(app.name()) && !conflicts.containsKey(app.name())) {
                 gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()), results,
                         ownership, revisions, frozen, now);
@@ -112,7 +115,7 @@ public final class Planner {
                 }
                 replaceTargets(apps, app.name(), gate.rollbackTargets());
             }
-            for (String cluster : placedOn(apps, app.name())) {
+            for (String cluster : planned == null ? List.<String>of() : planned.clusters()) {
                 TargetPlanner.Result r = results.get(app.name() + "@" + cluster);
                 if (r == null || gate.rolledBack(cluster)) continue;
                 String waitingFor = frozen.containsKey(cluster) ? frozen.get(cluster)
@@ -162,7 +165,7 @@ public final class Planner {
     }
 
     private static List<Action> removalOf(String app, String why, ClusterObservation obs, TargetStatus previous,
-                                          java.util.Set<dev.windlass.policy.model.ObjectRef> claimedByOthers) {
+                                          java.util.function.Predicate<dev.windlass.policy.model.ObjectRef> claimedByOthers) {
         if (!obs.reachable()) return List.of();
         var recorded = TargetPlanner.inventoryOf(previous, obs.inventories().get(app));
         return TargetPlanner.removal(app, why, obs, List.copyOf(recorded.values()), claimedByOthers);
@@ -178,9 +181,6 @@ public final class Planner {
         }
     }
 
-    private static List<String> placedOn(List<AppPlan> apps, String app) {
-        return apps.stream().filter(a -> a.app().equals(app)).findFirst().map(AppPlan::clusters).orElse(List.of());
-    }
 
     /** The first dependency not yet Healthy on this cluster, in words, or null when all are. */
     private static String unmetDependency(Application app, String cluster, Map<String, Map<String, Health>> health) {

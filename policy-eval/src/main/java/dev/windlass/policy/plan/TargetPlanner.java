@@ -35,7 +35,7 @@ final class TargetPlanner {
     record Result(List<Action> applies, List<Action> deletes, List<HeldAction> held, List<ObjectRef> released, TargetPlan target) {}
 
     /** @param claimedByOthers objects other applications declare on this cluster */
-    static Result plan(Application app, ClusterObservation obs, TargetStatus previous, Set<ObjectRef> claimedByOthers) {
+    static Result plan(Application app, ClusterObservation obs, TargetStatus previous, java.util.function.Predicate<ObjectRef> claimedByOthers) {
         String cluster = obs.cluster();
         ApplyStrategy strategy = effectiveStrategy(app.syncPolicy().applyStrategy(), obs);
         List<Action> applies = new ArrayList<>();
@@ -107,11 +107,11 @@ final class TargetPlanner {
      * An object another application now declares is released, never deleted.
      */
     private static List<Action> prunes(Application app, String cluster, ClusterObservation obs, Map<ObjectRef, InventoryEntry> inventory,
-                                       Set<ObjectRef> desired, Set<ObjectRef> claimedByOthers, List<String> notes, List<ObjectRef> released) {
+                                       Set<ObjectRef> desired, java.util.function.Predicate<ObjectRef> claimedByOthers, List<String> notes, List<ObjectRef> released) {
         List<Action> out = new ArrayList<>();
         for (InventoryEntry e : inventory.values()) {
             if (desired.contains(e.ref())) continue;
-            if (claimedByOthers.contains(e.ref())) {
+            if (claimedByOthers.test(e.ref())) {
                 released.add(e.ref());
                 continue;
             }
@@ -128,10 +128,10 @@ final class TargetPlanner {
     }
 
     /** Everything recorded for an application on a cluster it leaves: deleted, or orphaned when its gc policy is Never. */
-    static List<Action> removal(String app, String why, ClusterObservation obs, List<InventoryEntry> recorded, Set<ObjectRef> claimedByOthers) {
+    static List<Action> removal(String app, String why, ClusterObservation obs, List<InventoryEntry> recorded, java.util.function.Predicate<ObjectRef> claimedByOthers) {
         List<Action> out = new ArrayList<>();
         for (InventoryEntry e : recorded) {
-            if (!obs.objects().containsKey(e.ref()) || claimedByOthers.contains(e.ref())) continue;
+            if (!obs.objects().containsKey(e.ref()) || claimedByOthers.test(e.ref())) continue;
             boolean orphan = "Never".equals(e.gc());
             out.add(new Action(app, obs.cluster(), e.ref(), e.apiVersion(), orphan ? Operation.Orphan : Operation.Delete,
                     orphan ? why + "; gc Never keeps it, unmanaged" : why, List.of(), null, ApplyStrategy.ClientSide, false));
