@@ -12,12 +12,21 @@ import java.util.SortedMap;
  * @param diagnostics every problem in the repo, sorted by location
  * @param rolloutOf   for each application with a rollout policy, the policy's name
  * @param freezes     every valid Freeze, in force or not (whether a window is open depends on the time)
+ * @param failoverOf  for each application with a failover policy, the policy's name
  * @param author      who made the commit ("Name <email>"), for records such as who suspended what
  */
 public record DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters,
                            SortedMap<String, Application> apps, Set<String> brokenFiles,
                            List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
-                           java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author) {
+                           java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author,
+                           SortedMap<String, FailoverPolicy> failoverPolicies, java.util.Map<String, String> failoverOf) {
+
+    public DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters, SortedMap<String, Application> apps,
+                        Set<String> brokenFiles, List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
+                        java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author) {
+        this(commit, settings, clusters, apps, brokenFiles, diagnostics, rolloutPolicies, rolloutOf, freezes, author,
+                new java.util.TreeMap<>(), java.util.Map.of());
+    }
 
     public DesiredState {
         clusters = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(clusters));
@@ -28,6 +37,14 @@ public record DesiredState(String commit, Settings settings, SortedMap<String, C
         rolloutOf = java.util.Map.copyOf(rolloutOf);
         freezes = List.copyOf(freezes);
         author = author == null ? "" : author;
+        failoverPolicies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(failoverPolicies == null ? java.util.Map.of() : failoverPolicies));
+        failoverOf = failoverOf == null ? java.util.Map.of() : java.util.Map.copyOf(failoverOf);
+    }
+
+    /** The failover policy of an application, or null when it has none (then it never moves by itself). */
+    public FailoverPolicy failoverPolicy(String app) {
+        String name = failoverOf.get(app);
+        return name == null ? null : failoverPolicies.get(name);
     }
 
     /** The rollout policy of an application, or null when it has none (then a new revision goes everywhere at once). */

@@ -21,4 +21,20 @@ public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> bod
 
     /** When an object that left Git (or whose application left) is deleted from the cluster. */
     public enum GcPolicy { ON_APP_UPDATE, ON_APP_DELETE, NEVER }
+
+    /** The same object with {@code labels} added to its metadata, and its hash recomputed. */
+    public Manifest withLabels(Map<String, String> labels) {
+        if (labels.isEmpty()) return this;
+        Map<String, Object> copy = new java.util.LinkedHashMap<>(body);
+        Map<String, Object> meta = body.get("metadata") instanceof Map<?, ?> m ? new java.util.LinkedHashMap<>(cast(m)) : new java.util.LinkedHashMap<>();
+        Map<String, Object> merged = meta.get("labels") instanceof Map<?, ?> l ? new java.util.TreeMap<>(cast(l)) : new java.util.TreeMap<>();
+        merged.putAll(labels);
+        meta.put("labels", java.util.Collections.unmodifiableMap(merged));
+        copy.put("metadata", java.util.Collections.unmodifiableMap(meta));
+        Map<String, Object> frozen = java.util.Collections.unmodifiableMap(copy);
+        return new Manifest(ref, apiVersion, frozen, location, dev.windlass.policy.diff.ContentHash.of(frozen), wave, applyMode, gcPolicy, implicit);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> cast(Map<?, ?> m) { return (Map<String, Object>) m; }
 }

@@ -14,11 +14,18 @@ import java.util.Set;
  * @param serverSideApply whether the API server supports server-side apply (and server-side dry-run); sandbox clusters do not
  * @param inventories     per application, what the cluster's own inventory record (ConfigMap
  *                        {@code windlass-system/windlass-inventory-<app>}) says was applied there
+ * @param notReady        "" when the API server's {@code /readyz} answered ok, else what it said
  */
 public record ClusterObservation(String cluster, Reachability reachability, String message,
                                  Map<ObjectRef, LiveObject> objects, Set<String> namespaces,
                                  List<NodeObservation> nodes, boolean serverSideApply,
-                                 Map<String, List<InventoryEntry>> inventories) {
+                                 Map<String, List<InventoryEntry>> inventories, String notReady) {
+
+    public ClusterObservation(String cluster, Reachability reachability, String message, Map<ObjectRef, LiveObject> objects,
+                              Set<String> namespaces, List<NodeObservation> nodes, boolean serverSideApply,
+                              Map<String, List<InventoryEntry>> inventories) {
+        this(cluster, reachability, message, objects, namespaces, nodes, serverSideApply, inventories, "");
+    }
 
     public enum Reachability { Reachable, Unreachable }
 
@@ -27,6 +34,7 @@ public record ClusterObservation(String cluster, Reachability reachability, Stri
         namespaces = Set.copyOf(namespaces);
         nodes = List.copyOf(nodes);
         inventories = inventories == null ? Map.of() : Map.copyOf(inventories);
+        notReady = notReady == null ? "" : notReady;
     }
 
     public static ClusterObservation unreachable(String cluster, String message) {

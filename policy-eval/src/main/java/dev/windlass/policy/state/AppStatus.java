@@ -11,11 +11,19 @@ import java.util.List;
  * @param invalidRevisions revisions whose rollout failed: never rolled out again until the content changes
  * @param lastGood  the revision every cluster ran healthy, and the commit holding it (a rollback's target)
  * @param rollouts  finished rollouts, newest first, bounded
+ * @param failover  evictions in progress, failover history and failed attempts (null when it never failed over)
  */
 public record AppStatus(String name, String definedIn, String revision, String source, boolean prune,
                         List<Condition> conditions, List<String> placement, List<TargetStatus> targets,
                         List<String> diagnostics, RolloutState rollout, List<String> invalidRevisions,
-                        GoodRevision lastGood, List<RolloutRecord> rollouts) {
+                        GoodRevision lastGood, List<RolloutRecord> rollouts, FailoverMemory failover) {
+
+    public AppStatus(String name, String definedIn, String revision, String source, boolean prune, List<Condition> conditions,
+                     List<String> placement, List<TargetStatus> targets, List<String> diagnostics, RolloutState rollout,
+                     List<String> invalidRevisions, GoodRevision lastGood, List<RolloutRecord> rollouts) {
+        this(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, rollout, invalidRevisions,
+                lastGood, rollouts, null);
+    }
 
     /** A revision known to have run healthy everywhere, and the commit it can be read from. */
     public record GoodRevision(String revision, String source) {}
@@ -35,6 +43,16 @@ public record AppStatus(String name, String definedIn, String revision, String s
         placement = placement == null ? List.of() : List.copyOf(placement);
         targets = targets == null ? List.of() : List.copyOf(targets);
         diagnostics = diagnostics == null ? List.of() : List.copyOf(diagnostics);
+        if (failover != null && failover.isEmpty()) failover = null;
+    }
+
+    /** What it remembers of failovers, never null. */
+    public FailoverMemory failoverMemory() { return failover == null ? FailoverMemory.EMPTY : failover; }
+
+    /** The same status with its failover memory replaced. */
+    public AppStatus withFailover(FailoverMemory memory) {
+        return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, rollout,
+                invalidRevisions, lastGood, rollouts, memory);
     }
 
     public TargetStatus target(String cluster) {

@@ -2,12 +2,34 @@ package dev.windlass.policy.state;
 
 import java.util.List;
 
-/** An application on one cluster: what is applied there and how it is doing. */
+/**
+ * An application on one cluster: what is applied there and how it is doing.
+ *
+ * @param unhealthySince  since when the application has been Degraded (or Missing after it was applied) here;
+ *                        null while it is not. A failover's toleration clock, kept here so a restart neither resets it nor counts twice
+ * @param observedState   the values its failover policy's state rules read here on the last pass, so a cluster
+ *                        that stops answering still has them to carry over
+ * @param injectedState   values a failover carried here from the cluster it left, put as labels on the objects they were read from
+ */
 public record TargetStatus(String cluster, String revision, String sync, String health, String message,
-                           List<String> drift, List<InventoryEntry> inventory) {
+                           List<String> drift, List<InventoryEntry> inventory, String unhealthySince,
+                           List<PreservedValue> observedState, List<PreservedValue> injectedState) {
+
+    public TargetStatus(String cluster, String revision, String sync, String health, String message,
+                        List<String> drift, List<InventoryEntry> inventory) {
+        this(cluster, revision, sync, health, message, drift, inventory, null, List.of(), List.of());
+    }
+
     public TargetStatus {
         drift = drift == null ? List.of() : List.copyOf(drift);
         inventory = inventory == null ? List.of() : List.copyOf(inventory);
         message = message == null ? "" : message;
+        observedState = observedState == null ? List.of() : List.copyOf(observedState);
+        injectedState = injectedState == null ? List.of() : List.copyOf(injectedState);
+    }
+
+    /** The same target with its failover memory set. */
+    public TargetStatus withFailover(String unhealthySince, List<PreservedValue> observedState, List<PreservedValue> injectedState) {
+        return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState);
     }
 }

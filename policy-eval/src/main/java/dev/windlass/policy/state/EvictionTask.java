@@ -1,0 +1,52 @@
+package dev.windlass.policy.state;
+
+import java.util.List;
+
+/**
+ * An application leaving a cluster because of a failure, recorded on the status branch before anything
+ * moves. While it exists the cluster is not a candidate for the application; it is removed once the
+ * cluster has been healthy again for the toleration.
+ *
+ * @param reason         ClusterUnreachable, ClusterNotReady or ApplicationFailure
+ * @param preservedState values read from the old copy, written as labels on the new one
+ * @param notes          what could not be carried over and why (a JSONPath that matched nothing), never invented
+ * @param completedAt    when the new placement was first healthy: the failover is done (null while in flight)
+ * @param failedAt       when the attempt was given up: a cluster it moved to failed too before it was healthy
+ * @param purge          what became of the old copy: Pending, Done, or Orphaned (purgeMode Never)
+ */
+public record EvictionTask(String fromCluster, String reason, String purgeMode, Integer gracePeriodSeconds,
+                           List<String> clustersBeforeFailover, List<String> clustersAfterFailover,
+                           List<PreservedValue> preservedState, List<String> notes, String createdAt,
+                           String completedAt, String failedAt, String purge) {
+
+    public EvictionTask {
+        clustersBeforeFailover = clustersBeforeFailover == null ? List.of() : List.copyOf(clustersBeforeFailover);
+        clustersAfterFailover = clustersAfterFailover == null ? List.of() : List.copyOf(clustersAfterFailover);
+        preservedState = preservedState == null ? List.of() : List.copyOf(preservedState);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+        purge = purge == null ? "Pending" : purge;
+    }
+
+    /** In flight: recorded, and its new placement neither healthy yet nor given up. Counts against maxConcurrentFailovers. */
+    public boolean inFlight() { return completedAt == null && failedAt == null; }
+
+    /** The clusters this failover brought the application to. */
+    public List<String> replacements() {
+        return clustersAfterFailover.stream().filter(c -> !clustersBeforeFailover.contains(c)).toList();
+    }
+
+    public EvictionTask completed(String at) {
+        return new EvictionTask(fromCluster, reason, purgeMode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
+                preservedState, notes, createdAt, at, failedAt, purge);
+    }
+
+    public EvictionTask failed(String at) {
+        return new EvictionTask(fromCluster, reason, purgeMode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
+                preservedState, notes, createdAt, completedAt, at, purge);
+    }
+
+    public EvictionTask purged(String how) {
+        return new EvictionTask(fromCluster, reason, purgeMode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
+                preservedState, notes, createdAt, completedAt, failedAt, how);
+    }
+}
