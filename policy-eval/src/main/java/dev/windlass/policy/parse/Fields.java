@@ -64,6 +64,9 @@ final class Fields {
 
     void errorHere(String message) { out.add(Diagnostic.error(at(), message)); }
 
+    /** A problem that changes nothing: the value is still used (e.g. an old name of an enum value). */
+    void warning(String key, String message) { out.add(Diagnostic.warning(at(key), message)); }
+
     String string(String key, String fallback) {
         if (!has(key)) return fallback;
         Node v = entries.get(key).getValueNode();

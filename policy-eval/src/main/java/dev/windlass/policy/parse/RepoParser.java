@@ -21,7 +21,7 @@ import java.util.TreeMap;
  */
 public final class RepoParser {
     public static final String API_VERSION = "windlass.dev/v1alpha1";
-    static final Set<String> LATER_KINDS = Set.of("FailoverPolicy", "RemediationPolicy");
+    static final Set<String> LATER_KINDS = Set.of("RemediationPolicy");
 
     private RepoParser() {}
 
@@ -44,6 +44,7 @@ public final class RepoParser {
         List<Declared> apps = new ArrayList<>();
         List<YamlDoc> plainDocs = new ArrayList<>();
         Rollouts rollouts = new Rollouts();
+        FailoverPolicies failovers = new FailoverPolicies();
         Freezes freezes = new Freezes();
         for (YamlFile f : files) {
             if (f.broken()) broken.add(f.path());
@@ -75,6 +76,7 @@ public final class RepoParser {
                         if (found.stream().anyMatch(Diagnostic::isError)) broken.add(doc.path());
                     }
                     case "RolloutPolicy" -> rollouts.read(doc, found);
+                    case "FailoverPolicy" -> failovers.read(doc, found);
                     case "Freeze" -> freezes.read(doc, found);
                     case "Application" -> {
                         AppDeclaration a = ApplicationReader.read(doc, found);
@@ -83,7 +85,7 @@ public final class RepoParser {
                     }
                     default -> found.add(Diagnostic.error(doc.location(), LATER_KINDS.contains(doc.kind())
                             ? "kind " + doc.kind() + " is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"
-                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, Freeze"));
+                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, Freeze"));
                 }
                 all.addAll(found);
             }
@@ -92,11 +94,13 @@ public final class RepoParser {
         all.addAll(built.extraDiagnostics());
         var matched = rollouts.match(built.apps(), clusters, broken);
         all.addAll(matched.diagnostics());
-        var frozen = freezes.match(matched.apps(), clusters);
+        var moved = failovers.match(matched.apps());
+        all.addAll(moved.diagnostics());
+        var frozen = freezes.match(moved.apps(), clusters);
         all.addAll(frozen.diagnostics());
         all.sort(null);
         return new DesiredState(snapshot.commit(), settings, clusters, frozen.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
-                freezes.freezes(), snapshot.author());
+                freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf());
     }
 
     static boolean isYaml(String path) {

@@ -9,14 +9,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.yaml.snakeyaml.nodes.Tag;
 
 /** Reads {@code kind: RolloutPolicy}. Nothing about a rollout is left to a silent default that changes who gets what when. */
 final class RolloutPolicyReader {
-    private static final Pattern PERCENT = Pattern.compile("(\\d{1,3})%");
-
     private RolloutPolicyReader() {}
 
     static RolloutPolicy read(YamlDoc doc, List<Diagnostic> out) {
@@ -48,38 +43,15 @@ final class RolloutPolicyReader {
             if (groups.isEmpty()) unassigned = RolloutPolicy.Unassigned.LastGroup;
             else spec.errorHere("RolloutPolicy.spec.unassignedClusters is required with groups: say LastGroup or Exclude for clusters no group selects");
         }
-        Amount concurrency = amount(spec, "maxConcurrency", new Amount(1, false), 1);
+        Amount concurrency = Amounts.read(spec, "maxConcurrency", new Amount(1, false), 1);
         Duration soak = duration(spec, "minSuccessTime", Duration.ZERO);
         Duration deadline = duration(spec, "progressDeadline", Duration.ofMinutes(10));
-        Amount failures = amount(spec, "maxFailures", new Amount(0, false), 0);
+        Amount failures = Amounts.read(spec, "maxFailures", new Amount(0, false), 0);
         RolloutPolicy.OnFailure onFailure = spec.enumValue("onFailure", RolloutPolicy.OnFailure.class, RolloutPolicy.OnFailure.Pause);
         if (deadline != null && deadline.isZero()) spec.error("progressDeadline", "RolloutPolicy.spec.progressDeadline must be longer than 0s");
         spec.end();
         if (meta == null || out.size() > errors || unassigned == null || concurrency == null || failures == null || soak == null || deadline == null) return null;
         return new RolloutPolicy(meta.name(), selector, type, groups, unassigned, concurrency, soak, deadline, failures, onFailure, doc.location());
-    }
-
-    /** A whole number (at least {@code min}) or a percentage "N%" from 0 to 100. */
-    private static Amount amount(Fields spec, String key, Amount fallback, int min) {
-        if (!spec.has(key)) return fallback;
-        String text = spec.rawScalar(key);
-        if (text != null) {
-            Matcher m = PERCENT.matcher(text);
-            if (m.matches() && Integer.parseInt(m.group(1)) <= 100 && (min == 0 || Integer.parseInt(m.group(1)) > 0)) {
-                return new Amount(Integer.parseInt(m.group(1)), true);
-            }
-            if (spec.scalarTag(key) == Tag.INT) {
-                try {
-                    int v = Integer.parseInt(text);
-                    if (v >= min) return new Amount(v, false);
-                } catch (NumberFormatException ignored) {
-                    // reported below
-                }
-            }
-        }
-        spec.error(key, "RolloutPolicy.spec." + key + " is '" + text + "'; write a whole number of at least " + min
-                + " or a percentage such as \"25%\"" + (min > 0 ? " (more than 0%)" : ""));
-        return null;
     }
 
     private static Duration duration(Fields spec, String key, Duration fallback) {

@@ -1,11 +1,13 @@
 package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.FailoverSettings;
+import dev.windlass.policy.model.RolloutPolicy.Amount;
 import dev.windlass.policy.model.Settings;
 import java.time.Duration;
 import java.util.List;
 
-/** Reads {@code kind: Settings} (usually {@code windlass.yaml}); anything left out keeps its default. */
+/** Reads {@code kind: Settings} (usually {@code windlass.yaml}); anything left out or wrong keeps its default. */
 final class SettingsReader {
     private SettingsReader() {}
 
@@ -25,7 +27,18 @@ final class SettingsReader {
             if (d == null || d.isZero()) spec.error("interval", "Settings.spec.interval '" + text + "' is not a duration; write e.g. 30s, 5m or 1h");
             else interval = d;
         }
+        FailoverSettings failover = failover(spec);
         spec.end();
-        return new Settings(branch, interval);
+        return new Settings(branch, interval, failover);
+    }
+
+    private static FailoverSettings failover(Fields spec) {
+        FailoverSettings fallback = FailoverSettings.DEFAULT;
+        Fields f = spec.object("failover");
+        if (f == null) return fallback;
+        int concurrent = f.integer("maxConcurrentFailovers", fallback.maxConcurrentFailovers(), 1);
+        Amount unhealthy = Amounts.read(f, "maxUnhealthyClusters", fallback.maxUnhealthyClusters(), 0);
+        f.end();
+        return new FailoverSettings(concurrent, unhealthy == null ? fallback.maxUnhealthyClusters() : unhealthy);
     }
 }

@@ -117,9 +117,9 @@ class RepoParserTest {
 
     @Test
     void policiesOfLaterVersionsAreRefusedNotIgnored() {
-        DesiredState s = RepoParser.parse(RepoFiles.inline("policies/failover.yaml",
-                "apiVersion: windlass.dev/v1alpha1\nkind: FailoverPolicy\nmetadata: {name: bf}\nspec: {}\n"));
-        assertEquals(List.of("policies/failover.yaml:1:1: kind FailoverPolicy is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"), errors(s));
+        DesiredState s = RepoParser.parse(RepoFiles.inline("policies/remediation.yaml",
+                "apiVersion: windlass.dev/v1alpha1\nkind: RemediationPolicy\nmetadata: {name: bf}\nspec: {}\n"));
+        assertEquals(List.of("policies/remediation.yaml:1:1: kind RemediationPolicy is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"), errors(s));
     }
 
     @Test
