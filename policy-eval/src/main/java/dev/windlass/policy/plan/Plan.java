@@ -11,13 +11,22 @@ import java.util.List;
  * @param rollouts    each rolled-out application's rollout after this plan's decisions
  * @param recordFirst true when clusters start a rollout step in this plan: the rollouts must be recorded
  *                    on the status branch before anything is applied, so a restart never repeats or skips a step
+ *                    (and evictions started, before the application moves)
+ * @param failovers   each application's failover decisions (only applications with a failover policy or memory)
+ * @param failoverHold why no cluster failover starts in this pass (too many clusters unhealthy at once), or null
  */
 public record Plan(String sourceCommit, List<Stage> stages, List<HeldAction> held, List<AppPlan> apps,
                    List<Diagnostic> diagnostics, String hash, java.util.Map<String, dev.windlass.policy.state.RolloutState> rollouts,
-                   boolean recordFirst) {
+                   boolean recordFirst, java.util.Map<String, dev.windlass.policy.failover.AppFailover> failovers, String failoverHold) {
+
+    public Plan(String sourceCommit, List<Stage> stages, List<HeldAction> held, List<AppPlan> apps, List<Diagnostic> diagnostics,
+                String hash, java.util.Map<String, dev.windlass.policy.state.RolloutState> rollouts, boolean recordFirst) {
+        this(sourceCommit, stages, held, apps, diagnostics, hash, rollouts, recordFirst, java.util.Map.of(), null);
+    }
 
     public Plan {
         rollouts = java.util.Map.copyOf(rollouts);
+        failovers = failovers == null ? java.util.Map.of() : java.util.Map.copyOf(failovers);
         stages = List.copyOf(stages);
         held = List.copyOf(held);
         apps = List.copyOf(apps);

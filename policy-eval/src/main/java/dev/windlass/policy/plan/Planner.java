@@ -1,6 +1,8 @@
 package dev.windlass.policy.plan;
 
 import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.failover.AppFailover;
+import dev.windlass.policy.failover.Failovers;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
@@ -44,14 +46,24 @@ public final class Planner {
         Map<String, Map<String, Health>> health = new HashMap<>();
         Map<String, TargetPlanner.Result> results = new HashMap<>();
 
+        Suspensions suspensions = Suspensions.at(desired, state, now);
+        java.util.Set<String> valid = new java.util.TreeSet<>();
+        desired.apps().values().stream().filter(Application::valid).forEach(a -> valid.add(a.name()));
+        Failovers.Decision failover = Failovers.decide(desired, observed, state, suspensions, valid, (app, cluster) -> {
+            AppStatus p = state.apps().get(app.name());
+            return TargetPlanner.plan(app, observed.cluster(cluster), p == null ? null : p.target(cluster), ref -> false).target().health();
+        }, now);
+        Map<String, AppFailover> failovers = new TreeMap<>();
+
         Map<String, List<String>> placements = new TreeMap<>();
         for (Application app : desired.apps().values()) {
             if (!app.valid()) continue;
             AppStatus previous = state.apps().get(app.name());
-            placements.put(app.name(), Placement.place(app, desired.clusters(), previous == null ? List.of() : previous.placement()));
+            AppFailover af = failover.apps().get(app.name());
+            placements.put(app.name(), af != null ? af.placement()
+                    : Placement.place(app, desired.clusters(), previous == null ? List.of() : previous.placement()));
         }
         Ownership ownership = new Ownership(desired.apps(), placements);
-        Suspensions suspensions = Suspensions.at(desired, state, now);
         Map<String, List<Diagnostic>> conflicts = ownership.conflicts(desired.apps());
         conflicts.values().forEach(diagnostics::addAll);
 
@@ -61,7 +73,11 @@ public final class Planner {
                 apps.add(invalid(app, previous, conflicts.getOrDefault(app.name(), List.of())));
                 continue;
             }
-            List<String> current = previous == null ? List.of() : previous.placement();
+            AppFailover af = failover.apps().get(app.name());
+            java.util.Set<String> current = new java.util.TreeSet<>(previous == null ? List.of() : previous.placement());
+            // A cluster the app has a record on but is not placed on (a removal still pending) is still to be left.
+            if (previous != null) previous.targets().forEach(t -> current.add(t.cluster()));
+            if (af != null) current.removeAll(af.orphaned());
             List<String> clusters = placements.get(app.name());
             List<TargetPlan> targets = new ArrayList<>();
             for (String cluster : clusters) {
@@ -71,7 +87,8 @@ public final class Planner {
                     targets.add(unknown(cluster, "cluster unreachable: " + obs.message()));
                     continue;
                 }
-                TargetPlanner.Result r = TargetPlanner.plan(app, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster));
+                Application here = af == null ? app : dev.windlass.policy.failover.Injection.into(app, af.inject().getOrDefault(cluster, List.of()));
+                TargetPlanner.Result r = TargetPlanner.plan(here, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster));
                 results.put(app.name() + "@" + cluster, r);
                 health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
                 targets.add(r.target());
@@ -82,11 +99,20 @@ public final class Planner {
                 String why = suspensions.heldBy(app.name(), app.labels(), c);
                 if (why != null) suspendedOn.put(c, why);
             }
+            if (af != null) {
+                java.util.Set<String> ready = new java.util.TreeSet<>();
+                targets.stream().filter(t -> t.health() == Health.Healthy && t.sync() == TargetPlan.Sync.Synced).forEach(t -> ready.add(t.cluster()));
+                af = Failovers.settle(af, desired.failoverPolicy(app.name()), ready, now);
+                failovers.put(app.name(), af);
+            }
             for (String old : current) {
                 if (clusters.contains(old)) continue;
                 removedFrom.add(old);
-                holdIfSuspended(suspensions, app.name(), app.labels(), old, removalOf(app.name(), "application no longer placed on " + old,
-                        observed.cluster(old), previous.target(old), ownership.claimedByOthers(app.name(), old)), deletes, held);
+                List<Action> removal = removalOf(app.name(), "application no longer placed on " + old,
+                        observed.cluster(old), previous.target(old), ownership.claimedByOthers(app.name(), old));
+                String graceful = af == null ? null : af.purgeHeld().get(old);
+                if (graceful != null) removal.forEach(a -> held.add(new HeldAction(a, graceful)));
+                else holdIfSuspended(suspensions, app.name(), app.labels(), old, removal, deletes, held);
             }
             apps.add(new AppPlan(app.name(), app.revision(), true, clusters, removedFrom, targets, app.diagnostics(),
                     app.location().path(), suspendedOn));
@@ -118,8 +144,10 @@ public final class Planner {
             for (String cluster : planned == null ? List.<String>of() : planned.clusters()) {
                 TargetPlanner.Result r = results.get(app.name() + "@" + cluster);
                 if (r == null || gate.rolledBack(cluster)) continue;
+                // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
+                boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);
                 String waitingFor = frozen.containsKey(cluster) ? frozen.get(cluster)
-                        : gate.heldBy(cluster) != null ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
+                        : gate.heldBy(cluster) != null && !failingOver ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
                 if (waitingFor == null) {
                     applies.addAll(r.applies());
                     deletes.addAll(r.deletes());
@@ -153,7 +181,10 @@ public final class Planner {
         apps.sort(java.util.Comparator.comparing(AppPlan::app));
         held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
         diagnostics.sort(null);
-        return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps), rollouts, recordFirst);
+        // Evictions are on the status branch before anything moves, like rollout steps.
+        recordFirst |= failovers.values().stream().anyMatch(f -> !f.started().isEmpty());
+        return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps), rollouts, recordFirst, failovers,
+                failover.fleetHold());
     }
 
     /** Deletes of an application leaving a cluster wait, like everything else, while it is suspended there. */

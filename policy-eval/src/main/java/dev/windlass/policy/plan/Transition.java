@@ -9,6 +9,9 @@ import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.FailoverMemory;
+import dev.windlass.policy.failover.AppFailover;
+import dev.windlass.policy.failover.ClusterHealth;
 import dev.windlass.policy.state.TargetStatus;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,6 +50,7 @@ public final class Transition {
 
         Map<String, AppStatus> apps = new TreeMap<>();
         Map<String, List<String>> healthChanges = new TreeMap<>();
+        List<Event> failoverEvents = new ArrayList<>();
         for (AppPlan ap : plan.apps()) {
             AppStatus prev = previous.apps().get(ap.app());
             Application app = desired.apps().get(ap.app());
@@ -69,10 +73,13 @@ public final class Transition {
                 targets.add(next);
             }
             for (String left : ap.removedFrom()) {
-                TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(ap.app() + "@" + left, List.of()), events, ap.app());
+                TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(ap.app() + "@" + left, List.of()), events, ap.app(),
+                        heldBy.get(ap.app() + "@" + left));
                 if (rest != null) targets.add(rest);
-                else events.add(new Event(Event.Type.Prune, ap.app() + " removed from " + left));
+                else if (prev.target(left) != null || prev.placement().contains(left)) events.add(new Event(Event.Type.Prune, ap.app() + " removed from " + left));
             }
+            AppFailover af = plan.failovers().get(ap.app());
+            targets = FailoverRecordKeeping.targets(targets, af);
             boolean wrote = byTarget.keySet().stream().anyMatch(k -> k.startsWith(ap.app() + "@"));
             String source = wrote || prev == null ? desired.commit() : prev.source();
             RolloutMemory memory = RolloutMemory.after(ap, prev, plan.rollouts().get(ap.app()), targets, desired.commit(), events);
@@ -80,21 +87,30 @@ public final class Transition {
             Condition suspended = SuspensionRecord.condition(ap.app(), ap.suspendedOn(), prev == null ? null : prev.condition("Suspended"),
                     desired.author(), now, events);
             if (suspended != null) conds.add(suspended);
+            FailoverMemory failover = prev == null ? null : prev.failover();
+            if (af != null) {
+                failover = FailoverRecordKeeping.memory(af, targets);
+                Condition blocked = FailoverRecordKeeping.blocked(af, prev, now);
+                if (blocked != null) conds.add(blocked);
+                failoverEvents.addAll(FailoverRecordKeeping.events(ap.app(), prev == null ? FailoverMemory.EMPTY : prev.failoverMemory(),
+                        failover, prev == null ? null : prev.condition(FailoverRecordKeeping.BLOCKED), blocked));
+            }
             apps.put(ap.app(), new AppStatus(ap.app(), ap.definedIn(), ap.revision(), source, app.syncPolicy().prune(),
                     conds, ap.clusters(), targets, strings(ap.diagnostics()),
-                    memory.rollout(), memory.invalidRevisions(), memory.lastGood(), memory.history()));
+                    memory.rollout(), memory.invalidRevisions(), memory.lastGood(), memory.history(), failover));
         }
         for (AppStatus gone : previous.apps().values()) {
             if (apps.containsKey(gone.name())) continue;
             List<TargetStatus> rest = new ArrayList<>();
             for (TargetStatus t : gone.targets()) {
-                TargetStatus r = leftover(t, byTarget.getOrDefault(gone.name() + "@" + t.cluster(), List.of()), events, gone.name());
+                TargetStatus r = leftover(t, byTarget.getOrDefault(gone.name() + "@" + t.cluster(), List.of()), events, gone.name(),
+                        heldBy.get(gone.name() + "@" + t.cluster()));
                 if (r != null && gone.prune()) rest.add(r);
             }
             if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
             else apps.put(gone.name(), new AppStatus(gone.name(), gone.definedIn(), gone.revision(), gone.source(), gone.prune(),
                     conditions(rest, gone, now, "Deleting"), List.of(), rest, List.of(), gone.rollout(), gone.invalidRevisions(),
-                    gone.lastGood(), gone.rollouts()));
+                    gone.lastGood(), gone.rollouts(), gone.failover()));
         }
         healthChanges.forEach((key, clusters) -> {
             String[] parts = key.split("\\|", 3);
@@ -113,8 +129,7 @@ public final class Transition {
             if (suspended != null) {
                 List<Condition> conds = new ArrayList<>(next.conditions());
                 conds.add(suspended);
-                next = new ClusterStatus(next.name(), next.definedIn(), next.reachability(), next.message(), next.applyStrategy(),
-                        next.nodes(), next.readyNodes(), conds);
+                next = next.withConditions(conds);
             }
             clusters.put(name, next);
         });
@@ -123,12 +138,15 @@ public final class Transition {
         desired.rolloutPolicies().values().forEach(p -> policyFiles.add(p.location().path()));
         // A policy file that cannot be read now is still remembered: it keeps holding until it is fixed.
         previous.policyFiles().stream().filter(desired.brokenFiles()::contains).forEach(policyFiles::add);
-        return new Result(EngineState.of(desired.commit(), apps, clusters, policyFiles), events);
+        // What moved between clusters leads the commit message.
+        failoverEvents.addAll(events);
+        return new Result(EngineState.of(desired.commit(), apps, clusters, policyFiles), failoverEvents);
     }
 
     /**
-     * The state to record before a plan that starts rollout steps is executed: the previous state with
-     * only the rollouts advanced. A restart after this commit continues the same steps, never repeats them.
+     * The state to record before a plan that starts rollout steps or evictions is executed: the previous state
+     * with only the rollouts and the evictions (and the placement they lead to) advanced. A restart after this
+     * commit continues the same steps and the same failover, never repeats or forgets them.
      */
     public static Result intent(EngineState previous, Plan plan) {
         List<Event> events = new ArrayList<>();
@@ -141,9 +159,18 @@ public final class Transition {
                     ? new AppStatus(name, ap.definedIn(), ap.revision(), null, true, List.of(), ap.clusters(), List.of(), List.of(),
                             m.rollout(), m.invalidRevisions(), m.lastGood(), m.history())
                     : new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), p.placement(),
-                            p.targets(), p.diagnostics(), m.rollout(), m.invalidRevisions(), m.lastGood(), m.history()));
+                            p.targets(), p.diagnostics(), m.rollout(), m.invalidRevisions(), m.lastGood(), m.history(), p.failover()));
         });
-        return new Result(EngineState.of(previous.source(), apps, previous.clusters(), previous.policyFiles()), events);
+        List<Event> failoverEvents = new ArrayList<>();
+        plan.failovers().forEach((name, af) -> {
+            AppStatus p = apps.get(name);
+            if (af.started().isEmpty() || p == null) return;
+            failoverEvents.addAll(FailoverRecordKeeping.events(name, p.failoverMemory(), af.memory(), null, null));
+            apps.put(name, new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), af.placement(),
+                    p.targets(), p.diagnostics(), p.rollout(), p.invalidRevisions(), p.lastGood(), p.rollouts(), af.memory()));
+        });
+        failoverEvents.addAll(events);
+        return new Result(EngineState.of(previous.source(), apps, previous.clusters(), previous.policyFiles()), failoverEvents);
     }
 
     private static AppStatus invalid(AppPlan ap, AppStatus prev, Instant now, List<Event> events) {
@@ -161,7 +188,8 @@ public final class Transition {
             return new AppStatus(ap.app(), ap.definedIn(), ap.revision(), null, true, conds, List.of(), List.of(), diagnostics);
         }
         return new AppStatus(prev.name(), prev.definedIn(), prev.revision(), prev.source(), prev.prune(), conds,
-                prev.placement(), prev.targets(), diagnostics, prev.rollout(), prev.invalidRevisions(), prev.lastGood(), prev.rollouts());
+                prev.placement(), prev.targets(), diagnostics, prev.rollout(), prev.invalidRevisions(), prev.lastGood(), prev.rollouts(),
+                prev.failover());
     }
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {
@@ -170,7 +198,7 @@ public final class Transition {
     }
 
     /** What is left of a target being removed: null when everything it had is gone. */
-    private static TargetStatus leftover(TargetStatus t, List<ActionResult> results, List<Event> events, String app) {
+    private static TargetStatus leftover(TargetStatus t, List<ActionResult> results, List<Event> events, String app, String heldBy) {
         if (t == null) return null;
         var inventory = new ArrayList<>(t.inventory());
         List<String> failures = new ArrayList<>();
@@ -181,7 +209,8 @@ public final class Transition {
         failures.forEach(f -> events.add(new Event(Event.Type.Error, app + ": " + f)));
         inventory.removeIf(e -> "Never".equals(e.gc()));
         if (inventory.isEmpty()) return null;
-        String message = failures.isEmpty() ? "removal pending: cluster not reachable" : String.join("; ", failures);
+        String message = !failures.isEmpty() ? String.join("; ", failures)
+                : heldBy != null ? "removal pending: " + heldBy : "removal pending: cluster not reachable";
         return new TargetStatus(t.cluster(), t.revision(), "OutOfSync", t.health(), message, List.of(), inventory);
     }
 
@@ -230,12 +259,21 @@ public final class Transition {
         String strategy = obs.reachable() ? (obs.serverSideApply() ? "ServerSide" : "ClientSide (this cluster has no server-side apply)")
                 : prev == null ? "" : prev.applyStrategy();
         long ready = obs.nodes().stream().filter(n -> n.ready()).count();
-        Condition c = new Condition("Ready", obs.reachable() ? "True" : "False", obs.reachable() ? "Reachable" : "Unreachable",
-                obs.reachable() ? "" : obs.message(), now.toString());
+        ClusterHealth health = ClusterHealth.of(obs, prev, now);
+        boolean notReady = health.state() == ClusterHealth.State.ClusterNotReady;
+        String before = prev == null || prev.health() == null ? null : prev.health();
+        if (obs.reachable() && before != null && !before.equals(health.state().name())
+                && (notReady || before.equals(ClusterHealth.State.ClusterNotReady.name()))) {
+            events.add(new Event(notReady ? Event.Type.Error : Event.Type.Health,
+                    "cluster " + name + (notReady ? " not ready: " + health.message() : " ready again")));
+        }
+        Condition c = new Condition("Ready", health.healthy() ? "True" : "False",
+                health.healthy() ? "Reachable" : notReady ? "NotReady" : "Unreachable", health.message(), now.toString());
         return new ClusterStatus(name, definedIn, reach, obs.reachable() ? "" : obs.message(), strategy,
                 obs.reachable() ? obs.nodes().size() : prev == null ? 0 : prev.nodes(),
                 obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
-                List.of(c.since(prev == null ? null : prev.conditions().stream().filter(x -> x.type().equals("Ready")).findFirst().orElse(null))));
+                List.of(c.since(prev == null ? null : prev.conditions().stream().filter(x -> x.type().equals("Ready")).findFirst().orElse(null))),
+                health.state().name(), health.healthy() ? null : health.since().toString(), health.healthy() ? health.since().toString() : null);
     }
 
     private static List<String> strings(List<Diagnostic> ds) { return ds.stream().map(Object::toString).toList(); }

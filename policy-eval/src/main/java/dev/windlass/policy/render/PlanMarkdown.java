@@ -50,6 +50,7 @@ public final class PlanMarkdown {
                     .append(" | ").append(state(app)).append(" |\n");
         }
         appendRollouts(b, plan);
+        appendFailovers(b, plan);
         appendDryRun(b, dryRun);
         appendDrift(b, plan.apps());
         List<Diagnostic> problems = plan.diagnostics();
@@ -111,6 +112,34 @@ public final class PlanMarkdown {
                 b.append("| ").append(s.wave()).append('/').append(r.waves()).append(" | ").append(s.cluster()).append(" | ").append(s.state()).append(" |\n");
             }
         }
+    }
+
+    /** Evictions started or under way, blocked failovers, and a fleet-wide hold: only what concerns this pass. */
+    private static void appendFailovers(StringBuilder b, Plan plan) {
+        List<String> lines = new java.util.ArrayList<>();
+        if (plan.failoverHold() != null) lines.add("- **No cluster failover starts:** " + plan.failoverHold());
+        for (var e : new java.util.TreeMap<>(plan.failovers()).entrySet()) {
+            String app = e.getKey();
+            var af = e.getValue();
+            for (var t : af.memory().evictions()) {
+                String to = String.join(", ", t.replacements().isEmpty() ? t.clustersAfterFailover() : t.replacements());
+                String phase = af.started().contains(t) ? "starts now" : t.inFlight() ? "in flight since " + t.createdAt()
+                        : t.completedAt() != null ? "done at " + t.completedAt() + "; " + t.fromCluster() + " excluded until healthy for the toleration"
+                        : "failed at " + t.failedAt() + "; " + t.fromCluster() + " excluded until healthy for the toleration";
+                StringBuilder line = new StringBuilder("- ").append(app).append(": ").append(t.fromCluster()).append(" → ").append(to)
+                        .append(" (").append(t.reason()).append("), ").append(phase).append("; old copy ").append(t.purgeMode())
+                        .append(": ").append(t.purge());
+                if (af.purgeHeld().containsKey(t.fromCluster())) line.append(" (").append(af.purgeHeld().get(t.fromCluster())).append(')');
+                if (!t.preservedState().isEmpty()) line.append("; carries ").append(String.join(", ",
+                        t.preservedState().stream().map(v -> "`" + v.label() + "=" + v.value() + "` on " + v.object()).toList()));
+                lines.add(line.toString());
+                t.notes().forEach(n -> lines.add("  - " + n));
+            }
+            if (af.blocked() != null) lines.add("- " + app + ": **FailoverBlocked** (" + af.blockedReason() + "): " + af.blocked());
+        }
+        if (lines.isEmpty()) return;
+        b.append("\n## Failover\n\n");
+        lines.forEach(l -> b.append(l).append('\n'));
     }
 
     private static void appendDryRun(StringBuilder b, List<ActionResult> dryRun) {
