@@ -74,7 +74,7 @@ public final class Failovers {
         FailoverSettings settings = desired.settings().failover();
         long unhealthy = health.values().stream().filter(h -> !h.healthy()).count();
         int allowed = settings.maxUnhealthyClusters().of(health.size());
-        String fleetHold = unhealthy > allowed
+        String fleetHold = unhealthy > allowed && !desired.failoverPolicies().isEmpty()
                 ? unhealthy + " of " + health.size() + " clusters are unreachable or not ready, more than maxUnhealthyClusters ("
                         + settings.maxUnhealthyClusters() + (settings.maxUnhealthyClusters().percent() ? " = " + allowed : "")
                         + "); the fault is taken to be the engine's own, so no cluster failover starts"

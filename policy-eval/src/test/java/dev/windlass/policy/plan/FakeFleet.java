@@ -35,7 +35,7 @@ final class FakeFleet {
         for (String c : objects.keySet()) {
             m.put(c, unreachable.containsKey(c) ? ClusterObservation.unreachable(c, unreachable.get(c))
                     : new ClusterObservation(c, ClusterObservation.Reachability.Reachable, "", objects.get(c),
-                            namespaces.get(c), List.of(), false, Map.of()));
+                            namespaces.get(c), List.of(new dev.windlass.policy.observe.NodeObservation(c + "-node-1", Map.of(), true)), false, Map.of()));
         }
         return new ObservedState(m);
     }
