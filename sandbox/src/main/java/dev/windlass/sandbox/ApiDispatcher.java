@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * Sits between the mock web server and the CRUD store: counts every request, answers the endpoints the CRUD store
  * does not know (it answers /readyz and /version with an empty List), applies JSON merge patches itself (see
- * {@link MergePatch}), and delays responses when latency is injected.
+ * {@link MergePatch}), delays responses when latency is injected, and fails {@code /readyz} while the API server is
+ * made not ready.
  * Runs on the server's event loop, so it never blocks: delay is a body delay the server applies with a timer.
  */
 final class ApiDispatcher extends Dispatcher {
@@ -19,10 +20,14 @@ final class ApiDispatcher extends Dispatcher {
             {"major":"1","minor":"33","gitVersion":"v1.33.0-windlass-sandbox","gitCommit":"0000000",\
             "gitTreeState":"clean","goVersion":"go1.24","compiler":"gc","platform":"linux/amd64"}""";
 
+    /** What a real API server says when a readiness check fails: the failed checks, then a last line. */
+    static final String NOT_READY_BODY = "[-]etcd failed: reason withheld\nreadyz check failed\n";
+
     private final Dispatcher store;
     private final MergePatch mergePatch;
     private final RequestLog log;
     private volatile Duration latency = Duration.ZERO;
+    private volatile boolean notReady;
 
     ApiDispatcher(Dispatcher store, RequestLog log) {
         this.store = store;
@@ -42,6 +47,14 @@ final class ApiDispatcher extends Dispatcher {
         return latency;
     }
 
+    void notReady(boolean value) {
+        notReady = value;
+    }
+
+    boolean notReady() {
+        return notReady;
+    }
+
     @Override public MockResponse dispatch(RecordedRequest request) {
         String path = withoutQuery(request.getPath());
         log.record(request.getMethod(), path);
@@ -57,9 +70,10 @@ final class ApiDispatcher extends Dispatcher {
     private MockResponse answer(RecordedRequest request, String path) {
         if ("GET".equals(request.getMethod())) {
             switch (path) {
-                case "/readyz", "/healthz", "/livez":
-                    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain")
-                            .setBody("ok");
+                case "/readyz":
+                    return notReady ? text(500, NOT_READY_BODY) : text(200, "ok");
+                case "/healthz", "/livez":
+                    return text(200, "ok");
                 case "/version":
                     return json(200, VERSION);
                 default:
@@ -77,6 +91,11 @@ final class ApiDispatcher extends Dispatcher {
                     "reason":"NotFound","code":404}""");
         }
         return response;
+    }
+
+    private static MockResponse text(int code, String body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "text/plain; charset=utf-8")
+                .setBody(body);
     }
 
     private static MockResponse json(int code, String body) {

@@ -23,7 +23,8 @@ import java.util.logging.Level;
 /**
  * One simulated cluster: fabric8's mock API server in CRUD mode on loopback, an ephemeral port, plain HTTP. Clients
  * reach it through a front door that can play dead ({@link #down(boolean)}); responses can be slowed down
- * ({@link #latency(Duration)}); every request that arrives is counted in {@link #requests()}.
+ * ({@link #latency(Duration)}); its API server can report itself not ready ({@link #apiNotReady(boolean)}); every
+ * request that arrives is counted in {@link #requests()}.
  */
 public final class SandboxCluster implements AutoCloseable {
 
@@ -122,6 +123,19 @@ public final class SandboxCluster implements AutoCloseable {
         return dispatcher.latency();
     }
 
+    /**
+     * While set, {@code GET /readyz} answers 500 with the failed checks listed, as a real API server whose storage
+     * is in trouble does; every other request is still served, so the cluster stays reachable.
+     */
+    public void apiNotReady(boolean notReady) {
+        dispatcher.notReady(notReady);
+        log.debug("sandbox cluster {}: API server is {}", name, notReady ? "not ready" : "ready");
+    }
+
+    public boolean isApiNotReady() {
+        return dispatcher.notReady();
+    }
+
     @Override public void close() {
         door.close();
         server.shutdown();
@@ -129,7 +143,8 @@ public final class SandboxCluster implements AutoCloseable {
     }
 
     @Override public String toString() {
-        return "SandboxCluster[" + name + " " + masterUrl() + (isDown() ? " down" : "") + "]";
+        return "SandboxCluster[" + name + " " + masterUrl() + (isDown() ? " down" : "")
+                + (isApiNotReady() ? " not-ready" : "") + "]";
     }
 
     private static java.util.logging.Logger quiet(String name) {

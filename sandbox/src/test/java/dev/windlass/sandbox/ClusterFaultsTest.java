@@ -16,10 +16,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A cluster that is down or slow fails its own clients' requests and leaves the other clusters answering. */
+/** A cluster that is down, slow or not ready fails its own clients' requests and leaves the other clusters answering. */
 class ClusterFaultsTest {
 
     private Sandbox sandbox;
@@ -68,6 +69,31 @@ class ClusterFaultsTest {
         east.down(true);
         assertThrows(IOException.class, () -> http.send(get(east, "readyz"), HttpResponse.BodyHandlers.ofString()));
         assertEquals(200, http.send(get(west, "readyz"), HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+
+    @Test void apiNotReadyFailsReadyzOnlyAndIsCleared() throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        assertFalse(east.isApiNotReady());
+
+        east.apiNotReady(true);
+        assertTrue(east.isApiNotReady());
+        HttpResponse<String> failing = http.send(get(east, "readyz"), HttpResponse.BodyHandlers.ofString());
+        assertEquals(500, failing.statusCode());
+        assertEquals("[-]etcd failed: reason withheld\nreadyz check failed\n", failing.body());
+        assertTrue(failing.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+        for (String path : new String[] {"healthz", "livez"}) {
+            assertEquals(200, http.send(get(east, path), HttpResponse.BodyHandlers.ofString()).statusCode(), path);
+        }
+        assertEquals(2, eastClient.nodes().list().getItems().size(), "the API is still served");
+        assertEquals(200, http.send(get(west, "readyz"), HttpResponse.BodyHandlers.ofString()).statusCode(),
+                "the fault is per cluster");
+        assertTrue(east.toString().contains("not-ready"), east.toString());
+
+        east.apiNotReady(false);
+        HttpResponse<String> ok = http.send(get(east, "readyz"), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ok.statusCode());
+        assertEquals("ok", ok.body());
+        assertEquals(2, east.requests().count("GET", "/readyz"), "each probe is counted");
     }
 
     @Test void latencyBeyondTheRequestTimeoutFailsTheRequest() {

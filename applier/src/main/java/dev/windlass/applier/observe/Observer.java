@@ -18,19 +18,31 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.RequestConfig;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.URLUtils;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Observes one cluster: namespaces and nodes first (a cheap probe, so a dead cluster fails on the first
- * request), then one LIST per kind across all namespaces, filtered by the label Windlass puts on what it applies,
- * then one LIST of the cluster's inventory records.
+ * request), then one {@code GET /readyz} (whether the API server itself says it can serve), then one LIST per kind
+ * across all namespaces, filtered by the label Windlass puts on what it applies, then one LIST of the cluster's
+ * inventory records.
  */
 public final class Observer {
+
+    private static final String READYZ = "readyz";
+    private static final int MAX_SAID = 300;
 
     private final ClusterClients clients;
 
@@ -51,6 +63,7 @@ public final class Observer {
             Set<String> namespaces = new TreeSet<>();
             client.namespaces().list().getItems().forEach(n -> namespaces.add(n.getMetadata().getName()));
             List<NodeObservation> nodes = client.nodes().list().getItems().stream().map(Observer::node).toList();
+            String notReady = notReady(client);
             Map<ObjectRef, LiveObject> objects = new LinkedHashMap<>();
             List<String> problems = new ArrayList<>();
             for (KindRef kind : new TreeSet<>(kinds)) {
@@ -67,10 +80,50 @@ public final class Observer {
             }
             Map<String, List<InventoryEntry>> inventories = inventories(client, problems);
             return new ClusterObservation(cluster, Reachability.Reachable, String.join("; ", problems), objects,
-                    namespaces, nodes, connected.serverSideApply(), inventories);
+                    namespaces, nodes, connected.serverSideApply(), inventories, notReady);
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
         }
+    }
+
+    /**
+     * Asks the API server's {@code /readyz}: "" when it answers 200, else its status code and the failed checks it
+     * lists (or the first line it said). One request, never retried: the LISTs just before proved the connection,
+     * and a server that says it is not ready says so again a moment later. Goes through the client's own HTTP
+     * client, so the request carries the cluster's credentials, TLS settings and deadline. The client's
+     * {@code raw()} is not used: on an error it keeps only a JSON Status, and /readyz answers in plain text.
+     *
+     * @throws KubernetesClientException when no answer came (the cluster is then unreachable like on any other probe)
+     */
+    static String notReady(KubernetesClient client) {
+        RequestConfig once = new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                .withRequestRetryBackoffLimit(0).build();
+        HttpClient http = client.newClient(once).getHttpClient();
+        HttpRequest.Builder request = http.newHttpRequestBuilder().uri(URLUtils.join(client.getMasterUrl().toString(), READYZ));
+        Integer timeout = once.getRequestTimeout();
+        if (timeout != null && timeout > 0) request.timeout(timeout, TimeUnit.MILLISECONDS);
+        HttpResponse<String> response;
+        try {
+            response = http.sendAsync(request.build(), String.class).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KubernetesClientException("GET /" + READYZ + " interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new KubernetesClientException("GET /" + READYZ + " failed: " + cause.getMessage(), cause);
+        }
+        if (response.code() == 200) return "";
+        String said = whatFailed(response.body());
+        return "/" + READYZ + " answered " + response.code() + (said.isEmpty() ? "" : ": " + said);
+    }
+
+    /** The failed checks an API server lists ({@code [-]etcd failed: ...}), or else the first line of the body. */
+    static String whatFailed(String body) {
+        if (body == null) return "";
+        List<String> lines = body.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        List<String> failed = lines.stream().filter(l -> l.startsWith("[-]")).toList();
+        String said = !failed.isEmpty() ? String.join(", ", failed) : lines.isEmpty() ? "" : lines.get(0);
+        return said.length() <= MAX_SAID ? said : said.substring(0, MAX_SAID) + "...";
     }
 
     /** Every application's inventory from one LIST; one that cannot be read is named in the problems. */

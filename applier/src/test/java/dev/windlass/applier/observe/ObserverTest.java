@@ -2,9 +2,11 @@ package dev.windlass.applier.observe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.applier.kube.Failures;
 import dev.windlass.applier.kube.OwnershipMarks;
 import dev.windlass.applier.support.MockCluster;
 import dev.windlass.policy.model.ObjectRef;
@@ -16,6 +18,11 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -79,6 +86,45 @@ class ObserverTest {
         assertEquals(List.of(new NodeObservation("node-a", java.util.Map.of("zone", "a"), true),
                 new NodeObservation("node-b", java.util.Map.of(), false)), seen.nodes());
         assertTrue(seen.serverSideApply());
+        assertEquals("", seen.notReady(), "the API server answered /readyz with 200");
+    }
+
+    @Test void apiServerThatIsNotReadyIsReachableAndSaysWhichChecksFailed() {
+        try (MockCluster failing = MockCluster.mixed()) {
+            failing.server().expect().get().withPath("/readyz")
+                    .andReturn(500, "[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\nreadyz check failed\n").always();
+            clients.register("eu-2", failing.config(), true);
+            failing.takeRequests();
+
+            ClusterObservation seen = observer.observe("eu-2", Set.of(CONFIG_MAPS));
+
+            assertTrue(seen.reachable(), seen.message());
+            assertEquals("", seen.message());
+            assertEquals("/readyz answered 500: [-]etcd failed: reason withheld", seen.notReady());
+            assertEquals(1, failing.takeRequests().stream().filter(r -> r.equals("GET /readyz")).count(), "one probe, not retried");
+        }
+    }
+
+    @Test void noAnswerToReadyzIsAConnectionFailureLikeOnTheOtherProbes() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = s.getLocalPort();
+        }
+        Config nowhere = new ConfigBuilder(cluster.config()).withMasterUrl("http://127.0.0.1:" + port + "/").build();
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(nowhere).build()) {
+            KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> Observer.notReady(client));
+            assertEquals(Failures.Kind.Unreachable, Failures.classify(e));
+            assertEquals("connection refused", Failures.describe(e));
+        }
+    }
+
+    @Test void aFailedReadyzWithoutListedChecksIsToldByItsFirstLine() {
+        assertEquals("etcd is gone", Observer.whatFailed("\n  etcd is gone\nsecond line\n"));
+        assertEquals("[-]etcd failed: x, [-]informer-sync failed: y",
+                Observer.whatFailed("[+]ping ok\n[-]etcd failed: x\n[-]informer-sync failed: y\nreadyz check failed"));
+        assertEquals("", Observer.whatFailed(""));
+        assertEquals("", Observer.whatFailed(null));
+        assertEquals(303, Observer.whatFailed("x".repeat(1000)).length());
     }
 
     @Test void sandboxClustersHaveNoServerSideApply() {

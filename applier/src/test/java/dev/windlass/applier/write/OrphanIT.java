@@ -60,5 +60,6 @@ class OrphanIT {
         var observed = applier.observe(Map.of(RealCluster.NAME, Set.of(new KindRef("v1", "ConfigMap"))));
         assertTrue(observed.cluster(RealCluster.NAME).objects().keySet().stream().noneMatch(r -> r.namespace().equals(ns)),
                 "no longer observed as managed");
+        assertEquals("", observed.cluster(RealCluster.NAME).notReady(), "a real API server answers /readyz with 200");
     }
 }
