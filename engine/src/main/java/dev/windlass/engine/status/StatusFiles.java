@@ -1,5 +1,7 @@
 package dev.windlass.engine.status;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,6 +36,8 @@ public final class StatusFiles {
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .disable(YAMLGenerator.Feature.SPLIT_LINES))
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            // A record is written as its components: a derived isX() (FailoverMemory.isEmpty) is not a field.
+            .setVisibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)
             // Absent rather than "null": status files are read by people.
             .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
 
@@ -96,6 +100,11 @@ public final class StatusFiles {
     private static String readyText(AppStatus a) {
         var c = a.condition("Ready");
         return c == null ? "Unknown" : c.reason();
+    }
+
+    /** {@code value} as YAML, written as in the status files. */
+    public static String yamlText(Object value) {
+        return new String(yaml(value), StandardCharsets.UTF_8);
     }
 
     static byte[] yaml(Object value) {

@@ -2,13 +2,18 @@ package dev.windlass.engine.status;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.EvictionTask;
+import dev.windlass.policy.state.FailoverMemory;
+import dev.windlass.policy.state.FailoverRecord;
 import dev.windlass.policy.state.InventoryEntry;
+import dev.windlass.policy.state.PreservedValue;
 import dev.windlass.policy.state.TargetStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -33,6 +38,57 @@ class StatusFilesTest {
         assertEquals(STATE, StatusFiles.read(files));
         assertArrayEquals(files.get("status/apps/web.yaml"), StatusFiles.render(StatusFiles.read(files)).get("status/apps/web.yaml"),
                 "same state, same bytes: no commit for nothing");
+    }
+
+    /** Failover memory, a target's failover fields and a cluster's health clocks, all set. */
+    static final EngineState FAILOVER_STATE = EngineState.of("c0ffee0000000000000000000000000000000000",
+            Map.of("stream", new AppStatus("stream", "apps/stream/app.yaml", "5e22aa", "c0ffee0000000000000000000000000000000000", true,
+                    List.of(new Condition("Ready", "True", "Synced", "synced and healthy on 2 clusters", "2026-11-21T09:00:00Z")),
+                    List.of("eu-2", "us-1"),
+                    List.of(new TargetStatus("eu-2", "5e22aa", "Synced", "Degraded", "1 of 3 replicas ready", List.of(),
+                            List.of(new InventoryEntry("apps/v1", "StatefulSet", "stream", "ingest", "0123456789abcdef", "OnAppUpdate")),
+                            "2026-11-21T09:10:00Z",
+                            List.of(new PreservedValue("windlass.dev/offset", "4711", "apps/StatefulSet stream/ingest")),
+                            List.of(new PreservedValue("windlass.dev/offset", "4700", "apps/StatefulSet stream/ingest")))),
+                    List.of(), null, List.of(), null, List.of(),
+                    new FailoverMemory(
+                            List.of(new EvictionTask("eu-1", "ClusterUnreachable", "Graciously", 600, List.of("eu-1", "us-1"),
+                                            List.of("eu-2", "us-1"), List.of(new PreservedValue("windlass.dev/offset", "4700",
+                                            "apps/StatefulSet stream/ingest")), List.of("$.status.lag matched nothing"),
+                                            "2026-11-21T09:05:00Z", null, null, "Pending"),
+                                    new EvictionTask("ap-1", "ApplicationFailure", "Never", null, List.of("ap-1"), List.of("us-1"),
+                                            List.of(), List.of(), "2026-11-20T08:00:00Z", "2026-11-20T08:03:10Z", null, "Orphaned")),
+                            List.of(new FailoverRecord(List.of("ap-1"), List.of("us-1"), "ApplicationFailure", "2026-11-20T08:00:00Z",
+                                    "2026-11-20T08:03:10Z", List.of(), null)),
+                            List.of(new FailoverRecord(List.of("eu-1", "us-1"), List.of("eu-3", "us-1"), "ClusterNotReady",
+                                    "2026-11-19T07:00:00Z", "2026-11-19T07:02:00Z",
+                                    List.of(new PreservedValue("windlass.dev/offset", "4600", "apps/StatefulSet stream/ingest")),
+                                    "eu-3 failed too before it was healthy")),
+                            List.of("ap-1")))),
+            Map.of("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Unreachable", "connection refused", "ClientSide", 0, 0,
+                            List.of(), "ClusterUnreachable", "2026-11-21T09:04:00Z", null),
+                    "eu-2", new ClusterStatus("eu-2", "clusters/eu-2.yaml", "Reachable", "", "ClientSide", 3, 3, List.of(),
+                            "Healthy", null, "2026-11-01T00:00:00Z")));
+
+    @Test
+    void failoverMemoryAndHealthClocksSurviveARoundTrip() {
+        SortedMap<String, byte[]> files = StatusFiles.render(FAILOVER_STATE);
+        EngineState read = StatusFiles.read(files);
+        assertEquals(FAILOVER_STATE, read);
+        assertEquals(FAILOVER_STATE.apps().get("stream").failoverMemory(), read.apps().get("stream").failoverMemory());
+        SortedMap<String, byte[]> again = StatusFiles.render(read);
+        assertEquals(files.keySet(), again.keySet());
+        files.forEach((path, bytes) -> assertArrayEquals(bytes, again.get(path), "same state, same bytes: " + path));
+        String app = new String(files.get("status/apps/stream.yaml"), StandardCharsets.UTF_8);
+        assertFalse(app.contains("empty:"), "no derived properties in the file:\n" + app);
+        assertFalse(app.contains("inFlight") || app.contains("replacements"), app);
+    }
+
+    @Test
+    void appWithoutFailoverMemoryHasNoFailoverKey() {
+        String app = new String(StatusFiles.render(STATE).get("status/apps/web.yaml"), StandardCharsets.UTF_8);
+        assertFalse(app.contains("failover"), app);
+        assertEquals(FailoverMemory.EMPTY, StatusFiles.read(StatusFiles.render(STATE)).apps().get("web").failoverMemory());
     }
 
     @Test

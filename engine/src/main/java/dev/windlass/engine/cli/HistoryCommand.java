@@ -1,0 +1,52 @@
+package dev.windlass.engine.cli;
+
+import dev.windlass.engine.status.HistoryTable;
+import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.git.Mirror;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.EngineState;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "history", description = "Read the status branch and print an application's failovers: completed, failed, in progress.")
+final class HistoryCommand implements Callable<Integer> {
+    enum Format { text, yaml }
+
+    @Mixin RepoOptions repo;
+
+    @Parameters(index = "0", paramLabel = "APP", description = "the application")
+    String app;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "text",
+            description = "text, or yaml: the failover memory as the status file records it (default: ${DEFAULT-VALUE})")
+    Format output;
+
+    @Spec CommandSpec spec;
+
+    @Override public Integer call() throws Exception {
+        try (Mirror mirror = repo.openMirror()) {
+            mirror.fetch();
+            EngineState state = StatusFiles.read(new TreeMap<>(repo.statusWriter(mirror).readStatusFiles("status/")));
+            if (state.apps().isEmpty() && state.clusters().isEmpty()) {
+                spec.commandLine().getErr().println("no status yet on branch " + repo.statusBranch + " of " + repo.repo + "; is the engine running?");
+                return 1;
+            }
+            AppStatus status = state.apps().get(app);
+            if (status == null) {
+                spec.commandLine().getErr().println("no application '" + app + "' in the status; known: " + String.join(", ", state.apps().keySet()));
+                return 1;
+            }
+            spec.commandLine().getOut().print(switch (output) {
+                case text -> HistoryTable.render(status);
+                case yaml -> StatusFiles.yamlText(status.failoverMemory());
+            });
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.windlass.engine.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.git.BranchChange;
+import dev.windlass.git.CommitOutcome;
+import dev.windlass.git.ConfigWriter;
+import dev.windlass.git.GitRemote;
+import dev.windlass.git.Mirror;
+import dev.windlass.git.StatusWriter;
+import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.state.ClusterStatus;
+import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.EvictionTask;
+import dev.windlass.policy.state.FailoverMemory;
+import dev.windlass.policy.state.FailoverRecord;
+import dev.windlass.policy.state.PreservedValue;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jgit.api.Git;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** windlass history against a real Git origin whose status branch records an application's failovers. */
+class HistoryCommandTest {
+    static final PreservedValue OFFSET = new PreservedValue("windlass.dev/offset", "4700", "apps/StatefulSet stream/ingest");
+
+    static final FailoverMemory MEMORY = new FailoverMemory(
+            List.of(new EvictionTask("eu-1", "ClusterUnreachable", "Graciously", 600, List.of("eu-1", "us-1"), List.of("eu-2", "us-1"),
+                            List.of(OFFSET), List.of("$.status.lag matched nothing on eu-1"), "2026-11-21T09:05:00Z", null, null, "Pending"),
+                    new EvictionTask("ap-1", "ApplicationFailure", "Never", null, List.of("ap-1", "us-1"), List.of("ap-2", "us-1"),
+                            List.of(), List.of(), "2026-11-20T08:00:00Z", "2026-11-20T08:03:10Z", null, "Orphaned")),
+            List.of(new FailoverRecord(List.of("eu-3", "us-1"), List.of("eu-1", "us-1"), "ClusterNotReady", "2026-11-18T22:59:30Z",
+                            "2026-11-18T23:00:12Z", List.of(new PreservedValue("windlass.dev/offset", "4100", "apps/StatefulSet stream/ingest"),
+                                    new PreservedValue("windlass.dev/epoch", "7", "apps/StatefulSet stream/ingest")), null),
+                    new FailoverRecord(List.of("ap-1", "us-1"), List.of("ap-2", "us-1"), "ApplicationFailure", "2026-11-20T08:00:00Z",
+                            "2026-11-20T08:03:10Z", List.of(), null)),
+            List.of(new FailoverRecord(List.of("eu-1", "us-1"), List.of("eu-3", "us-1"), "ClusterUnreachable", "2026-11-19T07:00:00Z",
+                    "2026-11-19T07:02:00Z", List.of(OFFSET), "eu-3 became unreachable too before it was healthy")),
+            List.of("ap-1"));
+
+    static final EngineState STATE = EngineState.of("c0ffee0000000000000000000000000000000000",
+            Map.of("stream", app("stream").withFailover(MEMORY), "web", app("web")),
+            Map.of("eu-2", new ClusterStatus("eu-2", "clusters/eu-2.yaml", "Reachable", "", "ClientSide", 3, 3, List.of())));
+
+    @TempDir Path dir;
+    Git origin;
+    String url;
+
+    @BeforeEach void pushTheFleet() throws Exception {
+        origin = Git.init().setBare(true).setDirectory(dir.resolve("origin.git").toFile()).setInitialBranch("main").call();
+        url = dir.resolve("origin.git").toUri().toString();
+        try (Mirror mirror = Mirror.open(dir.resolve("dev-mirror"), GitRemote.anonymous(url))) {
+            CommitOutcome out = new ConfigWriter(mirror, "main").write(tip -> BranchChange.of("fleet", "Dev", "dev@example.com")
+                    .write("clusters/eu-2.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata:\n  name: eu-2\n"));
+            assertTrue(out instanceof CommitOutcome.Committed, out.toString());
+        }
+    }
+
+    @AfterEach void close() { origin.close(); }
+
+    /** Records {@code state} on the status branch, as the engine does. */
+    void recordStatus(EngineState state) throws Exception {
+        try (Mirror mirror = Mirror.open(dir.resolve("engine-mirror"), GitRemote.anonymous(url))) {
+            BranchChange change = BranchChange.of("windlass: status", "Windlass", "windlass@example.com");
+            for (var file : StatusFiles.render(state).entrySet()) change = change.write(file.getKey(), file.getValue());
+            CommitOutcome out = new StatusWriter(mirror).write(change);
+            assertTrue(out instanceof CommitOutcome.Committed, out.toString());
+        }
+    }
+
+    record Run(int code, String out, String err) {}
+
+    Run windlass(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--repo", url, "--workdir", dir.resolve("cli-mirror").toString()));
+        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void printsCompletedAndFailedFailoversAndWhatIsUnderWay() throws Exception {
+        recordStatus(STATE);
+
+        Run history = windlass("history", "stream");
+
+        assertEquals(new Run(0, """
+                Failover history of stream (newest last, limit kept by the policy)
+                START (UTC)          TOOK   REASON              FROM → TO                PRESERVED
+                2026-11-18 22:59:30  42s    ClusterNotReady     eu-3, us-1 → eu-1, us-1  windlass.dev/offset=4100, windlass.dev/epoch=7
+                2026-11-20 08:00:00  3m10s  ApplicationFailure  ap-1, us-1 → ap-2, us-1  -
+
+                Failed attempts
+                START (UTC)          GAVE UP AFTER  REASON              FROM → TO                FAILURE
+                2026-11-19 07:00:00  2m             ClusterUnreachable  eu-1, us-1 → eu-3, us-1  eu-3 became unreachable too before it was healthy
+
+                In progress
+                  eu-1 failing over to eu-2 since 2026-11-21 09:05:00 (ClusterUnreachable); old copy: Pending; carrying windlass.dev/offset=4700; note: $.status.lag matched nothing on eu-1
+                  ap-1 excluded until healthy for the toleration; old copy: Orphaned
+
+                Copies left running (purgeMode Never): ap-1
+                """, ""), history);
+    }
+
+    @Test
+    void anApplicationThatNeverFailedOverSaysSo() throws Exception {
+        recordStatus(STATE);
+
+        assertEquals(new Run(0, """
+                Failover history of web (newest last, limit kept by the policy)
+                no completed failovers
+                """, ""), windlass("history", "web"));
+    }
+
+    @Test
+    void yamlIsTheFailoverMemoryAsRecorded() throws Exception {
+        recordStatus(STATE);
+
+        Run yaml = windlass("history", "stream", "-o", "yaml");
+
+        assertEquals(0, yaml.code(), yaml.err());
+        ObjectMapper reader = new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+        assertEquals(MEMORY, reader.readValue(yaml.out(), FailoverMemory.class));
+        assertTrue(yaml.out().startsWith("evictions:\n  - fromCluster: eu-1\n"), yaml.out());
+    }
+
+    @Test
+    void unknownApplicationOrNoStatusExitsWithOne() throws Exception {
+        Run before = windlass("history", "stream");
+        assertEquals(1, before.code());
+        assertEquals("", before.out());
+        assertEquals("no status yet on branch windlass/status of " + url + "; is the engine running?\n", before.err());
+
+        recordStatus(STATE);
+        assertEquals(new Run(1, "", "no application 'strem' in the status; known: stream, web\n"), windlass("history", "strem"));
+    }
+
+    static AppStatus app(String name) {
+        return new AppStatus(name, "apps/" + name + "/app.yaml", "5e22aa", "c0ffee0000000000000000000000000000000000", true,
+                List.of(), List.of("eu-2"), List.of(), List.of());
+    }
+}
