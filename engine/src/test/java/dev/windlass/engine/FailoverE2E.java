@@ -238,6 +238,22 @@ class FailoverE2E {
     }
 
     @Test
+    void anApiServerThatIsNotReadyCountsAsANotReadyCluster() throws Exception {
+        try (TestFleet fleet = start("Directly")) {
+            fleet.cluster("eu-1").apiNotReady(true);
+            after(fleet, 5);
+            var eu1 = fleet.engine.reconciler().state().clusters().get("eu-1");
+            assertEquals("ClusterNotReady", eu1.health());
+            assertTrue(eu1.conditions().get(0).message().startsWith("/readyz answered 500"), eu1.conditions().toString());
+            after(fleet, 60);
+            assertEquals(List.of("eu-2"), stream(fleet).placement());
+            assertNull(ingest(fleet, "eu-1", "stream"), "Directly, and eu-1 still answers requests: removed at once");
+            until(fleet, FailoverE2E::failedOver, "healthy on eu-2");
+            assertEquals("ClusterNotReady", stream(fleet).failoverMemory().history().get(0).reason());
+        }
+    }
+
+    @Test
     void gracefullyRemovesTheOldCopyWhenTheGracePeriodEndsAndAFailedMoveIsAFailedAttemptNotHistory() throws Exception {
         try (TestFleet fleet = start("Gracefully")) {
             fleet.sandbox.simulator().workloadNeverReady(WorkloadMatch.named("stream", "Deployment", "ingest").onCluster("eu-1"), true);

@@ -44,6 +44,17 @@ public final class RecordedFleet implements Fleet {
 
     @Override public void connect(Map<String, Cluster> clusters) {}
 
+    /** As many nodes, and as many Ready, as the status branch recorded: a recorded cluster is as healthy as it was. */
+    private List<dev.windlass.policy.observe.NodeObservation> recordedNodes(String cluster) {
+        var recorded = state.clusters().get(cluster);
+        if (recorded == null) return List.of(new dev.windlass.policy.observe.NodeObservation(cluster + "-recorded", Map.of(), true));
+        List<dev.windlass.policy.observe.NodeObservation> nodes = new java.util.ArrayList<>();
+        for (int i = 0; i < recorded.nodes(); i++) {
+            nodes.add(new dev.windlass.policy.observe.NodeObservation(cluster + "-node-" + i, Map.of(), i < recorded.readyNodes()));
+        }
+        return nodes;
+    }
+
     @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) {
         Map<String, ClusterObservation> out = new HashMap<>();
         for (String cluster : kindsByCluster.keySet()) {
@@ -65,7 +76,8 @@ public final class RecordedFleet implements Fleet {
                     }
                 }
             }
-            out.put(cluster, new ClusterObservation(cluster, ClusterObservation.Reachability.Reachable, "", objects, namespaces, List.of(), false, Map.of()));
+            out.put(cluster, new ClusterObservation(cluster, ClusterObservation.Reachability.Reachable, "", objects, namespaces,
+                    recordedNodes(cluster), false, Map.of()));
         }
         return new ObservedState(out);
     }
