@@ -1,5 +1,6 @@
 package dev.windlass.engine.demo;
 
+import dev.windlass.engine.cli.Main;
 import dev.windlass.engine.reconcile.Engine;
 import dev.windlass.engine.reconcile.PassReport;
 import dev.windlass.engine.status.StatusTable;
@@ -115,7 +116,40 @@ public final class Demo {
                 }
                 settle(engine);
 
-                scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection.");
+                scene("7. stream, a stateful app with a failover policy, loses its cluster",
+                        "stream runs on eu-1 and checkpoints there. eu-1 stops answering; after 5s stream moves to eu-2, carrying its "
+                        + "last checkpoint as a label, and the old copy is removed when eu-1 answers again.");
+                push(dev, "stream: a stateful app that fails over", c -> c
+                        .write("apps/stream/app.yaml", resource("demo/stream-app.yaml"))
+                        .write("apps/stream/manifests/deployment.yaml", resource("demo/stream-deployment.yaml"))
+                        .write("policies/failover.yaml", resource("demo/failover.yaml")));
+                settle(engine);
+                try (KubernetesClient c = sandbox.cluster("eu-1").newClient()) {
+                    c.apps().deployments().inNamespace("stream").withName("ingest").edit(d -> {
+                        d.getMetadata().getAnnotations().put("stream.example.com/checkpoint", "48213");
+                        return d;
+                    });
+                }
+                out.println("  stream checkpoints offset 48213 on eu-1 (annotation stream.example.com/checkpoint)");
+                engine.reconciler().reconcile();
+                sandbox.cluster("eu-1").down(true);
+                out.println("  eu-1 stops answering");
+                until(engine, a -> !a.failoverMemory().history().isEmpty(), Duration.ofSeconds(40));
+                try (KubernetesClient c = sandbox.cluster("eu-2").newClient()) {
+                    var moved = c.apps().deployments().inNamespace("stream").withName("ingest").get();
+                    out.println("  on eu-2: Deployment stream/ingest, label windlass.dev/checkpoint="
+                            + (moved == null ? "(none)" : moved.getMetadata().getLabels().get("windlass.dev/checkpoint")));
+                }
+                out.println("\n  $ windlass history stream");
+                out.flush();
+                Main.run(new String[] {"history", "stream", "--repo", origin.toString()});
+                out.flush();
+                sandbox.cluster("eu-1").down(false);
+                out.println("\n  eu-1 answers again; stream stays on eu-2, and the old copy on eu-1 is removed");
+                settle(engine);
+
+                scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection; "
+                        + "stream runs on eu-2.");
                 out.print(StatusTable.render(engine.reconciler().state(), null));
                 scene("The story in Git", "git --git-dir " + origin + " log --oneline windlass/status");
                 try (Git git = Git.open(origin.toFile())) {
@@ -150,6 +184,19 @@ public final class Demo {
             Thread.sleep(500);
         }
         out.println("  (still settling after " + SETTLE.toSeconds() + "s; see the status table)");
+    }
+
+    /** Runs a pass a second, telling what happens, until stream's status satisfies {@code done} (or {@code limit} has passed). */
+    private void until(Engine engine, java.util.function.Predicate<AppStatus> done, Duration limit) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(limit);
+        while (Instant.now().isBefore(deadline)) {
+            PassReport r = engine.reconciler().reconcile();
+            for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
+            out.flush();
+            if (done.test(engine.reconciler().state().apps().get("stream"))) return;
+            Thread.sleep(1000);
+        }
+        out.println("  (still waiting after " + limit.toSeconds() + "s; see the status table)");
     }
 
     private static boolean ready(AppStatus a) {
