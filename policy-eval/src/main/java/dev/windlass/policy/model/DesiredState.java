@@ -7,19 +7,30 @@ import java.util.SortedMap;
 /**
  * Everything one commit asks for, after parsing and validation.
  *
- * @param brokenFiles paths that could not be read as YAML at all; anything that was defined there
+ * @param brokenFiles paths that could not be read as YAML at all, or that hold a Cluster, an unreadable
+ *                    Application or a RemediationPolicy with errors; anything that was defined there
  *                    before is held, never deleted, until the file is fixed
  * @param diagnostics every problem in the repo, sorted by location
  * @param rolloutOf   for each application with a rollout policy, the policy's name
  * @param freezes     every valid Freeze, in force or not (whether a window is open depends on the time)
  * @param failoverOf  for each application with a failover policy, the policy's name
  * @param author      who made the commit ("Name <email>"), for records such as who suspended what
+ * @param remediationPolicies every valid RemediationPolicy, by name; they select clusters, not applications
  */
 public record DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters,
                            SortedMap<String, Application> apps, Set<String> brokenFiles,
                            List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
                            java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author,
-                           SortedMap<String, FailoverPolicy> failoverPolicies, java.util.Map<String, String> failoverOf) {
+                           SortedMap<String, FailoverPolicy> failoverPolicies, java.util.Map<String, String> failoverOf,
+                           SortedMap<String, RemediationPolicy> remediationPolicies) {
+
+    public DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters, SortedMap<String, Application> apps,
+                        Set<String> brokenFiles, List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
+                        java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author,
+                        SortedMap<String, FailoverPolicy> failoverPolicies, java.util.Map<String, String> failoverOf) {
+        this(commit, settings, clusters, apps, brokenFiles, diagnostics, rolloutPolicies, rolloutOf, freezes, author,
+                failoverPolicies, failoverOf, new java.util.TreeMap<>());
+    }
 
     public DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters, SortedMap<String, Application> apps,
                         Set<String> brokenFiles, List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
@@ -39,6 +50,7 @@ public record DesiredState(String commit, Settings settings, SortedMap<String, C
         author = author == null ? "" : author;
         failoverPolicies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(failoverPolicies == null ? java.util.Map.of() : failoverPolicies));
         failoverOf = failoverOf == null ? java.util.Map.of() : java.util.Map.copyOf(failoverOf);
+        remediationPolicies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(remediationPolicies == null ? java.util.Map.of() : remediationPolicies));
     }
 
     /** The failover policy of an application, or null when it has none (then it never moves by itself). */

@@ -62,7 +62,7 @@ final class AppAssembly {
         cycles(byName, apps, extra);
         for (YamlDoc doc : plainDocs) {
             if (covered.contains(doc.path())) continue;
-            if (Set.of("Settings", "Cluster", "Application", "RolloutPolicy").contains(doc.kind()) || RepoParser.LATER_KINDS.contains(doc.kind())) {
+            if (Set.of("Settings", "Cluster", "Application", "RolloutPolicy", "RemediationPolicy").contains(doc.kind()) || RepoParser.LATER_KINDS.contains(doc.kind())) {
                 extra.add(Diagnostic.error(doc.location(), "kind " + doc.kind() + " needs apiVersion: " + RepoParser.API_VERSION));
             } else if (!doc.kind().isEmpty() && doc.value().containsKey("apiVersion")) {
                 extra.add(Diagnostic.warning(doc.location(), doc.kind() + " is not under any Application's source path, so it is not applied"));

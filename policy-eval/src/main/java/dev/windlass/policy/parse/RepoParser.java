@@ -21,7 +21,8 @@ import java.util.TreeMap;
  */
 public final class RepoParser {
     public static final String API_VERSION = "windlass.dev/v1alpha1";
-    static final Set<String> LATER_KINDS = Set.of("RemediationPolicy");
+    /** Kinds of later versions, refused with an error rather than ignored (none at the moment). */
+    static final Set<String> LATER_KINDS = Set.of();
 
     private RepoParser() {}
 
@@ -45,6 +46,7 @@ public final class RepoParser {
         List<YamlDoc> plainDocs = new ArrayList<>();
         Rollouts rollouts = new Rollouts();
         FailoverPolicies failovers = new FailoverPolicies();
+        RemediationPolicies remediations = new RemediationPolicies();
         Freezes freezes = new Freezes();
         for (YamlFile f : files) {
             if (f.broken()) broken.add(f.path());
@@ -77,6 +79,10 @@ public final class RepoParser {
                     }
                     case "RolloutPolicy" -> rollouts.read(doc, found);
                     case "FailoverPolicy" -> failovers.read(doc, found);
+                    case "RemediationPolicy" -> {
+                        remediations.read(doc, found);
+                        if (found.stream().anyMatch(Diagnostic::isError)) broken.add(doc.path());
+                    }
                     case "Freeze" -> freezes.read(doc, found);
                     case "Application" -> {
                         AppDeclaration a = ApplicationReader.read(doc, found);
@@ -85,7 +91,7 @@ public final class RepoParser {
                     }
                     default -> found.add(Diagnostic.error(doc.location(), LATER_KINDS.contains(doc.kind())
                             ? "kind " + doc.kind() + " is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"
-                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, Freeze"));
+                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"));
                 }
                 all.addAll(found);
             }
@@ -100,7 +106,7 @@ public final class RepoParser {
         all.addAll(frozen.diagnostics());
         all.sort(null);
         return new DesiredState(snapshot.commit(), settings, clusters, frozen.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
-                freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf());
+                freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(), remediations.policies());
     }
 
     static boolean isYaml(String path) {

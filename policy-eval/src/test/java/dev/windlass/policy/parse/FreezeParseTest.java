@@ -190,7 +190,7 @@ class FreezeParseTest {
     @Test
     void unknownKindsNameFreezeAmongTheKnownOnes() {
         DesiredState s = parse("policies/x.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Freez\nmetadata: {name: x}\nspec: {}\n");
-        assertEquals(List.of("policies/x.yaml:1:1: unknown kind 'Freez' for windlass.dev/v1alpha1; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, Freeze"),
+        assertEquals(List.of("policies/x.yaml:1:1: unknown kind 'Freez' for windlass.dev/v1alpha1; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"),
                 errors(s));
         assertFalse(s.hasErrors() && s.freezes().size() > 0);
     }

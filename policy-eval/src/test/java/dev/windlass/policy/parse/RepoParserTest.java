@@ -116,10 +116,13 @@ class RepoParserTest {
     }
 
     @Test
-    void policiesOfLaterVersionsAreRefusedNotIgnored() {
+    void remediationPolicyIsReadNotRefused() {
         DesiredState s = RepoParser.parse(RepoFiles.inline("policies/remediation.yaml",
                 "apiVersion: windlass.dev/v1alpha1\nkind: RemediationPolicy\nmetadata: {name: bf}\nspec: {}\n"));
-        assertEquals(List.of("policies/remediation.yaml:1:1: kind RemediationPolicy is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"), errors(s));
+        assertFalse(errors(s).stream().anyMatch(e -> e.contains("not supported")), errors(s).toString());
+        assertTrue(errors(s).contains("policies/remediation.yaml:4:7: RemediationPolicy.spec.target is required: the objects it remediates, "
+                + "e.g. {apiVersion: v1, kind: Node}"), errors(s).toString());
+        assertTrue(s.brokenFiles().contains("policies/remediation.yaml"));
     }
 
     @Test
