@@ -45,10 +45,15 @@ public final class Applier implements AutoCloseable {
 
     /** Observes every cluster named; one that fails or runs out of time is reported unreachable, never thrown. */
     public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) {
+        return observe(kindsByCluster, Map.of());
+    }
+
+    /** With, per cluster, the kinds remediation policies watch there (all objects of them, not only Windlass's). */
+    public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster) {
         Duration deadline = settings.observeDeadline();
         Map<String, CompletableFuture<ClusterObservation>> running = new LinkedHashMap<>();
         kindsByCluster.forEach((cluster, kinds) -> running.put(cluster, pool.submit(
-                        () -> observer.observe(cluster, kinds), deadline,
+                        () -> observer.observe(cluster, kinds, targetsByCluster.getOrDefault(cluster, Set.of())), deadline,
                         () -> ClusterObservation.unreachable(cluster, "timed out after " + seconds(deadline)))
                 .exceptionally(e -> ClusterObservation.unreachable(cluster, "observation failed: " + e))));
         Map<String, ClusterObservation> observed = new LinkedHashMap<>();

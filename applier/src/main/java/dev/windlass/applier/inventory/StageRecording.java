@@ -64,7 +64,8 @@ public final class StageRecording {
     /** Notes objects that left the app, to be taken out of its inventory by {@link #finish}. */
     public void after(ActionResult result) {
         Action a = result.action();
-        if (result.succeeded() && (a.operation() == Operation.Delete || a.operation() == Operation.Orphan)) {
+        // Remediation actions (no application) are on objects no inventory holds.
+        if (result.succeeded() && !a.app().isEmpty() && (a.operation() == Operation.Delete || a.operation() == Operation.Orphan)) {
             released.computeIfAbsent(a.app(), app -> new ArrayList<>()).add(a.object());
         }
     }

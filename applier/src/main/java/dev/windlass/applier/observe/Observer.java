@@ -12,6 +12,7 @@ import dev.windlass.policy.observe.ClusterObservation.Reachability;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.observe.NodeObservation;
+import dev.windlass.policy.observe.ObservedTarget;
 import dev.windlass.policy.state.InventoryEntry;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -53,6 +54,14 @@ public final class Observer {
      * a kind the cluster does not serve or refuses to list is named in the message and the rest is observed.
      */
     public ClusterObservation observe(String cluster, Set<KindRef> kinds) {
+        return observe(cluster, kinds, Set.of());
+    }
+
+    /**
+     * Also lists every object of {@code targetKinds} (the kinds remediation policies watch), managed by Windlass or
+     * not. Nodes come from the node LIST made anyway; any other kind costs one LIST.
+     */
+    public ClusterObservation observe(String cluster, Set<KindRef> kinds, Set<KindRef> targetKinds) {
         ClusterConnection connection = clients.connection(cluster);
         if (connection instanceof ClusterConnection.Broken broken) {
             return ClusterObservation.unreachable(cluster, broken.message());
@@ -62,7 +71,8 @@ public final class Observer {
         try {
             Set<String> namespaces = new TreeSet<>();
             client.namespaces().list().getItems().forEach(n -> namespaces.add(n.getMetadata().getName()));
-            List<NodeObservation> nodes = client.nodes().list().getItems().stream().map(Observer::node).toList();
+            List<Node> nodeList = client.nodes().list().getItems();
+            List<NodeObservation> nodes = nodeList.stream().map(Observer::node).toList();
             String notReady = notReady(client);
             Map<ObjectRef, LiveObject> objects = new LinkedHashMap<>();
             List<String> problems = new ArrayList<>();
@@ -79,8 +89,18 @@ public final class Observer {
                 }
             }
             Map<String, List<InventoryEntry>> inventories = inventories(client, problems);
+            Map<KindRef, List<ObservedTarget>> targets = new LinkedHashMap<>();
+            for (KindRef kind : new TreeSet<>(targetKinds)) {
+                try {
+                    targets.put(kind, targets(client, kind, nodeList));
+                } catch (KubernetesClientException e) {
+                    Failures.Kind failure = Failures.classify(e);
+                    if (failure == Failures.Kind.Unreachable || failure == Failures.Kind.ServerError) throw e;
+                    problems.add("cannot list remediation targets " + kind.kind() + " (" + kind.apiVersion() + "): " + Failures.describe(e));
+                }
+            }
             return new ClusterObservation(cluster, Reachability.Reachable, String.join("; ", problems), objects,
-                    namespaces, nodes, connected.serverSideApply(), inventories, notReady);
+                    namespaces, nodes, connected.serverSideApply(), inventories, notReady, targets);
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
         }
@@ -163,6 +183,17 @@ public final class Observer {
                 item.getMetadata().getNamespace(), item.getMetadata().getName());
         Assessment health = HealthAssessor.assess(body);
         return new LiveObject(ref, JsonTree.frozen(body), health.health(), health.message());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<ObservedTarget> targets(KubernetesClient client, KindRef kind, List<Node> nodes) {
+        List<? extends HasMetadata> items = kind.apiVersion().equals("v1") && kind.kind().equals("Node") ? nodes
+                : client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems();
+        List<ObservedTarget> out = new ArrayList<>();
+        for (HasMetadata item : items) {
+            out.add(TargetReader.read(kind, client.getKubernetesSerialization().convertValue(item, Map.class)));
+        }
+        return out;
     }
 
     private static NodeObservation node(Node node) {

@@ -29,6 +29,8 @@ public final class ActionWrite {
     private ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
         if (action.operation() == Operation.Delete) return Deletion.delete(client, action, dryRun);
         if (action.operation() == Operation.Orphan) return Orphaning.release(client, action, dryRun);
+        if (action.operation() == Operation.Patch) return Patching.patch(client, action, dryRun);
+        if (action.operation() == Operation.Drain) return Draining.drain(client, action, dryRun);
         if (action.desired().implicit()) return ImplicitObject.ensure(client, action, dryRun);
         return action.strategy() == ApplyStrategy.ServerSide
                 ? serverSide.write(client, action, dryRun)

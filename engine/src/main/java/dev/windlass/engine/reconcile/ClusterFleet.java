@@ -44,6 +44,10 @@ public final class ClusterFleet implements Fleet {
         return applier.observe(kindsByCluster);
     }
 
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster) {
+        return applier.observe(kindsByCluster, targetsByCluster);
+    }
+
     @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) {
         return applier.execute(stage, clusters);
     }

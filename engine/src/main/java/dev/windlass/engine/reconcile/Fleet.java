@@ -17,6 +17,14 @@ public interface Fleet extends AutoCloseable {
 
     ObservedState observe(Map<String, Set<KindRef>> kindsByCluster);
 
+    /**
+     * Also every object of the kinds remediation policies watch on each cluster. A fleet that cannot see them
+     * (recorded state) observes none: nothing is remediated from a record.
+     */
+    default ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster) {
+        return observe(kindsByCluster);
+    }
+
     /** Runs the stage's actions for the given clusters only, in the stage's order. */
     List<ActionResult> execute(Stage stage, Set<String> clusters);
 

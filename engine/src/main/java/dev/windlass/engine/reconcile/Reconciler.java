@@ -16,6 +16,7 @@ import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.policy.plan.Transition;
+import dev.windlass.policy.remediation.Remediations;
 import dev.windlass.policy.render.PlanMarkdown;
 import dev.windlass.policy.source.Snapshot;
 import dev.windlass.policy.state.EngineState;
@@ -74,14 +75,14 @@ public final class Reconciler {
         Snapshot snapshot = mirror.snapshot(source);
         DesiredState desired = RepoParser.parse(snapshot, parseCache);
         fleet.connect(desired.clusters());
-        ObservedState observed = fleet.observe(Kinds.toObserve(desired, state));
+        ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired));
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now);
         String planText = PlanMarkdown.render(plan, branch);
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
         if (plan.recordFirst()) {
             // Record-then-apply: the rollout steps this plan starts are on the status branch before any cluster sees them.
-            Transition.Result intent = Transition.intent(state, plan);
+            Transition.Result intent = Transition.intent(state, plan, now);
             CommitOutcome recorded = record(intent, planText, source);
             if (recorded instanceof CommitOutcome.Failed f) {
                 throw new IOException("could not record the rollout steps before applying them, nothing applied: " + f.reason());

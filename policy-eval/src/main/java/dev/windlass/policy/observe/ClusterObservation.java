@@ -15,11 +15,19 @@ import java.util.Set;
  * @param inventories     per application, what the cluster's own inventory record (ConfigMap
  *                        {@code windlass-system/windlass-inventory-<app>}) says was applied there
  * @param notReady        "" when the API server's {@code /readyz} answered ok, else what it said
+ * @param targets         objects of the kinds remediation policies watch, all of them, managed by Windlass or not
  */
 public record ClusterObservation(String cluster, Reachability reachability, String message,
                                  Map<ObjectRef, LiveObject> objects, Set<String> namespaces,
                                  List<NodeObservation> nodes, boolean serverSideApply,
-                                 Map<String, List<InventoryEntry>> inventories, String notReady) {
+                                 Map<String, List<InventoryEntry>> inventories, String notReady,
+                                 Map<KindRef, List<ObservedTarget>> targets) {
+
+    public ClusterObservation(String cluster, Reachability reachability, String message, Map<ObjectRef, LiveObject> objects,
+                              Set<String> namespaces, List<NodeObservation> nodes, boolean serverSideApply,
+                              Map<String, List<InventoryEntry>> inventories, String notReady) {
+        this(cluster, reachability, message, objects, namespaces, nodes, serverSideApply, inventories, notReady, Map.of());
+    }
 
     public ClusterObservation(String cluster, Reachability reachability, String message, Map<ObjectRef, LiveObject> objects,
                               Set<String> namespaces, List<NodeObservation> nodes, boolean serverSideApply,
@@ -35,6 +43,7 @@ public record ClusterObservation(String cluster, Reachability reachability, Stri
         nodes = List.copyOf(nodes);
         inventories = inventories == null ? Map.of() : Map.copyOf(inventories);
         notReady = notReady == null ? "" : notReady;
+        targets = targets == null ? Map.of() : Map.copyOf(targets);
     }
 
     public static ClusterObservation unreachable(String cluster, String message) {

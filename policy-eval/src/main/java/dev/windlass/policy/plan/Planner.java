@@ -3,6 +3,7 @@ package dev.windlass.policy.plan;
 import dev.windlass.policy.diff.ContentHash;
 import dev.windlass.policy.failover.AppFailover;
 import dev.windlass.policy.failover.Failovers;
+import dev.windlass.policy.remediation.Remediations;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
@@ -28,6 +29,7 @@ import java.util.TreeMap;
 public final class Planner {
     public static final String STAGE_APPLY = "apply";
     public static final String STAGE_PRUNE = "prune";
+    public static final String STAGE_REMEDIATE = "remediate";
 
     private Planner() {}
 
@@ -178,13 +180,19 @@ public final class Planner {
         List<Stage> stages = new ArrayList<>();
         if (!applies.isEmpty()) stages.add(new Stage(STAGE_APPLY, "", applies));
         if (!deletes.isEmpty()) stages.add(new Stage(STAGE_PRUNE, "every apply on the same cluster succeeded", deletes));
+        Remediations.Decision remediation = Remediations.decide(desired, observed, state, suspensions, now);
+        if (!remediation.actions().isEmpty()) {
+            // Its own stage, last: a cluster whose applies failed is not also remediated in the same pass.
+            stages.add(new Stage(STAGE_REMEDIATE, "every apply and prune on the same cluster succeeded", remediation.actions()));
+            recordFirst = true;
+        }
         apps.sort(java.util.Comparator.comparing(AppPlan::app));
         held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
         diagnostics.sort(null);
         // Evictions are on the status branch before anything moves, like rollout steps.
         recordFirst |= failovers.values().stream().anyMatch(f -> !f.started().isEmpty());
         return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps), rollouts, recordFirst, failovers,
-                failover.fleetHold());
+                failover.fleetHold(), remediation.clusters());
     }
 
     /** Deletes of an application leaving a cluster wait, like everything else, while it is suspended there. */

@@ -51,6 +51,7 @@ public final class Transition {
         Map<String, AppStatus> apps = new TreeMap<>();
         Map<String, List<String>> healthChanges = new TreeMap<>();
         List<Event> failoverEvents = new ArrayList<>();
+        List<Event> remediationEvents = new ArrayList<>();
         for (AppPlan ap : plan.apps()) {
             AppStatus prev = previous.apps().get(ap.app());
             Application app = desired.apps().get(ap.app());
@@ -131,6 +132,7 @@ public final class Transition {
                 conds.add(suspended);
                 next = next.withConditions(conds);
             }
+            next = RemediationRecordKeeping.record(next, plan.remediation().get(name), prevCluster, now, remediationEvents);
             clusters.put(name, next);
         });
         java.util.Set<String> policyFiles = new java.util.TreeSet<>();
@@ -138,7 +140,9 @@ public final class Transition {
         desired.rolloutPolicies().values().forEach(p -> policyFiles.add(p.location().path()));
         // A policy file that cannot be read now is still remembered: it keeps holding until it is fixed.
         previous.policyFiles().stream().filter(desired.brokenFiles()::contains).forEach(policyFiles::add);
-        // What moved between clusters leads the commit message.
+        // What moved between clusters leads the commit message, then what was remediated.
+        failoverEvents.addAll(remediationEvents);
+        remediationFailures(applied, failoverEvents);
         failoverEvents.addAll(events);
         return new Result(EngineState.of(desired.commit(), apps, clusters, policyFiles), failoverEvents);
     }
@@ -149,6 +153,10 @@ public final class Transition {
      * commit continues the same steps and the same failover, never repeats or forgets them.
      */
     public static Result intent(EngineState previous, Plan plan) {
+        return intent(previous, plan, Instant.EPOCH);
+    }
+
+    public static Result intent(EngineState previous, Plan plan, Instant now) {
         List<Event> events = new ArrayList<>();
         Map<String, AppStatus> apps = new TreeMap<>(previous.apps());
         plan.rollouts().forEach((name, rollout) -> {
@@ -169,8 +177,22 @@ public final class Transition {
             apps.put(name, new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), af.placement(),
                     p.targets(), p.diagnostics(), p.rollout(), p.invalidRevisions(), p.lastGood(), p.rollouts(), af.memory()));
         });
+        Map<String, ClusterStatus> clusters = new TreeMap<>(previous.clusters());
+        plan.remediation().forEach((name, cr) -> {
+            ClusterStatus p = clusters.get(name);
+            if (p != null) clusters.put(name, RemediationRecordKeeping.record(p, cr, p, now, failoverEvents));
+        });
         failoverEvents.addAll(events);
-        return new Result(EngineState.of(previous.source(), apps, previous.clusters(), previous.policyFiles()), failoverEvents);
+        return new Result(EngineState.of(previous.source(), apps, clusters, previous.policyFiles()), failoverEvents);
+    }
+
+    /** A remediation action the cluster refused is an error worth a line; the record keeps its step (no double action). */
+    private static void remediationFailures(ApplyResult applied, List<Event> events) {
+        for (ActionResult r : applied.results()) {
+            if (r.action().app().isEmpty() && !r.succeeded()) {
+                events.add(new Event(Event.Type.Error, r.action().cluster() + ": remediation " + r.action().describe() + " failed: " + r.message()));
+            }
+        }
     }
 
     private static AppStatus invalid(AppPlan ap, AppStatus prev, Instant now, List<Event> events) {

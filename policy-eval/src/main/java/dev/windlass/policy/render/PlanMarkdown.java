@@ -74,6 +74,8 @@ public final class PlanMarkdown {
             case Update -> "~";
             case Delete -> "-";
             case Orphan -> "!";
+            case Patch -> "~";
+            case Drain -> "⇣";
         };
     }
 

@@ -8,23 +8,38 @@ import java.util.List;
  * @param health         Healthy, ClusterUnreachable or ClusterNotReady (API server not ready, or no Ready node)
  * @param unhealthySince since when it has been unhealthy without a break (null when healthy): the toleration clock of cluster failovers
  * @param healthySince   since when it has been healthy without a break (null when unhealthy): how a cluster returns to the pool
+ * @param remediation    the targets remediation policies watch here, with their clocks and attempts (null when none)
  */
 public record ClusterStatus(String name, String definedIn, String reachability, String message,
                             String applyStrategy, int nodes, int readyNodes, List<Condition> conditions,
-                            String health, String unhealthySince, String healthySince) {
+                            String health, String unhealthySince, String healthySince, List<RemediationRecord> remediation) {
+
+    public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
+                         int readyNodes, List<Condition> conditions, String health, String unhealthySince, String healthySince) {
+        this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health, unhealthySince, healthySince, null);
+    }
 
     public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
                          int readyNodes, List<Condition> conditions) {
-        this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, null, null, null);
+        this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, null, null, null, null);
     }
 
     public ClusterStatus {
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
         message = message == null ? "" : message;
+        remediation = remediation == null || remediation.isEmpty() ? null : List.copyOf(remediation);
+    }
+
+    /** The remediation records, never null. */
+    public List<RemediationRecord> remediationRecords() { return remediation == null ? List.of() : remediation; }
+
+    public ClusterStatus withRemediation(List<RemediationRecord> records) {
+        return new ClusterStatus(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health,
+                unhealthySince, healthySince, records);
     }
 
     public ClusterStatus withConditions(List<Condition> replaced) {
         return new ClusterStatus(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, replaced, health,
-                unhealthySince, healthySince);
+                unhealthySince, healthySince, remediation);
     }
 }

@@ -1,0 +1,29 @@
+package dev.windlass.policy.state;
+
+/**
+ * One target a remediation policy watches on a cluster, as recorded on the status branch
+ * ({@code remediation:} in {@code status/clusters/<name>.yaml}). Every clock and counter the decisions rest on
+ * lives here, so a restarted engine neither repeats an attempt nor forgets one.
+ *
+ * @param target        {@code Node eu-1-cp-2}
+ * @param state         Healthy, Pending (an unhealthy condition holds, not yet for its timeout), Unhealthy, Marked,
+ *                      Remediating (the action was taken), GaveUp (maxRetry reached), Missing (expected, not there)
+ * @param reason        why it is unhealthy, in words ("Ready=False for 5m0s"), "" when healthy
+ * @param firstSeen     when Windlass first saw it (the startup clock when the object has no creation time)
+ * @param unhealthySince since when an unhealthy condition has held (from the object's lastTransitionTime when it has one)
+ * @param healthySince  since when it has been healthy without a break; healthy for minHealthyPeriodSeconds resets attempts
+ * @param everHealthy   whether it was ever healthy (a target that never was is judged by startupTimeoutSeconds)
+ * @param markedAt      when the {@code windlass.dev/unhealthy} annotation was put on it
+ * @param attempts      actions taken in the current retry sequence
+ * @param lastAttemptAt when the last one was taken
+ */
+public record RemediationRecord(String policy, String target, String state, String reason, String firstSeen, String unhealthySince,
+                                String healthySince, boolean everHealthy, String markedAt, int attempts, String lastAttemptAt,
+                                String message) {
+    public RemediationRecord {
+        reason = reason == null ? "" : reason;
+        message = message == null ? "" : message;
+    }
+
+    public boolean inFlight() { return state.equals("Marked") || state.equals("Remediating"); }
+}
