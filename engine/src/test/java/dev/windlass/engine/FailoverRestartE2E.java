@@ -53,6 +53,10 @@ class FailoverRestartE2E {
 
         @Override public ObservedState observe(Map<String, Set<KindRef>> kinds) { return real.observe(kinds); }
 
+        @Override public ObservedState observe(Map<String, Set<KindRef>> kinds, Map<String, Set<KindRef>> targets) {
+            return real.observe(kinds, targets);
+        }
+
         @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) {
             if (afterApplying) real.execute(stage, clusters);
             throw new IllegalStateException("killed");

@@ -137,6 +137,11 @@ public final class Remediations {
 
         void run() {
             KindRef kind = new KindRef(policy.target().apiVersion(), policy.target().kind());
+            if (!obs.targets().containsKey(kind)) {
+                // Not listed this pass (the cluster refused the LIST, or a plan made from recorded state): no decision.
+                before.stream().filter(r -> r.policy().equals(policy.name())).forEach(out::add);
+                return;
+            }
             Map<String, ObservedTarget> seen = new TreeMap<>();
             for (ObservedTarget t : obs.targets().getOrDefault(kind, List.of())) {
                 if (policy.target().selector() == null || policy.target().selector().matches(t.labels())) seen.put(t.id(), t);
@@ -170,7 +175,9 @@ public final class Remediations {
                     next.put(id, with(r, r.state(), why));
                     continue;
                 }
-                next.put(id, step(r, seen.get(id), seen));
+                Map<String, String> firstSeen = new HashMap<>();
+                next.values().forEach(x -> firstSeen.put(x.target(), x.firstSeen()));
+                next.put(id, step(r, seen.get(id), seen, firstSeen));
             }
             // Healthy again: the mark comes off.
             seen.forEach((id, t) -> {
@@ -209,7 +216,7 @@ public final class Remediations {
         }
 
         /** The next step for an unhealthy target the gates let through. */
-        private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen) {
+        private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen) {
             if (!t.annotations().containsKey(MARK)) {
                 actions.add(patch(t, Map.of("metadata", Map.of("annotations", Map.of(MARK, r.reason()))), "mark unhealthy: " + r.reason()));
                 return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
@@ -219,17 +226,17 @@ public final class Remediations {
             if (policy.action() == RemediationPolicy.Action.Annotate) {
                 return with(r, "Marked", "marked; the owner remediates");
             }
-            if (r.state().equals("Remediating") && r.lastAttemptAt() != null
-                    && Duration.between(Instant.parse(r.lastAttemptAt()), now).toSeconds() < policy.retryPeriodSeconds()) {
-                return with(r, "Remediating", "attempt " + r.attempts() + " of " + policy.maxRetry() + " at " + r.lastAttemptAt()
-                        + "; next no sooner than " + Instant.parse(r.lastAttemptAt()).plusSeconds(policy.retryPeriodSeconds()));
+            // Attempts are paced by retryPeriodSeconds whether or not the target looked healthy in between.
+            if (r.lastAttemptAt() != null && Duration.between(Instant.parse(r.lastAttemptAt()), now).toSeconds() < policy.retryPeriodSeconds()) {
+                return with(r, r.state().equals("GaveUp") ? "GaveUp" : "Remediating", "attempt " + r.attempts() + " of " + policy.maxRetry()
+                        + " at " + r.lastAttemptAt() + "; next no sooner than " + Instant.parse(r.lastAttemptAt()).plusSeconds(policy.retryPeriodSeconds()));
             }
             if (r.attempts() >= policy.maxRetry()) {
                 String why = "still unhealthy after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") + " (maxRetry "
                         + policy.maxRetry() + "); given up, nothing more is done until it is healthy: look at it by hand";
                 return with(r, "GaveUp", why);
             }
-            String refused = act(t, seen, r);
+            String refused = act(t, seen, r, firstSeen);
             if (refused != null) return with(r, r.state(), refused);
             int attempt = r.attempts() + 1;
             return new RemediationRecord(r.policy(), r.target(), "Remediating", r.reason(), r.firstSeen(), r.unhealthySince(), null,
@@ -237,7 +244,7 @@ public final class Remediations {
         }
 
         /** Adds the policy's action on {@code t}; or says why it cannot be taken now. */
-        private String act(ObservedTarget t, Map<String, ObservedTarget> seen, RemediationRecord r) {
+        private String act(ObservedTarget t, Map<String, ObservedTarget> seen, RemediationRecord r, Map<String, String> firstSeen) {
             ObjectRef ref = ref(t);
             switch (policy.action()) {
                 case Delete -> {
@@ -246,9 +253,10 @@ public final class Remediations {
                                 + "remediates) or CordonAndDrain";
                     }
                     String owner = t.owners().get(0);
-                    boolean replaced = seen.values().stream().anyMatch(o -> o != t && o.owners().contains(owner)
-                            && !o.createdAt().isEmpty() && r.markedAt() != null && o.createdAt().compareTo(r.markedAt()) >= 0
-                            && healthy(o));
+                    // A replacement: another target of the same owner, first seen after the mark (by this engine's clock,
+                    // not the server's creation time), and healthy.
+                    boolean replaced = seen.values().stream().anyMatch(o -> o != t && o.owners().contains(owner) && r.markedAt() != null
+                            && firstSeen.getOrDefault(o.id(), "").compareTo(r.markedAt()) >= 0 && healthy(o));
                     if (!replaced) {
                         return "waiting for " + owner + " to add a healthy replacement before " + t.id() + " is deleted (scale up before scale down)";
                     }
