@@ -140,6 +140,10 @@ class RemediationE2E {
             assertTrue(b.message().startsWith("control-plane: "), b.message());
             assertTrue(b.message().contains("3") && b.message().contains("1 healthy"), b.message());
             assertTrue(story(fleet).contains("remediation blocked (Quorum)"), story(fleet));
+            String table = dev.windlass.engine.status.StatusTable.render(fleet.engine.reconciler().state(), null);
+            assertTrue(table.lines().anyMatch(l -> l.startsWith("cp") && l.contains("Node cp-cp-1") && l.contains("Unhealthy")
+                    && l.contains("Ready=False for")), table);
+            assertTrue(table.contains("remediation blocked on cp (Quorum): control-plane: "), "windlass status shows it:\n" + table);
         }
     }
 

@@ -148,6 +148,22 @@ public final class Demo {
                 out.println("\n  eu-1 answers again; stream stays on eu-2, and the old copy on eu-1 is removed");
                 settle(engine);
 
+                scene("8. A control-plane node of eu-1 goes NotReady",
+                        "A remediation policy watches eu-1's three control-plane nodes (an etcd quorum). One NotReady for 5s is marked "
+                        + "for its owner to replace; when a second one fails too, nothing more is done: 1 of 3 healthy is below quorum.");
+                push(dev, "remediate eu-1's control plane within quorum", c -> c.write("policies/remediation.yaml", resource("demo/remediation.yaml")));
+                engine.reconciler().reconcile();
+                sandbox.simulator().nodeReady("eu-1-cp-2", false);
+                out.println("  eu-1-cp-2 goes NotReady");
+                untilCluster(engine, c -> c.remediationRecords().stream().anyMatch(r -> r.state().equals("Marked")), Duration.ofSeconds(20));
+                sandbox.simulator().nodeReady("eu-1-cp-3", false);
+                out.println("  eu-1-cp-3 goes NotReady too");
+                untilCluster(engine, c -> c.conditions().stream().anyMatch(x -> x.type().equals("RemediationBlocked")), Duration.ofSeconds(20));
+                sandbox.simulator().nodeReady("eu-1-cp-2", true);
+                sandbox.simulator().nodeReady("eu-1-cp-3", true);
+                out.println("  both come back");
+                untilCluster(engine, c -> c.remediationRecords().stream().allMatch(r -> r.state().equals("Healthy")), Duration.ofSeconds(20));
+
                 scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection; "
                         + "stream runs on eu-2.");
                 out.print(StatusTable.render(engine.reconciler().state(), null));
@@ -194,6 +210,20 @@ public final class Demo {
             for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
             out.flush();
             if (done.test(engine.reconciler().state().apps().get("stream"))) return;
+            Thread.sleep(1000);
+        }
+        out.println("  (still waiting after " + limit.toSeconds() + "s; see the status table)");
+    }
+
+    /** Runs a pass a second, telling what happens, until eu-1's status satisfies {@code done} (or {@code limit} has passed). */
+    private void untilCluster(Engine engine, java.util.function.Predicate<dev.windlass.policy.state.ClusterStatus> done, Duration limit)
+            throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(limit);
+        while (Instant.now().isBefore(deadline)) {
+            PassReport r = engine.reconciler().reconcile();
+            for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
+            out.flush();
+            if (done.test(engine.reconciler().state().clusters().get("eu-1"))) return;
             Thread.sleep(1000);
         }
         out.println("  (still waiting after " + limit.toSeconds() + "s; see the status table)");

@@ -63,6 +63,20 @@ public final class StatusTable {
                 cr.add(new String[] {c.name(), c.reachability(), c.readyNodes() + "/" + c.nodes(), c.applyStrategy(), c.message()});
             }
             b.append('\n').append(table(cr));
+            List<String[]> unhealthy = new ArrayList<>();
+            unhealthy.add(new String[] {"CLUSTER", "TARGET", "STATE", "ATTEMPTS", "WHY"});
+            List<String> blocked = new ArrayList<>();
+            for (ClusterStatus c : state.clusters().values()) {
+                for (var r : c.remediationRecords()) {
+                    if (r.state().equals("Healthy")) continue;
+                    unhealthy.add(new String[] {c.name(), r.target(), r.state(), Integer.toString(r.attempts()),
+                            r.reason() + (r.message().isEmpty() ? "" : "; " + r.message())});
+                }
+                c.conditions().stream().filter(x -> x.type().equals("RemediationBlocked"))
+                        .forEach(x -> blocked.add("remediation blocked on " + c.name() + " (" + x.reason() + "): " + x.message()));
+            }
+            if (unhealthy.size() > 1) b.append('\n').append(table(unhealthy));
+            blocked.forEach(line -> b.append(line).append('\n'));
         }
         if (state.source() != null) b.append("\nsource ").append(state.source()).append('\n');
         return b.toString();

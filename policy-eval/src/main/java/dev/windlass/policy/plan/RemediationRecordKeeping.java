@@ -39,6 +39,7 @@ final class RemediationRecordKeeping {
             }
         }
         List<Condition> conds = new ArrayList<>(next.conditions());
+        conds.removeIf(c -> c.type().equals(Remediations.BLOCKED));
         Condition blockedBefore = prev == null ? null : prev.conditions().stream().filter(c -> c.type().equals(Remediations.BLOCKED)).findFirst().orElse(null);
         if (cr.blocked() != null) {
             Condition c = new Condition(Remediations.BLOCKED, "True", cr.blockedReason(), cr.blocked(), now.toString()).since(blockedBefore);
