@@ -30,6 +30,20 @@ final class RepoOptions {
         return new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT);
     }
 
+    /**
+     * The engine state on the status branch, or null after telling the user there is none yet (the engine may
+     * not be running).
+     */
+    dev.windlass.policy.state.EngineState readState(Mirror mirror, java.io.PrintWriter err) throws IOException {
+        mirror.fetch();
+        var state = dev.windlass.engine.status.StatusFiles.read(new java.util.TreeMap<>(statusWriter(mirror).readStatusFiles("status/")));
+        if (state.apps().isEmpty() && state.clusters().isEmpty()) {
+            err.println("no status yet on branch " + statusBranch + " of " + repo + "; is the engine running?");
+            return null;
+        }
+        return state;
+    }
+
     private Path mirrorDir() {
         if (workdir != null) return workdir;
         String id = dev.windlass.policy.diff.ContentHash.sha256(repo).substring(0, 16);

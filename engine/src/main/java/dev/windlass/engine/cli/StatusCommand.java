@@ -1,10 +1,8 @@
 package dev.windlass.engine.cli;
 
-import dev.windlass.engine.status.StatusFiles;
 import dev.windlass.engine.status.StatusTable;
 import dev.windlass.git.Mirror;
 import dev.windlass.policy.state.EngineState;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,12 +21,8 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override public Integer call() throws Exception {
         try (Mirror mirror = repo.openMirror()) {
-            mirror.fetch();
-            EngineState state = StatusFiles.read(new TreeMap<>(repo.statusWriter(mirror).readStatusFiles("status/")));
-            if (state.apps().isEmpty() && state.clusters().isEmpty()) {
-                spec.commandLine().getErr().println("no status yet on branch " + repo.statusBranch + " of " + repo.repo + "; is the engine running?");
-                return 1;
-            }
+            EngineState state = repo.readState(mirror, spec.commandLine().getErr());
+            if (state == null) return 1;
             if (app != null && !state.apps().containsKey(app)) {
                 spec.commandLine().getErr().println("no application '" + app + "' in the status; known: " + String.join(", ", state.apps().keySet()));
                 return 1;
