@@ -200,6 +200,37 @@ class RemediationE2E {
     }
 
     @Test
+    void remediationWaitsWhileARolloutStepIsUnderWayOnTheCluster() throws Exception {
+        try (TestFleet fleet = start(3, QUORUM_ANNOTATE)) {
+            fleet.push("web, rolled out with a long soak", c -> c
+                    .write("apps/web.yaml", FailoverE2E.app("web", "{clusterNames: [cp]}").replace("tier: stream", "tier: frontend"))
+                    .write("apps/web/deployment.yaml", FailoverE2E.deployment("web"))
+                    .write("policies/rollout.yaml", """
+                            apiVersion: windlass.dev/v1alpha1
+                            kind: RolloutPolicy
+                            metadata: {name: soak}
+                            spec:
+                              selector: {matchLabels: {tier: frontend}}
+                              type: Progressive
+                              minSuccessTime: 10m
+                              progressDeadline: 30m
+                            """));
+            fleet.pass();
+            var rollout = fleet.engine.reconciler().state().apps().get("web").rollout();
+            assertNotNull(rollout, "web rolls out");
+            notReady(fleet, "cp-cp-2", true);
+            after(fleet, 5);
+            after(fleet, 70);
+            assertNull(mark(fleet, "cp-cp-2"), "deferred while web's step on cp is under way");
+            assertEquals("RolloutInProgress", blocked(fleet).reason());
+            assertEquals("control-plane: deferred: a rollout step of web is under way on cp", blocked(fleet).message());
+            for (int i = 0; i < 70 && fleet.engine.reconciler().state().apps().get("web").rollout().active(); i++) after(fleet, 10);
+            after(fleet, 5);
+            assertNotNull(mark(fleet, "cp-cp-2"), "marked once the rollout step is done");
+        }
+    }
+
+    @Test
     void nothingIsRemediatedOnASuspendedCluster() throws Exception {
         try (TestFleet fleet = start(3, QUORUM_ANNOTATE, true)) {
             notReady(fleet, "cp-cp-2", true);
