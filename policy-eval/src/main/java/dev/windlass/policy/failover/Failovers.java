@@ -137,7 +137,7 @@ public final class Failovers {
             if (policy == null) {
                 // The policy no longer selects the application: its evictions end, in-flight ones as failed attempts.
                 for (EvictionTask t : memory.evictions()) {
-                    if (t.inFlight()) fail(t, "the FailoverPolicy no longer selects " + app.name(), limit(memory));
+                    if (t.inFlight()) fail(t, "the FailoverPolicy no longer selects " + app.name(), FailoverPolicy.DEFAULT_HISTORY_LIMIT);
                 }
                 List<String> placement = Placement.place(app, desired.clusters(), current);
                 return result(placement, new FailoverMemory(List.of(), memory.history(), failed, List.copyOf(orphanedOn)), Map.of());
@@ -344,10 +344,6 @@ public final class Failovers {
             Trigger t = policy.application();
             if (t != null && t.tolerationSeconds() != null) return t.tolerationSeconds();
             return FailoverPolicy.DEFAULT_APPLICATION_TOLERATION_SECONDS;
-        }
-
-        private int limit(FailoverMemory memory) {
-            return FailoverPolicy.DEFAULT_HISTORY_LIMIT;
         }
     }
 
