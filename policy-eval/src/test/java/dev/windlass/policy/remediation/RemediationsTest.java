@@ -1,0 +1,117 @@
+package dev.windlass.policy.remediation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.policy.RepoFiles;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.NodeObservation;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.observe.ObservedTarget;
+import dev.windlass.policy.parse.RepoParser;
+import dev.windlass.policy.state.ClusterStatus;
+import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.RemediationRecord;
+import dev.windlass.policy.suspension.Suspensions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Decisions that need no cluster to show: missing members and the startup timeout, from records and observations. */
+class RemediationsTest {
+    static final Instant NOW = Instant.parse("2026-11-21T10:00:00Z");
+    static final KindRef NODE = new KindRef("v1", "Node");
+
+    static DesiredState repo(String checks) {
+        return RepoParser.parse(RepoFiles.inline(
+                "clusters/cp.yaml", """
+                        apiVersion: windlass.dev/v1alpha1
+                        kind: Cluster
+                        metadata: {name: cp, labels: {env: prod}}
+                        spec: {connection: {sandbox: {nodes: 3, controlPlaneNodes: 3}}}
+                        """,
+                "policies/remediation.yaml", """
+                        apiVersion: windlass.dev/v1alpha1
+                        kind: RemediationPolicy
+                        metadata: {name: control-plane}
+                        spec:
+                          clusterSelector: {matchLabels: {env: prod}}
+                          target: {apiVersion: v1, kind: Node}
+                          checks:
+                        %s
+                          remediation: {quorum: true, action: Annotate}
+                        """.formatted(checks.indent(4).stripTrailing())));
+    }
+
+    static ObservedTarget node(String name, String ready, String since, String created) {
+        return new ObservedTarget(NODE, "", name, Map.of(), Map.of(), List.of(new ObservedTarget.Condition("Ready", ready, since, "", "")),
+                created, List.of(), false);
+    }
+
+    static ObservedState observed(ObservedTarget... nodes) {
+        List<NodeObservation> n = new ArrayList<>();
+        for (ObservedTarget t : nodes) n.add(new NodeObservation(t.name(), Map.of(), t.condition("Ready").status().equals("True")));
+        return new ObservedState(Map.of("cp", new ClusterObservation("cp", ClusterObservation.Reachability.Reachable, "", Map.of(), Set.of(),
+                n, true, Map.of(), "", Map.of(NODE, List.of(nodes)))));
+    }
+
+    static EngineState recorded(String... healthyNodes) {
+        List<RemediationRecord> records = new ArrayList<>();
+        for (String n : healthyNodes) {
+            records.add(new RemediationRecord("control-plane", "Node " + n, "Healthy", "", "2026-11-21T09:00:00Z", null,
+                    "2026-11-21T09:00:00Z", true, null, 0, null, ""));
+        }
+        ClusterStatus cp = new ClusterStatus("cp", "clusters/cp.yaml", "Reachable", "", "ServerSide", 3, 3, List.of(), "Healthy", null,
+                "2026-11-21T09:00:00Z", records);
+        return EngineState.of("abc", Map.of(), Map.of("cp", cp));
+    }
+
+    static final String READY_FALSE = "unhealthyConditions: [{type: Ready, status: \"False\", timeoutSeconds: 60}]";
+
+    @Test
+    void aMemberThatDisappearedCountsAsUnhealthySoOneMoreFailureIsBelowQuorum() {
+        DesiredState desired = repo(READY_FALSE);
+        var d = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
+                node("n2", "False", "2026-11-21T09:50:00Z", "")), recorded("n1", "n2", "n3"), Suspensions.at(desired, NOW), NOW);
+        var cp = d.clusters().get("cp");
+        assertEquals(List.of("Node n1:Healthy", "Node n2:Unhealthy", "Node n3:Missing"),
+                cp.records().stream().map(r -> r.target() + ":" + r.state()).toList());
+        assertEquals("Quorum", cp.blockedReason());
+        assertTrue(cp.blocked().contains("3 members, 1 healthy"), cp.blocked());
+        assertTrue(d.actions().isEmpty(), "nothing marked below quorum");
+    }
+
+    @Test
+    void aNewMemberJoiningReplacesTheMissingOne() {
+        DesiredState desired = repo(READY_FALSE);
+        var d = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
+                node("n2", "False", "2026-11-21T09:50:00Z", ""), node("n4", "True", "2026-11-21T09:59:00Z", "")),
+                recorded("n1", "n2", "n3"), Suspensions.at(desired, NOW), NOW);
+        var cp = d.clusters().get("cp");
+        assertEquals(List.of("Node n1:Healthy", "Node n2:Marked", "Node n4:Healthy"),
+                cp.records().stream().map(r -> r.target() + ":" + r.state()).toList());
+        assertEquals(1, d.actions().size(), "1 of 3 unhealthy: marked");
+        assertEquals("remediation control-plane: mark unhealthy: Ready=False for 10m", d.actions().get(0).reason());
+    }
+
+    @Test
+    void aTargetNeverReadyWithinTheStartupTimeoutIsUnhealthy() {
+        DesiredState desired = repo(READY_FALSE + "\nstartupTimeoutSeconds: 600");
+        var young = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
+                node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T09:55:00Z")),
+                recorded("n1", "n2"), Suspensions.at(desired, NOW), NOW);
+        RemediationRecord n3 = young.clusters().get("cp").records().get(2);
+        assertEquals("Pending", n3.state(), "5 minutes old: still starting");
+        var old = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
+                node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T09:45:00Z")),
+                recorded("n1", "n2"), Suspensions.at(desired, NOW), NOW);
+        RemediationRecord late = old.clusters().get("cp").records().get(2);
+        assertEquals("Marked", late.state());
+        assertEquals("never Ready within 10m", late.reason());
+    }
+}
