@@ -134,7 +134,7 @@ public final class Demo {
                 engine.reconciler().reconcile();
                 sandbox.cluster("eu-1").down(true);
                 out.println("  eu-1 stops answering");
-                until(engine, a -> !a.failoverMemory().history().isEmpty(), Duration.ofSeconds(40));
+                until(engine, st -> !st.apps().get("stream").failoverMemory().history().isEmpty(), Duration.ofSeconds(40));
                 try (KubernetesClient c = sandbox.cluster("eu-2").newClient()) {
                     var moved = c.apps().deployments().inNamespace("stream").withName("ingest").get();
                     out.println("  on eu-2: Deployment stream/ingest, label windlass.dev/checkpoint="
@@ -155,14 +155,14 @@ public final class Demo {
                 engine.reconciler().reconcile();
                 sandbox.simulator().nodeReady("eu-1-cp-2", false);
                 out.println("  eu-1-cp-2 goes NotReady");
-                untilCluster(engine, c -> c.remediationRecords().stream().anyMatch(r -> r.state().equals("Marked")), Duration.ofSeconds(20));
+                until(engine, st -> eu1(st, c -> c.remediationRecords().stream().anyMatch(r -> r.state().equals("Marked"))), Duration.ofSeconds(20));
                 sandbox.simulator().nodeReady("eu-1-cp-3", false);
                 out.println("  eu-1-cp-3 goes NotReady too");
-                untilCluster(engine, c -> c.conditions().stream().anyMatch(x -> x.type().equals("RemediationBlocked")), Duration.ofSeconds(20));
+                until(engine, st -> eu1(st, c -> c.conditions().stream().anyMatch(x -> x.type().equals("RemediationBlocked"))), Duration.ofSeconds(20));
                 sandbox.simulator().nodeReady("eu-1-cp-2", true);
                 sandbox.simulator().nodeReady("eu-1-cp-3", true);
                 out.println("  both come back");
-                untilCluster(engine, c -> c.remediationRecords().stream().allMatch(r -> r.state().equals("Healthy")), Duration.ofSeconds(20));
+                until(engine, st -> eu1(st, c -> c.remediationRecords().stream().allMatch(r -> r.state().equals("Healthy"))), Duration.ofSeconds(20));
 
                 scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection; "
                         + "stream runs on eu-2.");
@@ -202,31 +202,26 @@ public final class Demo {
         out.println("  (still settling after " + SETTLE.toSeconds() + "s; see the status table)");
     }
 
-    /** Runs a pass a second, telling what happens, until stream's status satisfies {@code done} (or {@code limit} has passed). */
-    private void until(Engine engine, java.util.function.Predicate<AppStatus> done, Duration limit) throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(limit);
-        while (Instant.now().isBefore(deadline)) {
-            PassReport r = engine.reconciler().reconcile();
-            for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
-            out.flush();
-            if (done.test(engine.reconciler().state().apps().get("stream"))) return;
-            Thread.sleep(1000);
-        }
-        out.println("  (still waiting after " + limit.toSeconds() + "s; see the status table)");
-    }
-
-    /** Runs a pass a second, telling what happens, until eu-1's status satisfies {@code done} (or {@code limit} has passed). */
-    private void untilCluster(Engine engine, java.util.function.Predicate<dev.windlass.policy.state.ClusterStatus> done, Duration limit)
+    /**
+     * Runs a pass a second, telling what happens, until the engine's state satisfies {@code done} (or {@code limit} has
+     * passed). The sandbox runs on the wall clock in the demo, so waiting is real time.
+     */
+    private void until(Engine engine, java.util.function.Predicate<dev.windlass.policy.state.EngineState> done, Duration limit)
             throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(limit);
         while (Instant.now().isBefore(deadline)) {
             PassReport r = engine.reconciler().reconcile();
             for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
             out.flush();
-            if (done.test(engine.reconciler().state().clusters().get("eu-1"))) return;
+            if (done.test(engine.reconciler().state())) return;
             Thread.sleep(1000);
         }
         out.println("  (still waiting after " + limit.toSeconds() + "s; see the status table)");
+    }
+
+    private static boolean eu1(dev.windlass.policy.state.EngineState st,
+                               java.util.function.Predicate<dev.windlass.policy.state.ClusterStatus> test) {
+        return test.test(st.clusters().get("eu-1"));
     }
 
     private static boolean ready(AppStatus a) {
