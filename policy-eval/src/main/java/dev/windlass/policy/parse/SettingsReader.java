@@ -2,6 +2,7 @@ package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.FailoverSettings;
+import dev.windlass.policy.model.ReviewSettings;
 import dev.windlass.policy.model.RolloutPolicy.Amount;
 import dev.windlass.policy.model.Settings;
 import java.time.Duration;
@@ -28,8 +29,9 @@ final class SettingsReader {
             else interval = d;
         }
         FailoverSettings failover = failover(spec);
+        ReviewSettings review = ReviewSettingsReader.read(spec);
         spec.end();
-        return new Settings(branch, interval, failover);
+        return new Settings(branch, interval, failover, review);
     }
 
     private static FailoverSettings failover(Fields spec) {
