@@ -1,13 +1,13 @@
 package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.ReviewSettings;
-import java.net.URI;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /** Reads {@code Settings.spec.review}; a wrong value is an error and keeps the default. */
 final class ReviewSettingsReader {
     private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+");
+    private static final Pattern HTTP_URL = Pattern.compile("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[^\\s]*)?");
     private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private ReviewSettingsReader() {}
@@ -63,11 +63,6 @@ final class ReviewSettingsReader {
     }
 
     private static boolean isHttpUrl(String s) {
-        try {
-            URI u = URI.create(s);
-            return ("https".equals(u.getScheme()) || "http".equals(u.getScheme())) && u.getHost() != null;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+        return HTTP_URL.matcher(s).matches();
     }
 }

@@ -145,23 +145,31 @@ public final class PlanMarkdown {
     }
 
     private static void appendDryRun(StringBuilder b, List<ActionResult> dryRun) {
-        if (dryRun.isEmpty()) return;
+        b.append(dryRunSection(dryRun, "## "));
+    }
+
+    /** What the API servers said about a plan's actions, under a heading of the given level; "" when not asked. */
+    public static String dryRunSection(List<ActionResult> dryRun, String heading) {
+        StringBuilder b = new StringBuilder();
+        if (dryRun.isEmpty()) return "";
         long skipped = dryRun.stream().filter(r -> r.outcome() == Outcome.Skipped).count();
         List<ActionResult> rejected = dryRun.stream().filter(r -> !r.succeeded()).toList();
         long checked = dryRun.size() - skipped;
-        b.append("\n## Server dry-run\n\n").append(checked - rejected.size()).append(" of ").append(checked)
+        b.append("\n").append(heading).append("Server dry-run\n\n").append(checked - rejected.size()).append(" of ").append(checked)
                 .append(" checked actions accepted by the API servers");
         if (skipped > 0) b.append("; ").append(skipped).append(" not checked (").append(dryRun.stream()
                 .filter(r -> r.outcome() == Outcome.Skipped).map(ActionResult::message).distinct().sorted().findFirst().orElse("")).append(")");
         b.append(".\n");
-        if (rejected.isEmpty()) return;
+        if (rejected.isEmpty()) return b.toString();
         b.append("\n| action | object | cluster | the server says |\n|---|---|---|---|\n");
         for (ActionResult r : rejected) {
             Action a = r.action();
             b.append("| ✗ ").append(a.operation()).append(" | ").append(cell(a.object().toString())).append(" | ").append(a.cluster())
                     .append(" | ").append(cell(r.message())).append(" |\n");
         }
+        return b.toString();
     }
 
-    private static String cell(String s) { return s.replace("|", "\\|").replace("\n", " "); }
+    /** Text safe inside a Markdown table cell. */
+    public static String cell(String s) { return s.replace("|", "\\|").replace("\n", " "); }
 }
