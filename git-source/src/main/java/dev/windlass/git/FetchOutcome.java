@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  */
 public record FetchOutcome(SortedMap<String, RefChange> changes) {
 
-    private static final Pattern PULL_HEAD = Pattern.compile("refs/pull/(\\d{1,9})/head");
+    static final Pattern PULL_HEAD = Pattern.compile("refs/pull/(\\d{1,9})/head");
 
     public FetchOutcome {
         changes = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(changes));

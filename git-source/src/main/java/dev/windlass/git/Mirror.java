@@ -22,7 +22,8 @@ import org.eclipse.jgit.util.FS;
 
 /**
  * A bare local copy of the config repository's branches and pull request heads. Reads ({@link #snapshot},
- * {@link #changes}, {@link #resolve}, {@link #listBranches}) never touch the network and are safe from any number of
+ * {@link #changes}, {@link #resolve}, {@link #listBranches}, {@link #listPullHeads}, the ancestry queries and
+ * {@link #previewMerge}, which only adds unreferenced objects) never touch the network and are safe from any number of
  * threads. Fetches (including those {@link StatusWriter} and {@link ConfigWriter} make) are serialized internally, so
  * {@link #fetch} may be called from any thread, but a directory must belong to one {@code Mirror} in one process.
  * Objects are never pruned, so a snapshot stays readable after later fetches move or delete its branch.
@@ -41,12 +42,14 @@ public final class Mirror implements AutoCloseable {
     private final Repository repository;
     private final GitRemote remote;
     private final MirrorReads reads;
+    private final MergePreviews previews;
     private final RemoteSync sync;
 
     private Mirror(Repository repository, GitRemote remote) {
         this.repository = repository;
         this.remote = remote;
         this.reads = new MirrorReads(repository);
+        this.previews = new MergePreviews(repository);
         this.sync = new RemoteSync(repository, remote);
     }
 
@@ -91,6 +94,37 @@ public final class Mirror implements AutoCloseable {
             branches.put(ref.getName().substring(Constants.R_HEADS.length()), ref.getObjectId().name());
         }
         return branches;
+    }
+
+    /** Pull request number to head commit id ({@code refs/pull/N/head}), as of the last fetch. */
+    public SortedMap<Integer, String> listPullHeads() throws IOException {
+        return reads.listPullHeads();
+    }
+
+    /**
+     * What merging {@code headCommit} (a reviewed branch or pull request head) into {@code baseCommit} would give,
+     * computed in memory: nothing is checked out and no ref moves. Both are full commit ids already in the mirror.
+     */
+    public MergePreview previewMerge(String baseCommit, String headCommit) throws IOException {
+        return previews.preview(baseCommit, headCommit);
+    }
+
+    /** Whether {@code ancestor} is {@code commit} or one of its ancestors. Both are full commit ids. */
+    public boolean isAncestor(String ancestor, String commit) throws IOException {
+        return reads.isAncestor(ancestor, commit);
+    }
+
+    /**
+     * Full ids of the commits reachable from {@code to} but not from {@code from} ({@code from} null means all of
+     * {@code to}'s history), newest first by commit time, at most {@code limit} of them.
+     */
+    public List<String> commitsBetween(String from, String to, int limit) throws IOException {
+        return reads.commitsBetween(from, to, limit);
+    }
+
+    /** The id of a commit's root tree: two commits with the same tree have exactly the same files. */
+    public String treeOf(String commit) throws IOException {
+        return reads.treeOf(commit);
     }
 
     @Override public void close() {

@@ -2,11 +2,15 @@ package dev.windlass.git;
 
 import dev.windlass.policy.source.ChangeSet;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.errors.MissingObjectException;
@@ -17,6 +21,7 @@ import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
@@ -26,6 +31,8 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 final class MirrorReads {
 
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{4,40}");
+    private static final Pattern FULL_ID = Pattern.compile("[0-9a-fA-F]{40}");
+    private static final String R_PULL = Constants.R_REFS + "pull/";
 
     private final Repository repository;
 
@@ -84,6 +91,60 @@ final class MirrorReads {
                 }
             }
             return new ChangeSet(fromCommit, to.name(), paths);
+        }
+    }
+
+    SortedMap<Integer, String> listPullHeads() throws IOException {
+        SortedMap<Integer, String> heads = new TreeMap<>();
+        for (Ref ref : repository.getRefDatabase().getRefsByPrefix(R_PULL)) {
+            // refs/pull/N/merge and other host-specific refs under refs/pull/ are never fetched, but skip them anyway.
+            Matcher m = FetchOutcome.PULL_HEAD.matcher(ref.getName());
+            if (m.matches()) heads.put(Integer.parseInt(m.group(1)), ref.getObjectId().name());
+        }
+        return heads;
+    }
+
+    boolean isAncestor(String ancestor, String commit) throws IOException {
+        try (RevWalk walk = new RevWalk(repository)) {
+            RevCommit a = parseCommit(walk, ancestor, "ancestor");
+            RevCommit c = parseCommit(walk, commit, "commit");
+            return walk.isMergedInto(a, c);
+        }
+    }
+
+    List<String> commitsBetween(String from, String to, int limit) throws IOException {
+        if (limit < 0) throw new IllegalArgumentException("limit is negative: " + limit);
+        List<String> commits = new ArrayList<>();
+        try (RevWalk walk = new RevWalk(repository)) {
+            walk.setRetainBody(false);
+            // Commit time order streams, so the limit bounds the work; a topological sort would first walk all of
+            // to's history. Only clock skew between committers can list a parent before its child.
+            walk.sort(RevSort.COMMIT_TIME_DESC);
+            walk.markStart(parseCommit(walk, to, "to"));
+            if (from != null) walk.markUninteresting(parseCommit(walk, from, "from"));
+            RevCommit commit;
+            while (commits.size() < limit && (commit = walk.next()) != null) commits.add(commit.name());
+        }
+        return commits;
+    }
+
+    String treeOf(String commit) throws IOException {
+        try (RevWalk walk = new RevWalk(repository)) {
+            return parseCommit(walk, commit, "commit").getTree().name();
+        }
+    }
+
+    /** Parses a full commit id, failing with a message that names its {@code role} when it is malformed or absent. */
+    static RevCommit parseCommit(RevWalk walk, String id, String role) throws IOException {
+        if (id == null || !FULL_ID.matcher(id).matches()) {
+            throw new IOException(role + " is not a full commit id: " + id);
+        }
+        try {
+            return walk.parseCommit(ObjectId.fromString(id));
+        } catch (MissingObjectException e) {
+            throw new IOException(role + " " + id + " is not in the mirror (not fetched yet?)", e);
+        } catch (IncorrectObjectTypeException e) {
+            throw new IOException(role + " " + id + " is not a commit", e);
         }
     }
 

@@ -8,29 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Base64;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jgit.http.server.GitServlet;
-import org.eclipse.jgit.transport.resolver.FileResolver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,30 +23,19 @@ class HttpTransportIT {
 
     @TempDir Path tmp;
     Origin origin;
-    Server server;
+    GitHttpServer server;
     String url;
 
     @BeforeEach void startServer() throws Exception {
         origin = Origin.create(tmp);
         origin.commit("main", Map.of("clusters/prod.yaml", "name: prod\n"), "config");
 
-        GitServlet git = new GitServlet();
-        git.setRepositoryResolver(new FileResolver<>(tmp.toFile(), true));
-        ServletContextHandler context = new ServletContextHandler("/");
-        context.addServlet(new ServletHolder(git), "/git/*");
-        context.addFilter(new FilterHolder(new BasicAuth(TOKEN)), "/*", EnumSet.of(DispatcherType.REQUEST));
-        server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        server.setHandler(context);
-        server.start();
-        url = "http://127.0.0.1:" + connector.getLocalPort() + "/git/origin.git";
+        server = GitHttpServer.start(tmp, TOKEN);
+        url = server.url("origin.git");
     }
 
     @AfterEach void stopServer() throws Exception {
-        server.stop();
+        server.close();
         origin.close();
     }
 
@@ -119,29 +88,5 @@ class HttpTransportIT {
 
     private GitRemote remoteWithToken(String token) {
         return GitRemote.of(url, Map.of(GitCredentials.TOKEN, token)::get);
-    }
-
-    /** Accepts only the token user; tells JGit's server who pushed, which it requires before allowing a push. */
-    private static final class BasicAuth implements Filter {
-        private final String expected;
-
-        BasicAuth(String token) {
-            String pair = GitCredentials.TOKEN_USERNAME + ":" + token;
-            this.expected = "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
-                throws IOException, ServletException {
-            HttpServletRequest http = (HttpServletRequest) request;
-            if (!expected.equals(http.getHeader("Authorization"))) {
-                HttpServletResponse denied = (HttpServletResponse) response;
-                denied.setHeader("WWW-Authenticate", "Basic realm=\"git\"");
-                denied.sendError(HttpServletResponse.SC_UNAUTHORIZED);
-                return;
-            }
-            chain.doFilter(new HttpServletRequestWrapper(http) {
-                @Override public String getRemoteUser() { return GitCredentials.TOKEN_USERNAME; }
-            }, response);
-        }
     }
 }

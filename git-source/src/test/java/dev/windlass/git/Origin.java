@@ -12,7 +12,16 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEditor;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -66,6 +75,52 @@ final class Origin implements AutoCloseable {
         // A clone of an empty repository sits on "master"; name the remote branch explicitly.
         push(commit.name(), "refs/heads/" + branch);
         return commit.name();
+    }
+
+    /**
+     * Commits the given files (null content deletes) on top of {@code parent} (null: a root commit) and force-pushes
+     * the commit to {@code ref}, a full ref name such as {@code refs/pull/7/head}. Unlike {@link #commit} this leaves
+     * the working clone alone, so branches can diverge; {@code parent} must be a commit this origin made.
+     */
+    String commitOnto(String parent, String ref, Map<String, String> files, String message)
+            throws IOException, GitAPIException {
+        Repository repository = work.getRepository();
+        ObjectId commitId;
+        try (ObjectInserter inserter = repository.newObjectInserter(); RevWalk walk = new RevWalk(repository)) {
+            DirCache index = DirCache.newInCore();
+            DirCacheBuilder builder = index.builder();
+            RevCommit parentCommit = parent == null ? null : walk.parseCommit(ObjectId.fromString(parent));
+            if (parentCommit != null) {
+                builder.addTree(new byte[0], DirCacheEntry.STAGE_0, walk.getObjectReader(), parentCommit.getTree());
+            }
+            builder.finish();
+            DirCacheEditor editor = index.editor();
+            for (Map.Entry<String, String> file : files.entrySet()) {
+                if (file.getValue() == null) {
+                    editor.add(new DirCacheEditor.DeletePath(file.getKey()));
+                    continue;
+                }
+                ObjectId blob = inserter.insert(Constants.OBJ_BLOB, file.getValue().getBytes(StandardCharsets.UTF_8));
+                editor.add(new DirCacheEditor.PathEdit(file.getKey()) {
+                    @Override public void apply(DirCacheEntry entry) {
+                        entry.setFileMode(FileMode.REGULAR_FILE);
+                        entry.setObjectId(blob);
+                    }
+                });
+            }
+            editor.finish();
+            CommitBuilder commit = new CommitBuilder();
+            commit.setTreeId(index.writeTree(inserter));
+            if (parentCommit != null) commit.setParentId(parentCommit);
+            PersonIdent dev = new PersonIdent("Dev", "dev@example.com");
+            commit.setAuthor(dev);
+            commit.setCommitter(dev);
+            commit.setMessage(message);
+            commitId = inserter.insert(commit);
+            inserter.flush();
+        }
+        push(commitId.name(), ref);
+        return commitId.name();
     }
 
     void push(String source, String destinationRef) throws GitAPIException {
