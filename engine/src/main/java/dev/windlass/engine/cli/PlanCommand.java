@@ -5,6 +5,15 @@ import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.engine.reconcile.ClusterFleet;
 import dev.windlass.engine.reconcile.Preview;
 import dev.windlass.engine.reconcile.RecordedFleet;
+import dev.windlass.engine.reconcile.RoutedFleet;
+import dev.windlass.engine.review.ReviewPlanning;
+import dev.windlass.engine.review.ReviewTarget;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.parse.RepoParser;
+import dev.windlass.policy.review.ReviewInput;
+import dev.windlass.policy.review.ReviewMarkdown;
+import java.util.Map;
 import dev.windlass.engine.status.StatusFiles;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.StatusWriter;
@@ -23,8 +32,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "plan", description = {"Print the plan a branch or commit would cause, without applying anything.",
+        "With --head: the review of a branch, i.e. the plan of merging it into --base, as posted on its pull request.",
         "Actions for clusters with server-side apply are dry-run on the API server, which shows its own validation errors.",
-        "Exit 0: no changes, 1: changes, 2: error (invalid config, rejected by a server, or no such ref)."})
+        "Exit 0: no changes, 1: changes, 2: error (invalid config, rejected by a server, a merge conflict, or no such ref)."})
 final class PlanCommand implements Callable<Integer> {
     enum Format { md, yaml, json }
 
@@ -36,13 +46,27 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, defaultValue = "md", description = "md, yaml or json (default: ${DEFAULT-VALUE})")
     Format output;
 
+    @Option(names = "--head", description = "review this branch or commit: plan its merge into --base")
+    String head;
+
+    @Option(names = "--base", defaultValue = "main", description = "the branch --head is merged into (default: ${DEFAULT-VALUE})")
+    String base;
+
+    @Option(names = "--comment", description = "with --head: print exactly the pull request comment (hidden marker included)")
+    boolean comment;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (comment && head == null) {
+            err.println("--comment needs --head: it prints the pull request comment for a branch");
+            return 2;
+        }
         try (Mirror mirror = repo.openMirror()) {
             mirror.fetch();
+            if (head != null) return review(mirror, out, err);
             String sha = mirror.resolve(ref).orElse(null);
             if (sha == null) {
                 err.println("no branch or commit '" + ref + "' in " + repo.repo);
@@ -65,6 +89,37 @@ final class PlanCommand implements Callable<Integer> {
                 if (r.plan().hasErrors() || r.rejectedByServer()) return 2;
                 return r.plan().hasChanges() ? 1 : 0;
             }
+        }
+    }
+
+    private int review(Mirror mirror, PrintWriter out, PrintWriter err) throws Exception {
+        String baseSha = mirror.resolve(base).orElse(null);
+        String headSha = mirror.resolve(head).orElse(null);
+        if (baseSha == null || headSha == null) {
+            err.println("no branch or commit '" + (baseSha == null ? base : head) + "' in " + repo.repo);
+            return 2;
+        }
+        StatusWriter status = repo.statusWriter(mirror);
+        EngineState state = StatusFiles.read(new TreeMap<>(status.readStatusFiles("status/")));
+        DesiredState main = RepoParser.parse(mirror.snapshot(baseSha));
+        String ref = head.startsWith("refs/pull/") && head.endsWith("/head") ? "pull/" + head.split("/")[2] : head;
+        ClusterClients clients = new ClusterClients();
+        try (Sandbox unused = new Sandbox();
+             ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
+             RecordedFleet recorded = new RecordedFleet(mirror, state)) {
+            RoutedFleet fleet = new RoutedFleet(live, recorded);
+            Map<String, Cluster> clusters = new TreeMap<>(main.clusters());
+            fleet.connect(clusters);
+            ReviewInput in = ReviewPlanning.plan(mirror, base, baseSha, main, new ReviewTarget(ref, head, 0, headSha), state, fleet, Instant.now());
+            if (in == null) {
+                out.println(head + " is already part of " + base + ": nothing to review");
+                return 0;
+            }
+            out.print(comment ? ReviewMarkdown.comment(in) : ReviewMarkdown.render(in));
+            out.flush();
+            if (fleet.usesRecord(clusters.keySet())) err.println("note: sandbox clusters were planned from the status branch's record, not observed live");
+            if (in.failing()) return 2;
+            return in.headPlan().hasChanges() || !in.headPlan().held().isEmpty() ? 1 : 0;
         }
     }
 }

@@ -51,7 +51,7 @@ final class RunCommand implements Callable<Integer> {
         String secret = secretFile != null ? Files.readString(secretFile).trim() : System.getenv("WINDLASS_WEBHOOK_SECRET");
         try (Sandbox sandbox = new Sandbox();
              Engine engine = new Engine(repo.openMirror(), branch, repo.statusBranch, sandbox, Clock.systemUTC());
-             Daemon daemon = new Daemon(engine.reconciler(), branch, every, address, secret, Clock.systemUTC()).start()) {
+             Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC()).start()) {
             sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
             log.info("windlass running: {} branch {} every {}, status on {}, http on {}", repo.repo, branch, interval, repo.statusBranch, listen);
             CountDownLatch stop = new CountDownLatch(1);

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Earlier revisions read back from the config repo's history, for rollbacks. A few parsed commits are kept. */
-final class CommitRevisions implements Revisions {
+public final class CommitRevisions implements Revisions {
     private static final Logger log = LoggerFactory.getLogger(CommitRevisions.class);
     private static final int KEEP = 8;
 
@@ -21,7 +21,7 @@ final class CommitRevisions implements Revisions {
         @Override protected boolean removeEldestEntry(Map.Entry<String, DesiredState> e) { return size() > KEEP; }
     };
 
-    CommitRevisions(Mirror mirror) { this.mirror = mirror; }
+    public CommitRevisions(Mirror mirror) { this.mirror = mirror; }
 
     @Override public synchronized Application find(String app, String revision, String source) {
         if (source == null || source.isEmpty()) return null;

@@ -6,22 +6,42 @@ import dev.windlass.git.Mirror;
 import dev.windlass.git.RetryPolicy;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.sandbox.Sandbox;
+import dev.windlass.engine.review.Pinning;
+import dev.windlass.engine.review.ReviewPass;
 import java.time.Clock;
+import java.util.function.Function;
 
 /** The parts of a running engine wired together: mirror, status writer, fleet and reconciler. */
 public final class Engine implements AutoCloseable {
     private final Mirror mirror;
     private final ClusterFleet fleet;
     private final Reconciler reconciler;
+    private final ReviewPass reviews;
 
     public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock) {
+        this(mirror, branch, statusBranch, sandbox, clock, System::getenv);
+    }
+
+    /** @param env where review host tokens are looked up ({@code Settings.spec.review.host.tokenEnv}) */
+    public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env) {
         this.mirror = mirror;
         ClusterClients clients = new ClusterClients();
         this.fleet = new ClusterFleet(clients, new Applier(clients), sandbox);
-        this.reconciler = new Reconciler(mirror, branch, new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT), fleet, clock);
+        StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT);
+        this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env));
+        this.reviews = new ReviewPass(mirror, branch, status, fleet, clock, () -> {
+            try {
+                return reconciler.state();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, env);
     }
 
     public Reconciler reconciler() { return reconciler; }
+
+    /** Plans the reviewed branches after a pass of the main branch (the daemon runs it after each pass). */
+    public ReviewPass reviews() { return reviews; }
 
     public Sandbox sandbox() { return fleet.sandbox(); }
 

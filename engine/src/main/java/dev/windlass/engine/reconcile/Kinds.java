@@ -14,10 +14,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Which kinds to look at on each cluster: everything Git wants there and everything recorded as applied there. */
-final class Kinds {
+public final class Kinds {
     private Kinds() {}
 
-    static Map<String, Set<KindRef>> toObserve(DesiredState desired, EngineState state) {
+    public static Map<String, Set<KindRef>> toObserve(DesiredState desired, EngineState state) {
         Set<KindRef> wanted = new TreeSet<>();
         for (Application app : desired.apps().values()) {
             for (Manifest m : app.manifests()) if (!m.implicit()) wanted.add(new KindRef(m.apiVersion(), m.ref().kind()));

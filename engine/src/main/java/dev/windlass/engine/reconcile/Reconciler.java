@@ -1,5 +1,6 @@
 package dev.windlass.engine.reconcile;
 
+import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.status.CommitMessage;
 import dev.windlass.engine.status.StatusFiles;
 import dev.windlass.git.BranchChange;
@@ -53,10 +54,17 @@ public final class Reconciler {
     private final CommitRevisions revisions;
     private final String author;
     private final String authorEmail;
+    private final Pinning pinning;
     private SortedMap<String, byte[]> recorded;
     private EngineState state;
 
     public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock) {
+        this(mirror, branch, status, fleet, clock, null);
+    }
+
+    /** @param pinning compares what a merge executes with what was reviewed; null: no review pinning */
+    public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock, Pinning pinning) {
+        this.pinning = pinning;
         this.mirror = mirror;
         this.branch = branch;
         this.status = status;
@@ -79,11 +87,18 @@ public final class Reconciler {
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now);
         String planText = PlanMarkdown.render(plan, branch);
+        Pinning.Decision pin = pinning == null ? Pinning.Decision.NONE : pinning.check(source, desired, plan);
+        if (pin.hold()) {
+            // Reviewed plans only (review.requireUndiverged): nothing is applied or recorded but the hold itself.
+            CommitOutcome held = recordPin(pin, source);
+            log.info("pass {}: held, the plan diverged from review", source.substring(0, 7));
+            return new PassReport(source, desired, plan, new ApplyResult(List.of()), pin.events(), held, parseCache.parsedLastPass());
+        }
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
         if (plan.recordFirst()) {
             // Record-then-apply: the rollout steps this plan starts are on the status branch before any cluster sees them.
             Transition.Result intent = Transition.intent(state, plan, now);
-            CommitOutcome recorded = record(intent, planText, source);
+            CommitOutcome recorded = record(intent, planText, source, Pinning.Decision.NONE);
             if (recorded instanceof CommitOutcome.Failed f) {
                 throw new IOException("could not record the rollout steps before applying them, nothing applied: " + f.reason());
             }
@@ -92,7 +107,7 @@ public final class Reconciler {
         }
         ApplyResult applied = execute(plan);
         Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
-        CommitOutcome outcome = record(next, planText, source);
+        CommitOutcome outcome = record(withPin(next, pin), planText, source, pin);
         if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         log.info("pass {}: {} actions, {} failed, status {}", source.substring(0, 7), applied.results().size(), applied.failures(),
                 outcome.getClass().getSimpleName());
@@ -117,7 +132,20 @@ public final class Reconciler {
     }
 
     /** Writes only the files that differ from what is recorded; an identical tree makes no commit. */
-    private CommitOutcome record(Transition.Result next, String planMarkdown, String source) throws IOException {
+    private static Transition.Result withPin(Transition.Result next, Pinning.Decision pin) {
+        if (pin.events().isEmpty()) return next;
+        List<dev.windlass.policy.plan.Event> events = new ArrayList<>(pin.events());
+        events.addAll(next.events());
+        return new Transition.Result(next.state(), events);
+    }
+
+    private CommitOutcome recordPin(Pinning.Decision pin, String source) throws IOException {
+        BranchChange change = BranchChange.of(CommitMessage.of(pin.events(), source, List.of(), pin.notes()), author, authorEmail);
+        for (var e : pin.writes().entrySet()) change = e.getValue() == null ? change.delete(e.getKey()) : change.write(e.getKey(), e.getValue());
+        return status.write(change);
+    }
+
+    private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.Decision pin) throws IOException {
         SortedMap<String, byte[]> files = StatusFiles.render(next.state());
         files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
         Map<String, byte[]> writes = new TreeMap<>();
@@ -134,11 +162,12 @@ public final class Reconciler {
                 touched.add(path.substring(path.lastIndexOf('/') + 1).replace(".yaml", ""));
             }
         }
-        BranchChange change = BranchChange.of(CommitMessage.of(next.events(), source, touched), author, authorEmail);
+        BranchChange change = BranchChange.of(CommitMessage.of(next.events(), source, touched, pin.notes()), author, authorEmail);
         for (var e : writes.entrySet()) change = change.write(e.getKey(), e.getValue());
         for (String path : deletes) change = change.delete(path);
+        for (var e : pin.writes().entrySet()) change = e.getValue() == null ? change.delete(e.getKey()) : change.write(e.getKey(), e.getValue());
         // The plan file alone is no news: it rides along with the next commit that records something.
-        boolean onlyThePlan = deletes.isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
+        boolean onlyThePlan = deletes.isEmpty() && pin.writes().isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
         if (change.isEmpty() || onlyThePlan) return new CommitOutcome.Unchanged(java.util.Optional.empty());
         CommitOutcome outcome = status.write(change);
         if (!(outcome instanceof CommitOutcome.Failed)) {

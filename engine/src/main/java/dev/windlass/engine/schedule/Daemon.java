@@ -4,6 +4,7 @@ import dev.windlass.engine.http.EngineHttp;
 import dev.windlass.engine.http.EngineMetrics;
 import dev.windlass.engine.reconcile.PassReport;
 import dev.windlass.engine.reconcile.Reconciler;
+import dev.windlass.engine.review.ReviewPass;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +23,16 @@ public final class Daemon implements AutoCloseable {
 
     public Daemon(Reconciler reconciler, String branch, Duration interval, InetSocketAddress listen, String webhookSecret, Clock clock)
             throws Exception {
-        this.schedule = new PollSchedule(interval, () -> pass(reconciler, clock));
+        this(reconciler, null, branch, interval, listen, webhookSecret, clock);
+    }
+
+    /** @param reviews plans reviewed branches after each pass of the main branch; null: no reviews */
+    public Daemon(Reconciler reconciler, ReviewPass reviews, String branch, Duration interval, InetSocketAddress listen, String webhookSecret,
+                  Clock clock) throws Exception {
+        this.schedule = new PollSchedule(interval, () -> {
+            PassReport r = pass(reconciler, clock);
+            if (r != null && reviews != null) review(reviews, r);
+        });
         this.http = new EngineHttp(listen, branch, webhookSecret, schedule::runSoon, () -> "ok\nlast pass: " + last.get(), metrics::scrape);
     }
 
@@ -34,7 +44,16 @@ public final class Daemon implements AutoCloseable {
 
     public int port() { return http.port(); }
 
-    private void pass(Reconciler reconciler, Clock clock) {
+    /** Reviews never stop reconciling: their trouble is logged and tried again on the next pass. */
+    private static void review(ReviewPass reviews, PassReport main) {
+        try {
+            reviews.run(main.source(), main.desired());
+        } catch (Exception e) {
+            log.error("reviews failed: {}", e.getMessage());
+        }
+    }
+
+    private PassReport pass(Reconciler reconciler, Clock clock) {
         long start = System.nanoTime();
         try {
             PassReport r = reconciler.reconcile();
@@ -42,10 +61,12 @@ public final class Daemon implements AutoCloseable {
             r.events().forEach(e -> log.info("{}", e.text()));
             last.set(clock.instant() + " source " + r.source().substring(0, 7) + ", " + r.applied().results().size()
                     + " actions, " + r.applied().failures() + " failed");
+            return r;
         } catch (Exception e) {
             metrics.failed(Duration.ofNanos(System.nanoTime() - start));
             log.error("pass failed: {}", e.getMessage());
             last.set(clock.instant() + " failed: " + e.getMessage());
+            return null;
         }
     }
 

@@ -16,6 +16,11 @@ public final class CommitMessage {
 
     /** @param touched the applications and clusters whose status files change, named when no event explains why */
     public static String of(List<Event> events, String source, List<String> touched) {
+        return of(events, source, touched, List.of());
+    }
+
+    /** @param notes further lines for the body (such as how a plan differs from the reviewed one) */
+    public static String of(List<Event> events, String source, List<String> touched, List<String> notes) {
         String subject = events.isEmpty()
                 ? touched.isEmpty() ? "windlass: reconciled " + shortSha(source) : "windlass: status of " + String.join(", ", touched) + " updated"
                 : "windlass: " + String.join("; ", events.stream().map(Event::text).toList());
@@ -28,6 +33,8 @@ public final class CommitMessage {
         StringBuilder b = new StringBuilder(subject).append("\n\n");
         for (Event e : events) b.append("- ").append(e.text()).append('\n');
         if (!events.isEmpty()) b.append('\n');
+        for (String n : notes) b.append(n).append('\n');
+        if (!notes.isEmpty()) b.append('\n');
         b.append("Windlass-Source: ").append(source).append('\n');
         Set<String> types = new LinkedHashSet<>();
         for (Event e : events) types.add(e.type().name());

@@ -107,7 +107,12 @@ public final class StatusFiles {
         return new String(yaml(value), StandardCharsets.UTF_8);
     }
 
-    static byte[] yaml(Object value) {
+    /** Reads one status file written by {@link #yaml}. */
+    public static <T> T parse(byte[] yaml, Class<T> type) throws java.io.IOException {
+        return YAML.readValue(yaml, type);
+    }
+
+    public static byte[] yaml(Object value) {
         try {
             return YAML.writeValueAsString(value).getBytes(StandardCharsets.UTF_8);
         } catch (JsonProcessingException e) {

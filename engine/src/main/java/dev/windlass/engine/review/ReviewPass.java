@@ -1,0 +1,129 @@
+package dev.windlass.engine.review;
+
+import dev.windlass.engine.reconcile.Fleet;
+import dev.windlass.engine.status.CommitMessage;
+import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.git.BranchChange;
+import dev.windlass.git.CommitOutcome;
+import dev.windlass.git.Mirror;
+import dev.windlass.git.StatusWriter;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.ReviewSettings;
+import dev.windlass.policy.plan.Event;
+import dev.windlass.policy.review.PlanDigest;
+import dev.windlass.policy.review.ReviewInput;
+import dev.windlass.policy.review.ReviewMarkdown;
+import dev.windlass.policy.state.EngineState;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * After each pass of the main branch: plans every reviewed head that has a new commit, writes
+ * {@code plans/<ref>.md} and {@code reviews/<ref>.yaml} to the status branch in one commit, and publishes the plan on
+ * the Git host when one is configured. A review whose head is gone (or merged) is removed from the status branch.
+ * Settings come from the main branch only: a branch under review never picks where its plan or the token goes.
+ */
+public final class ReviewPass {
+    private static final Logger log = LoggerFactory.getLogger(ReviewPass.class);
+
+    private final Mirror mirror;
+    private final String mainBranch;
+    private final StatusWriter status;
+    private final Fleet fleet;
+    private final Clock clock;
+    private final Supplier<EngineState> state;
+    private final Function<String, String> env;
+
+    public ReviewPass(Mirror mirror, String mainBranch, StatusWriter status, Fleet fleet, Clock clock, Supplier<EngineState> state,
+                      Function<String, String> env) {
+        this.mirror = mirror;
+        this.mainBranch = mainBranch;
+        this.status = status;
+        this.fleet = fleet;
+        this.clock = clock;
+        this.state = state;
+        this.env = env;
+    }
+
+    /** @param main the main branch's commit and its parsed content, as the pass just before planned them */
+    public synchronized List<ReviewRecord> run(String mainCommit, DesiredState main) throws IOException {
+        ReviewSettings settings = main.settings().review();
+        List<ReviewTarget> targets = ReviewTargets.find(mirror.listBranches(), mirror.listPullHeads(), settings, mainBranch, status.branch(),
+                (commit, ancestor) -> mirror.isAncestor(ancestor, commit));
+        SortedMap<String, ReviewRecord> records = ReviewRecords.read(status);
+        ReviewPublisher publisher = publisher(settings);
+        Instant now = clock.instant();
+        List<ReviewRecord> published = new ArrayList<>();
+        for (ReviewTarget t : targets) {
+            ReviewRecord before = records.remove(t.ref());
+            boolean newHead = before == null || !before.head().equals(t.head()) || before.pull() != t.pull();
+            boolean retry = before != null && publisher != null && before.retryAfter() != null
+                    && (before.retryAfter().isEmpty() || !now.isBefore(Instant.parse(before.retryAfter())));
+            if (!newHead && !retry) continue;
+            ReviewRecord r = review(t, before, mainCommit, main, publisher, now);
+            if (r != null) published.add(r);
+        }
+        // A merge held for a fresh plan (requireUndiverged) keeps its record until the main branch's pass applies it.
+        for (ReviewRecord gone : records.values()) if (gone.refreshed() == null) close(gone);
+        return published;
+    }
+
+    private ReviewRecord review(ReviewTarget t, ReviewRecord before, String mainCommit, DesiredState main, ReviewPublisher publisher,
+                                Instant now) throws IOException {
+        ReviewInput in = ReviewPlanning.plan(mirror, mainBranch, mainCommit, main, t, state.get(), fleet, now);
+        if (in == null) return null;
+        String markdown = ReviewMarkdown.render(in);
+        String summary = summary(in);
+        ReviewRecord r = new ReviewRecord(t.ref(), t.branch(), t.pull(), t.head(), mainCommit, in.mergeCommit(),
+                in.mergeable() ? in.headPlan().hash() : null, in.failing(), summary, in.mergeable() ? PlanDigest.of(in.headPlan()) : List.of(),
+                before == null ? 0 : before.commentId(), "not published: no review.host in Settings", null, null);
+        if (publisher != null && t.pull() > 0) {
+            ReviewPublisher.Publication p = publisher.publish(r, ReviewMarkdown.marker(t.ref()), ReviewMarkdown.comment(in), in.failing(), summary);
+            r = r.withPublication(p.commentId(), p.text(), p.retryAfter());
+            log.info("review {}: {}", r.title(), p.text());
+        } else if (publisher != null) {
+            r = r.withPublication(0, "not published: no pull request is known for this branch (its host exposes none at refs/pull/*/head)", null);
+        }
+        Event event = new Event(Event.Type.Review, "plan for " + r.title() + ": " + summary);
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), t.head(), List.of()), "Windlass", "windlass@localhost")
+                .write(ReviewRecord.planPath(t.ref()), markdown)
+                .write(ReviewRecord.recordPath(t.ref()), StatusFiles.yaml(r));
+        CommitOutcome outcome = status.write(change);
+        if (outcome instanceof CommitOutcome.Failed f) log.warn("the plan for {} was not recorded: {}", r.title(), f.reason());
+        return r;
+    }
+
+    private void close(ReviewRecord gone) throws IOException {
+        Event event = new Event(Event.Type.Review, "review of " + gone.title() + " closed: its head is gone or part of " + mainBranch);
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), gone.head(), List.of()), "Windlass", "windlass@localhost")
+                .delete(ReviewRecord.planPath(gone.ref()))
+                .delete(ReviewRecord.recordPath(gone.ref()));
+        status.write(change);
+    }
+
+    private ReviewPublisher publisher(ReviewSettings settings) {
+        try {
+            return ReviewPublisher.from(settings.host(), mirror.remote().url(), env);
+        } catch (IllegalArgumentException e) {
+            log.warn("reviews are not published: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    /** The summary without Markdown, for commit messages and the commit status. */
+    static String summary(ReviewInput in) {
+        if (!in.mergeable()) return "conflicts with " + in.mainBranch() + " in " + String.join(", ", in.conflicts());
+        String s = ReviewMarkdown.render(in).lines().filter(l -> l.startsWith("**")).findFirst().orElse("").replace("**", "");
+        if (in.headPlan().hasErrors()) s += " Validation errors.";
+        if (in.dryRun().stream().anyMatch(r -> !r.succeeded())) s += " Refused by an API server.";
+        return s;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.windlass.engine.review;
+
+import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.git.StatusWriter;
+import java.io.IOException;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Reads the review records on the status branch, by ref. A record that cannot be read is skipped, with a warning. */
+final class ReviewRecords {
+    private static final Logger log = LoggerFactory.getLogger(ReviewRecords.class);
+
+    private ReviewRecords() {}
+
+    static SortedMap<String, ReviewRecord> read(StatusWriter status) throws IOException {
+        SortedMap<String, ReviewRecord> out = new TreeMap<>();
+        for (Map.Entry<String, byte[]> e : status.readStatusFiles(ReviewRecord.RECORDS).entrySet()) {
+            if (!e.getKey().endsWith(".yaml")) continue;
+            try {
+                ReviewRecord r = StatusFiles.parse(e.getValue(), ReviewRecord.class);
+                out.put(r.ref(), r);
+            } catch (IOException | RuntimeException ex) {
+                log.warn("{} on the status branch cannot be read, the review is planned again: {}", e.getKey(), ex.getMessage());
+            }
+        }
+        return out;
+    }
+}
