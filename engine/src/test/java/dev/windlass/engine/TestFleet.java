@@ -50,6 +50,58 @@ public final class TestFleet implements AutoCloseable {
         if (out instanceof CommitOutcome.Failed f) throw new IllegalStateException("push failed: " + f.reason());
     }
 
+    /** Pushes one commit to {@code branch}, creating it from {@code main}'s head first if it does not exist. */
+    public void pushTo(String branch, String message, UnaryOperator<BranchChange> edit) throws IOException {
+        if (head("refs/heads/" + branch) == null) setRef("refs/heads/" + branch, head("refs/heads/main"));
+        developer.fetch();
+        CommitOutcome out = new ConfigWriter(developer, branch).write(s -> edit.apply(BranchChange.of(message, "Dev", "dev@example.com")));
+        if (out instanceof CommitOutcome.Failed f) throw new IllegalStateException("push failed: " + f.reason());
+    }
+
+    /** The commit a ref of the origin points at, or null. */
+    public String head(String ref) throws IOException {
+        try (org.eclipse.jgit.lib.Repository repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder().setGitDir(origin.toFile()).build()) {
+            ObjectId id = repo.resolve(ref);
+            return id == null ? null : id.name();
+        }
+    }
+
+    /** Points a ref of the origin at a commit, as a host does for {@code refs/pull/N/head}. */
+    public void setRef(String ref, String commit) throws IOException {
+        try (org.eclipse.jgit.lib.Repository repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder().setGitDir(origin.toFile()).build()) {
+            org.eclipse.jgit.lib.RefUpdate u = repo.updateRef(ref);
+            u.setNewObjectId(ObjectId.fromString(commit));
+            u.setForceUpdate(true);
+            org.eclipse.jgit.lib.RefUpdate.Result r = u.update();
+            if (r == org.eclipse.jgit.lib.RefUpdate.Result.LOCK_FAILURE || r == org.eclipse.jgit.lib.RefUpdate.Result.REJECTED) {
+                throw new IOException("cannot set " + ref + ": " + r);
+            }
+        }
+    }
+
+    /** Merges {@code branch} into main with a merge commit, as the host's merge button does. */
+    public String merge(String branch) throws IOException {
+        try (org.eclipse.jgit.lib.Repository repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder().setGitDir(origin.toFile()).build();
+             org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
+             org.eclipse.jgit.lib.ObjectInserter ins = repo.newObjectInserter()) {
+            RevCommit main = walk.parseCommit(repo.resolve("refs/heads/main"));
+            RevCommit head = walk.parseCommit(repo.resolve("refs/heads/" + branch));
+            org.eclipse.jgit.merge.ResolveMerger m = (org.eclipse.jgit.merge.ResolveMerger) org.eclipse.jgit.merge.MergeStrategy.RECURSIVE.newMerger(repo, true);
+            if (!m.merge(main, head)) throw new IOException("conflicts merging " + branch);
+            org.eclipse.jgit.lib.CommitBuilder c = new org.eclipse.jgit.lib.CommitBuilder();
+            c.setTreeId(m.getResultTreeId());
+            c.setParentIds(main, head);
+            org.eclipse.jgit.lib.PersonIdent who = new org.eclipse.jgit.lib.PersonIdent("Dev", "dev@example.com");
+            c.setAuthor(who);
+            c.setCommitter(who);
+            c.setMessage("Merge " + branch + "\n");
+            ObjectId id = ins.insert(c);
+            ins.flush();
+            setRef("refs/heads/main", id.name());
+            return id.name();
+        }
+    }
+
     public static UnaryOperator<BranchChange> folder(Path root, String prefix) {
         return change -> {
             try (Stream<Path> files = Files.walk(root)) {
