@@ -155,9 +155,10 @@ public final class PlanMarkdown {
         long skipped = dryRun.stream().filter(r -> r.outcome() == Outcome.Skipped).count();
         List<ActionResult> rejected = dryRun.stream().filter(r -> !r.succeeded()).toList();
         long checked = dryRun.size() - skipped;
-        b.append("\n").append(heading).append("Server dry-run\n\n").append(checked - rejected.size()).append(" of ").append(checked)
-                .append(" checked actions accepted by the API servers");
-        if (skipped > 0) b.append("; ").append(skipped).append(" not checked (").append(dryRun.stream()
+        b.append("\n").append(heading).append("Server dry-run\n\n");
+        if (checked == 0) b.append("No action was checked by an API server");
+        else b.append(checked - rejected.size()).append(" of ").append(checked).append(" checked actions accepted by the API servers");
+        if (skipped > 0) b.append(checked == 0 ? ": " : "; ").append(skipped).append(" not checked (").append(dryRun.stream()
                 .filter(r -> r.outcome() == Outcome.Skipped).map(ActionResult::message).distinct().sorted().findFirst().orElse("")).append(")");
         b.append(".\n");
         if (rejected.isEmpty()) return b.toString();
