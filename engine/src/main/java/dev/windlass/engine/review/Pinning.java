@@ -120,11 +120,6 @@ public final class Pinning {
     }
 
     private ReviewPublisher publisher(ReviewSettings settings) {
-        try {
-            return ReviewPublisher.from(settings.host(), mirror.remote().url(), env);
-        } catch (IllegalArgumentException e) {
-            log.warn("reviews are not published: {}", e.getMessage());
-            return null;
-        }
+        return ReviewPublisher.configured(settings.host(), mirror.remote().url(), env);
     }
 }

@@ -110,12 +110,7 @@ public final class ReviewPass {
     }
 
     private ReviewPublisher publisher(ReviewSettings settings) {
-        try {
-            return ReviewPublisher.from(settings.host(), mirror.remote().url(), env);
-        } catch (IllegalArgumentException e) {
-            log.warn("reviews are not published: {}", e.getMessage());
-            return null;
-        }
+        return ReviewPublisher.configured(settings.host(), mirror.remote().url(), env);
     }
 
     /** The summary without Markdown, for commit messages and the commit status. */

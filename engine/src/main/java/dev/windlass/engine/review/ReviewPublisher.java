@@ -28,6 +28,16 @@ public final class ReviewPublisher {
 
     ReviewPublisher(GitHost host) { this.host = host; }
 
+    /** The publisher the settings ask for, or null when none is configured or it cannot be (logged). */
+    static ReviewPublisher configured(ReviewSettings.Host settings, String remoteUrl, Function<String, String> env) {
+        try {
+            return from(settings, remoteUrl, env);
+        } catch (IllegalArgumentException e) {
+            org.slf4j.LoggerFactory.getLogger(ReviewPublisher.class).warn("reviews are not published: {}", e.getMessage());
+            return null;
+        }
+    }
+
     /** The publisher the settings ask for, or null when no host is configured. */
     public static ReviewPublisher from(ReviewSettings.Host settings, String remoteUrl, Function<String, String> env) {
         if (settings == null) return null;

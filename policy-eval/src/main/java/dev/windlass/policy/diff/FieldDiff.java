@@ -21,6 +21,13 @@ public final class FieldDiff {
         return out;
     }
 
+    /** Whether {@code live} has every field {@code desired} sets, with an equal value (the rule {@link #differences} applies). */
+    static boolean same(String path, Object desired, Object live) {
+        List<String> out = new java.util.ArrayList<>();
+        compare(path, desired, live, out);
+        return out.isEmpty();
+    }
+
     private static void compare(String path, Object desired, Object live, List<String> out) {
         if (desired instanceof Map<?, ?> d) {
             if (!(live instanceof Map<?, ?> l)) {

@@ -2,7 +2,6 @@ package dev.windlass.policy.diff;
 
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -182,36 +181,9 @@ public final class ObjectDiff {
         return live;
     }
 
-    /**
-     * Whether FieldDiff would find no difference under {@code path}: the same walk, the same paths (which
-     * decide where quantities compare by value) and the same scalar rules.
-     */
+    /** Equal by the planner's own rules ({@link FieldDiff}), so the diff shows exactly the fields the plan lists. */
     private static boolean same(String path, Object desired, Object live) {
-        if (desired instanceof Map<?, ?> d) {
-            if (!(live instanceof Map<?, ?> l)) return d.isEmpty() && live == null;
-            for (Map.Entry<?, ?> e : d.entrySet()) {
-                String key = String.valueOf(e.getKey());
-                if (!same(path.isEmpty() ? key : path + "." + key, e.getValue(), l.get(key))) return false;
-            }
-            return true;
-        }
-        if (desired instanceof List<?> d) {
-            if (!(live instanceof List<?> l) || l.size() != d.size()) return d.isEmpty() && live == null;
-            for (int i = 0; i < d.size(); i++) if (!same(path + "[" + i + "]", d.get(i), l.get(i))) return false;
-            return true;
-        }
-        return scalarEquals(desired, live) || (Quantity.isQuantityPath(path) && Quantity.sameQuantity(desired, live));
-    }
-
-    /** FieldDiff's scalar rule: numbers by value, different types by their text. */
-    private static boolean scalarEquals(Object desired, Object live) {
-        if (desired == null) return live == null;
-        if (desired instanceof Number a && live instanceof Number b) {
-            return new BigDecimal(a.toString()).compareTo(new BigDecimal(b.toString())) == 0;
-        }
-        if (live == null) return false;
-        if (desired.getClass() != live.getClass()) return String.valueOf(desired).equals(String.valueOf(live));
-        return desired.equals(live);
+        return FieldDiff.same(path, desired, live);
     }
 
     // ---- rendering ------------------------------------------------------------------------------------------
