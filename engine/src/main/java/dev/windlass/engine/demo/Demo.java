@@ -10,6 +10,7 @@ import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
 import dev.windlass.policy.plan.Event;
 import dev.windlass.policy.render.PlanSummary;
+import dev.windlass.policy.review.ReviewMarkdown;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.sandbox.Sandbox;
 import dev.windlass.sandbox.sim.WorkloadMatch;
@@ -25,7 +26,18 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.merge.MergeStrategy;
+import org.eclipse.jgit.merge.ResolveMerger;
 import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * The demo: turns examples-repo into a Git origin, runs the engine against three sandbox clusters,
@@ -164,8 +176,32 @@ public final class Demo {
                 out.println("  both come back");
                 until(engine, st -> eu1(st, c -> c.remediationRecords().stream().allMatch(r -> r.state().equals("Healthy"))), Duration.ofSeconds(20));
 
+                scene("9. A branch is reviewed before it is merged",
+                        "A developer opens branch scale-cache: redis goes from 1 to 3 replicas. Windlass plans the branch as if it were "
+                        + "merged, records the plan on the status branch and, with a Git host in Settings, posts it on the pull request. "
+                        + "Nothing on a branch is applied.");
+                setRef(origin, "refs/heads/scale-cache", head(origin, "refs/heads/main"));
+                String redis = read(examples.resolve("apps/cache/manifests/redis.yaml"));
+                push(dev, "scale-cache", "cache: 3 redis replicas", c -> c.write("apps/cache/manifests/redis.yaml",
+                        redis.replace("  replicas: 1\n", "  replicas: 3\n")));
+                out.println("  $ git push origin scale-cache      (cache: 3 redis replicas)");
+                PassReport main = engine.reconciler().reconcile();
+                for (var r : engine.reviews().run(main.source(), main.desired())) out.println("  review of " + r.title() + ": " + r.summary());
+                out.println("\n  The pull request comment (plans/scale-cache.md on windlass/status, behind its hidden marker):\n");
+                String comment = ReviewMarkdown.marker("scale-cache") + "\n" + statusFile(origin, "plans/scale-cache.md");
+                comment.lines().forEach(l -> out.println("    │ " + l));
+                out.println("\n  (The two held web updates are main's own: its 1.6.0 stays invalid. The branch adds only redis.)");
+                liveRedis(sandbox, "still");
+                statusCommit(origin, "plan for scale-cache");
+
+                out.println("\n  The branch is merged with a merge commit; the next pass applies exactly the plan that was reviewed.");
+                merge(origin, "scale-cache");
+                settle(engine);
+                statusCommit(origin, "applied reviewed plan");
+                liveRedis(sandbox, "now");
+
                 scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection; "
-                        + "stream runs on eu-2.");
+                        + "stream runs on eu-2; cache runs 3 redis replicas.");
                 out.print(StatusTable.render(engine.reconciler().state(), null));
                 scene("The story in Git", "git --git-dir " + origin + " log --oneline windlass/status");
                 try (Git git = Git.open(origin.toFile())) {
@@ -175,6 +211,7 @@ public final class Demo {
                 }
                 out.println("\nLook further:\n  git --git-dir " + origin + " show windlass/status:status/fleet.yaml\n"
                         + "  git --git-dir " + origin + " show windlass/status:plans/main.md\n"
+                        + "  git --git-dir " + origin + " log -p -1 --grep 'plan for scale-cache' windlass/status\n"
                         + "  ./windlass status --repo " + origin);
                 out.flush();
                 return 0;
@@ -230,8 +267,87 @@ public final class Demo {
     }
 
     private static void push(Mirror dev, String message, java.util.function.UnaryOperator<BranchChange> edit) throws IOException {
+        push(dev, "main", message, edit);
+    }
+
+    private static void push(Mirror dev, String branch, String message, java.util.function.UnaryOperator<BranchChange> edit) throws IOException {
         dev.fetch();
-        new ConfigWriter(dev, "main").write(snapshot -> edit.apply(BranchChange.of(message, "Demo Developer", "dev@example.com")));
+        new ConfigWriter(dev, branch).write(snapshot -> edit.apply(BranchChange.of(message, "Demo Developer", "dev@example.com")));
+    }
+
+    /** Prints the redis StatefulSet's replicas on each cluster that runs it. */
+    private void liveRedis(Sandbox sandbox, String when) {
+        for (String cluster : java.util.List.of("eu-1", "eu-2", "us-1")) {
+            try (KubernetesClient c = sandbox.cluster(cluster).newClient()) {
+                var sts = c.apps().statefulSets().inNamespace("cache").withName("redis").get();
+                if (sts != null) out.println("  live on " + cluster + ": StatefulSet cache/redis, replicas " + when + " " + sts.getSpec().getReplicas());
+            }
+        }
+        out.flush();
+    }
+
+    /** Prints the newest status commit whose subject has {@code text}, as {@code git log --oneline --grep} would. */
+    private void statusCommit(Path origin, String text) throws Exception {
+        try (Git git = Git.open(origin.toFile())) {
+            for (RevCommit c : git.log().add(git.getRepository().resolve("refs/heads/windlass/status")).call()) {
+                if (!c.getShortMessage().startsWith("windlass: " + text)) continue;
+                out.println("  $ git log --oneline -1 --grep '" + text + "' windlass/status\n  " + c.abbreviate(7).name() + " " + c.getShortMessage());
+                break;
+            }
+        }
+        out.flush();
+    }
+
+    /** A file of the origin's status branch. */
+    private static String statusFile(Path origin, String path) throws IOException {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(origin.toFile()).build();
+             RevWalk walk = new RevWalk(repo)) {
+            RevCommit tip = walk.parseCommit(repo.resolve("refs/heads/windlass/status"));
+            try (TreeWalk tw = TreeWalk.forPath(repo, path, tip.getTree())) {
+                if (tw == null) return "(no " + path + " on windlass/status)\n";
+                return new String(repo.open(tw.getObjectId(0)).getBytes(), StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    /** The commit a ref of the origin points at. */
+    private static String head(Path origin, String ref) throws IOException {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(origin.toFile()).build()) {
+            return repo.resolve(ref).name();
+        }
+    }
+
+    /** Points a ref of the origin at a commit, as a developer creating a branch does. */
+    private static void setRef(Path origin, String ref, String commit) throws IOException {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(origin.toFile()).build()) {
+            RefUpdate u = repo.updateRef(ref);
+            u.setNewObjectId(ObjectId.fromString(commit));
+            u.setForceUpdate(true);
+            RefUpdate.Result r = u.update();
+            if (r == RefUpdate.Result.LOCK_FAILURE || r == RefUpdate.Result.REJECTED) throw new IOException("cannot set " + ref + ": " + r);
+        }
+    }
+
+    /** Merges {@code branch} into main on the origin with a merge commit, as a Git host's merge button does. */
+    private static void merge(Path origin, String branch) throws IOException {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(origin.toFile()).build();
+             RevWalk walk = new RevWalk(repo);
+             ObjectInserter ins = repo.newObjectInserter()) {
+            RevCommit main = walk.parseCommit(repo.resolve("refs/heads/main"));
+            RevCommit head = walk.parseCommit(repo.resolve("refs/heads/" + branch));
+            ResolveMerger m = (ResolveMerger) MergeStrategy.RECURSIVE.newMerger(repo, true);
+            if (!m.merge(main, head)) throw new IOException("conflicts merging " + branch);
+            CommitBuilder c = new CommitBuilder();
+            c.setTreeId(m.getResultTreeId());
+            c.setParentIds(main, head);
+            PersonIdent who = new PersonIdent("Demo Developer", "dev@example.com");
+            c.setAuthor(who);
+            c.setCommitter(who);
+            c.setMessage("Merge branch '" + branch + "'\n");
+            ObjectId id = ins.insert(c);
+            ins.flush();
+            setRef(origin, "refs/heads/main", id.name());
+        }
     }
 
     private void say(String title, String text) {
