@@ -1,0 +1,129 @@
+package dev.windlass.bench;
+
+import static dev.windlass.bench.Figures.Unit.COUNT;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * What the same work costs done the least possible way, measured on the same clusters in the same run:
+ * <ul>
+ *   <li>the parse floor: read every file of the repo as YAML and hash it, nothing more;</li>
+ *   <li>the round-trip floor: one GET per placed object (the least a full apply can cost);</li>
+ *   <li>the naive loop: apply every object to every cluster, every pass, with the same client library.</li>
+ * </ul>
+ * Clusters are worked on in parallel with as many threads as the engine's applier uses.
+ */
+final class Baselines {
+    static final int PARALLEL_CLUSTERS = 8;
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+    private Baselines() {}
+
+    static void parseFloor(Map<String, byte[]> files, Figures figures) {
+        for (int run = 0; run < 3; run++) {
+            long t0 = System.nanoTime();
+            long documents = 0;
+            MessageDigest sha = sha256();
+            for (byte[] content : files.values()) {
+                for (Object doc : new Yaml(new LoaderOptions()).loadAll(new String(content, StandardCharsets.UTF_8))) {
+                    if (doc != null) documents++;
+                }
+                sha.update(content);
+            }
+            sha.digest();
+            figures.addNanos("floor: parse + hash every file", System.nanoTime() - t0);
+            figures.add("  documents", COUNT, documents);
+        }
+    }
+
+    /** One GET per object per cluster. */
+    static void roundTripFloor(Clusters clusters, List<GenericKubernetesResource> objects, Figures figures) throws Exception {
+        long t0 = System.nanoTime();
+        perCluster(clusters, (client, name) -> {
+            for (GenericKubernetesResource o : objects) {
+                client.genericKubernetesResources(o.getApiVersion(), o.getKind()).inNamespace(o.getMetadata().getNamespace())
+                        .withName(o.getMetadata().getName()).get();
+            }
+        });
+        figures.addNanos("floor: one round trip per placed object", System.nanoTime() - t0);
+    }
+
+    /** Applies every object to every cluster, as a CI job running a client-side apply each time would. */
+    static void naiveLoop(Clusters clusters, List<GenericKubernetesResource> objects, Figures figures) throws Exception {
+        for (int pass = 0; pass < 3; pass++) {
+            Clusters.Counts before = clusters.counts();
+            long t0 = System.nanoTime();
+            perCluster(clusters, (client, name) -> {
+                for (GenericKubernetesResource o : objects) {
+                    var resource = client.resource(copy(o)).inNamespace(o.getMetadata().getNamespace());
+                    if (clusters.serverSideApply()) resource.fieldManager("naive-loop").forceConflicts().serverSideApply();
+                    else resource.createOr(NonDeletingOperation::update);
+                }
+            });
+            figures.addNanos("naive loop: apply every object, one pass", System.nanoTime() - t0);
+            figures.add("  API writes", COUNT, clusters.counts().minus(before).writes());
+        }
+    }
+
+    /** Every object of the repo's app manifests, in the app's namespace. */
+    static List<GenericKubernetesResource> objects(Map<String, byte[]> files) {
+        List<GenericKubernetesResource> out = new ArrayList<>();
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            String[] parts = f.getKey().split("/");
+            if (parts.length != 4 || !parts[0].equals("apps") || !parts[2].equals("manifests")) continue;
+            GenericKubernetesResource o = JSON.unmarshal(new String(f.getValue(), StandardCharsets.UTF_8), GenericKubernetesResource.class);
+            o.getMetadata().setNamespace(parts[1]);
+            out.add(o);
+        }
+        return out;
+    }
+
+    private interface ClusterWork {
+        void run(KubernetesClient client, String cluster) throws Exception;
+    }
+
+    private static void perCluster(Clusters clusters, ClusterWork work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_CLUSTERS);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (String name : clusters.names()) {
+                running.add(pool.submit(() -> {
+                    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(clusters.config(name)).build()) {
+                        work.run(client, name);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) f.get();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static GenericKubernetesResource copy(GenericKubernetesResource o) {
+        return JSON.clone(o);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

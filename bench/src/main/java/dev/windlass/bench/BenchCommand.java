@@ -1,0 +1,91 @@
+package dev.windlass.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code windlass bench}: generates a synthetic fleet, runs the engine against it and prints the figures. */
+@Command(name = "windlass bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Generates a synthetic config repo and fleet, runs the engine against it and prints median, min and max"
+                + " of each figure over the runs, with the baselines measured in the same run.")
+public final class BenchCommand implements Callable<Integer> {
+
+    @Option(names = "--apps", split = ",", description = "Applications; several sizes (100,1000,5000) print growth ratios."
+            + " Default: 1000, or 200 with --real.")
+    List<Integer> apps;
+
+    @Option(names = "--clusters", description = "Clusters; every app is placed on every cluster. Default: 20, or 3 with --real.")
+    Integer clusters;
+
+    @Option(names = "--objects-per-app", defaultValue = "5", description = "Objects per application (default: ${DEFAULT-VALUE}).")
+    int objectsPerApp;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Runs per size, each on fresh clusters and a fresh origin (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--status-passes", defaultValue = "0",
+            description = "Eventful passes, in the first run of each size, to show how the status branch grows (default: ${DEFAULT-VALUE}).")
+    int statusPasses;
+
+    @Option(names = "--real", description = "Real kube-apiserver + etcd pairs (built by scripts/kube-test-env.sh) instead of sandbox clusters.")
+    boolean real;
+
+    @Option(names = "--cluster-heap", defaultValue = "8g", description = "Heap of the JVM that runs the sandbox clusters (default: ${DEFAULT-VALUE}).")
+    String clusterHeap;
+
+    @Option(names = "--work", description = "Where origins and clones go (default: a new temporary directory, deleted afterwards).")
+    Path work;
+
+    /** Where the figures go; tests read them from here. */
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
+    }
+
+    @Override public Integer call() throws Exception {
+        List<Integer> sizes = apps != null ? apps : List.of(real ? 200 : 1000);
+        int clusterCount = clusters != null ? clusters : real ? 3 : 20;
+        boolean temporary = work == null;
+        Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
+        List<Report.Size> results = new ArrayList<>();
+        try (Memory memory = new Memory()) {
+            for (int size : sizes) {
+                FleetShape shape = new FleetShape(size, clusterCount, objectsPerApp);
+                Figures figures = new Figures();
+                String where = "";
+                for (int run = 1; run <= runs; run++) {
+                    out.printf("%s, run %d of %d%n", shape, run, runs);
+                    Path dir = root.resolve(size + "-apps-run-" + run);
+                    try (Clusters fleet = real ? new RealClusters(clusterCount, Files.createDirectories(dir))
+                            : new SandboxClusters(clusterCount, clusterHeap)) {
+                        where = fleet.describe();
+                        new BenchRun(shape, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0);
+                    }
+                    delete(dir);
+                }
+                results.add(new Report.Size(shape, where, figures));
+            }
+        } finally {
+            if (temporary) delete(root);
+        }
+        new Report(results, runs).print(out);
+        return 0;
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
+    }
+}

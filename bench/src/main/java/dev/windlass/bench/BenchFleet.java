@@ -1,0 +1,48 @@
+package dev.windlass.bench;
+
+import dev.windlass.applier.Applier;
+import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.engine.reconcile.Fleet;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Stage;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The engine's fleet in a benchmark: the production applier and clients with their default limits, pointed at
+ * clusters that run outside this JVM. Only the wiring differs from the engine's own fleet, which starts sandbox
+ * clusters in-process.
+ */
+final class BenchFleet implements Fleet {
+    private final ClusterClients clients = new ClusterClients();
+    private final Applier applier = new Applier(clients);
+
+    BenchFleet(Clusters clusters) {
+        for (String name : clusters.names()) clients.register(name, clusters.config(name), clusters.serverSideApply());
+    }
+
+    @Override public void connect(Map<String, Cluster> clusters) {
+        for (String name : clusters.keySet()) {
+            if (!clients.clusters().contains(name)) throw new IllegalStateException("the bench runs no cluster named " + name);
+        }
+    }
+
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) { return applier.observe(kindsByCluster); }
+
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kinds, Map<String, Set<KindRef>> targets) {
+        return applier.observe(kinds, targets);
+    }
+
+    @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) { return applier.execute(stage, clusters); }
+
+    @Override public List<ActionResult> dryRun(Stage stage, Set<String> clusters) { return applier.dryRun(stage, clusters); }
+
+    @Override public void close() {
+        applier.close();
+        clients.close();
+    }
+}

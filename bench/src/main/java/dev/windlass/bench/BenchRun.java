@@ -1,0 +1,255 @@
+package dev.windlass.bench;
+
+import static dev.windlass.bench.Figures.Unit.BYTES;
+import static dev.windlass.bench.Figures.Unit.COUNT;
+import static dev.windlass.bench.Figures.Unit.PER_SECOND;
+
+import dev.windlass.engine.reconcile.CommitRevisions;
+import dev.windlass.engine.reconcile.Kinds;
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.engine.reconcile.Reconciler;
+import dev.windlass.engine.review.ReviewPass;
+import dev.windlass.git.BranchChange;
+import dev.windlass.git.GitRemote;
+import dev.windlass.git.Mirror;
+import dev.windlass.git.RetryPolicy;
+import dev.windlass.git.StatusWriter;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.parse.RepoParser;
+import dev.windlass.policy.plan.Plan;
+import dev.windlass.policy.plan.Planner;
+import dev.windlass.policy.remediation.Remediations;
+import dev.windlass.policy.state.EngineState;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One benchmark run on fresh clusters and a fresh origin: the engine is started cold, syncs the fleet, and then
+ * goes through the passes a running engine sees, each measured as the user would see it: wall time, files
+ * parsed, requests the clusters received.
+ */
+final class BenchRun {
+    private static final String MAIN = "main";
+    private static final String STATUS = "windlass/status";
+
+    private final FleetShape shape;
+    private final Clusters clusters;
+    private final Path dir;
+    private final Figures figures;
+    private final Memory memory;
+    private final PrintStream log;
+
+    BenchRun(FleetShape shape, Clusters clusters, Path dir, Figures figures, Memory memory, PrintStream log) {
+        this.shape = shape;
+        this.clusters = clusters;
+        this.dir = dir;
+        this.figures = figures;
+        this.memory = memory;
+        this.log = log;
+    }
+
+    /** @param statusPasses eventful passes to run at the end to see how the status branch grows; 0 for none */
+    void run(int statusPasses) throws Exception {
+        SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml);
+        try (Origin origin = Origin.create(dir.resolve("origin.git"));
+             BenchFleet fleet = new BenchFleet(clusters)) {
+            origin.commit(MAIN, null, repo.files(), "Synthetic fleet: " + shape);
+            memory.resetPeaks();
+            Clusters.Counts start = clusters.counts();
+
+            // Cold start: clone, read the (empty) status branch, parse everything, observe every cluster, plan.
+            long t0 = System.nanoTime();
+            Mirror mirror = Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.dir().toString()));
+            StatusWriter status = new StatusWriter(mirror, STATUS, RetryPolicy.DEFAULT);
+            Reconciler reconciler = new Reconciler(mirror, MAIN, status, fleet, Clock.systemUTC());
+            mirror.fetch();
+            String head = mirror.resolve(MAIN).orElseThrow();
+            long tParse = System.nanoTime();
+            DesiredState desired = RepoParser.parse(mirror.snapshot(head));
+            long parsed = System.nanoTime();
+            EngineState state = reconciler.state();
+            ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired));
+            long observedAt = System.nanoTime();
+            Plan plan = Planner.plan(desired, observed, state, new CommitRevisions(mirror), Clock.systemUTC().instant());
+            long t1 = System.nanoTime();
+            figures.addNanos("cold start: clone + first full plan", t1 - t0);
+            figures.addNanos("  of which clone", tParse - t0);
+            figures.addNanos("  of which parse (all files)", parsed - tParse);
+            figures.addNanos("  of which observe (all clusters)", observedAt - parsed);
+            figures.addNanos("  of which plan", t1 - observedAt);
+            figures.add("  actions in the first plan", COUNT, plan.actions().size());
+            log.printf("  cold start %.0f ms, %d actions planned%n", (t1 - t0) / 1e6, plan.actions().size());
+
+            // Initial sync: the first pass applies everything.
+            Clusters.Counts before = clusters.counts();
+            long s0 = System.nanoTime();
+            PassReport sync = reconciler.reconcile();
+            long s1 = System.nanoTime();
+            Clusters.Counts syncCounts = clusters.counts().minus(before);
+            long failures = sync.applied().failures();
+            figures.addNanos("initial sync: first pass, all objects applied", s1 - s0);
+            figures.add("  objects applied per second", PER_SECOND, shape.placedObjects() / ((s1 - s0) / 1e9));
+            figures.add("  API writes", COUNT, syncCounts.writes());
+            figures.add("  API reads", COUNT, syncCounts.reads());
+            figures.add("  failed actions", COUNT, failures);
+            log.printf("  initial sync %.0f ms, %d writes, %d failed%n", (s1 - s0) / 1e6, syncCounts.writes(), failures);
+            long settle0 = System.nanoTime();
+            PassReport settled = settle(reconciler);
+            figures.addNanos("  until healthy and recorded (passes 1 s apart)", System.nanoTime() - settle0);
+            figures.add("heap: peak in use, cold start to synced", BYTES, memory.peakHeapBytes());
+            figures.add("heap: live after sync (after full GC)", BYTES, Memory.liveHeapBytes());
+            figures.add("RSS: peak, cold start to synced", BYTES, Memory.peakRssBytes());
+
+            // No-op passes: nothing changed in Git or on the clusters.
+            for (int i = 0; i < 3; i++) {
+                before = clusters.counts();
+                long n0 = System.nanoTime();
+                PassReport noop = reconciler.reconcile();
+                long n1 = System.nanoTime();
+                Clusters.Counts c = clusters.counts().minus(before);
+                figures.addNanos("no-op pass", n1 - n0);
+                figures.add("  API writes (must be 0)", COUNT, c.writes());
+                figures.add("  API reads per cluster", COUNT, (double) c.reads() / shape.clusters());
+                figures.add("  files parsed", COUNT, noop.filesParsed());
+                figures.add("  status commits", COUNT, noop.committed() ? 1 : 0);
+            }
+
+            // One file changes: one app's ConfigMap.
+            int app = shape.apps() / 2;
+            for (int generation = 1; generation <= 3; generation++) {
+                origin.commit(MAIN, null, Map.of(repo.configMapPath(app), repo.configMap(app, generation)), "Change one ConfigMap");
+                before = clusters.counts();
+                long i0 = System.nanoTime();
+                PassReport inc = reconciler.reconcile();
+                long i1 = System.nanoTime();
+                Clusters.Counts c = clusters.counts().minus(before);
+                figures.addNanos("incremental pass: one file changed", i1 - i0);
+                figures.add("  files parsed", COUNT, inc.filesParsed());
+                figures.add("  actions planned (objects to change)", COUNT, inc.plan().actions().size());
+                figures.add("  objects compared by the planner", COUNT, compared(inc.plan(), inc.desired()));
+                figures.add("  API writes", COUNT, c.writes());
+                settled = inc;
+            }
+
+            // Git: polling with nothing new, then with one new commit (fetch plus the diff of what changed).
+            for (int i = 0; i < 5; i++) {
+                long g0 = System.nanoTime();
+                mirror.fetch();
+                figures.addNanos("git poll, nothing new (fetch)", System.nanoTime() - g0);
+            }
+            for (int i = 0; i < 3; i++) {
+                String old = mirror.resolve(MAIN).orElseThrow();
+                origin.commit(MAIN, null, Map.of(repo.configMapPath(i), repo.configMap(i, 10 + i)), "Another ConfigMap");
+                long g0 = System.nanoTime();
+                mirror.fetch();
+                String now = mirror.resolve(MAIN).orElseThrow();
+                int changed = mirror.changes(old, now).paths().size();
+                figures.addNanos("git poll, one new commit (fetch + diff)", System.nanoTime() - g0);
+                figures.add("  files in the diff", COUNT, changed);
+            }
+            settled = reconciler.reconcile();
+
+            // A pull request touching 1% of the apps, planned as merged into main and recorded on the status branch.
+            ReviewPass reviews = new ReviewPass(mirror, MAIN, status, fleet, Clock.systemUTC(), () -> {
+                try {
+                    return reconciler.state();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, name -> null);
+            int touched = Math.max(1, shape.apps() / 100);
+            for (int pr = 0; pr < 3; pr++) {
+                Map<String, byte[]> edit = new TreeMap<>();
+                for (int a = 0; a < touched; a++) edit.put(repo.configMapPath(a * 100 % shape.apps()), repo.configMap(a * 100 % shape.apps(), 100 + pr));
+                origin.commit("review/one-percent-" + pr, MAIN, edit, "Touch 1% of the apps");
+                before = clusters.counts();
+                long r0 = System.nanoTime();
+                mirror.fetch();
+                int planned = reviews.run(settled.source(), settled.desired()).size();
+                figures.addNanos("plan of a pull request touching 1% of apps", System.nanoTime() - r0);
+                figures.add("  reviews planned (fetch + plan + record)", COUNT, planned);
+                figures.add("  API writes (must be 0; dry runs aside)", COUNT, clusters.counts().minus(before).writes());
+            }
+
+            // The status commit alone: lease, commit, push, as every eventful pass does once.
+            for (int i = 0; i < 5; i++) {
+                long c0 = System.nanoTime();
+                status.write(BranchChange.of("bench: status write probe", "Windlass", "windlass@localhost")
+                        .write("bench/probe.yaml", "probe: " + i + "\n"));
+                figures.addNanos("status commit (one file, lease + commit + push)", System.nanoTime() - c0);
+            }
+
+            if (statusPasses > 0) statusGrowth(repo, origin, reconciler, statusPasses);
+
+            // Baselines, on the same clusters, after the engine is done with them (the naive loop rewrites its objects).
+            Map<String, byte[]> files = repo.files();
+            Baselines.parseFloor(files, figures);
+            var objects = Baselines.objects(files);
+            Baselines.roundTripFloor(clusters, objects, figures);
+            Baselines.naiveLoop(clusters, objects, figures);
+            figures.add("API requests, whole run", COUNT, clusters.counts().minus(start).reads() + clusters.counts().minus(start).writes());
+            mirror.close();
+        }
+    }
+
+    /** Passes that each change one app, so each makes a status commit; how the status branch grows with them. */
+    private void statusGrowth(SyntheticRepo repo, Origin origin, Reconciler reconciler, int passes) throws IOException {
+        long[] tree0 = origin.tipTree(STATUS);
+        int commits0 = origin.commitCount(STATUS);
+        long disk0 = origin.diskBytes();
+        long total = 0;
+        int committed = 0;
+        for (int p = 0; p < passes; p++) {
+            int app = p % shape.apps();
+            origin.commit(MAIN, null, Map.of(repo.configMapPath(app), repo.configMap(app, 1000 + p)), "Pass " + p);
+            long t0 = System.nanoTime();
+            PassReport r = reconciler.reconcile();
+            total += System.nanoTime() - t0;
+            if (r.committed()) committed++;
+            if ((p + 1) % 100 == 0) log.printf("  status growth: %d/%d passes%n", p + 1, passes);
+        }
+        long[] tree1 = origin.tipTree(STATUS);
+        figures.add("status branch: eventful passes run", COUNT, passes);
+        figures.add("  mean pass time", Figures.Unit.MS, total / 1e6 / passes);
+        figures.add("  status commits made", COUNT, committed);
+        figures.add("  commits on the branch, before", COUNT, commits0);
+        figures.add("  commits on the branch, after", COUNT, origin.commitCount(STATUS));
+        figures.add("  tip tree files, before", COUNT, tree0[0]);
+        figures.add("  tip tree files, after", COUNT, tree1[0]);
+        figures.add("  tip tree bytes, before", BYTES, tree0[1]);
+        figures.add("  tip tree bytes, after", BYTES, tree1[1]);
+        figures.add("  origin on disk, before (loose objects)", BYTES, disk0);
+        figures.add("  origin on disk, after (loose objects)", BYTES, origin.diskBytes());
+    }
+
+    /** Runs passes a second apart until one changes nothing and commits nothing (at most 60). */
+    private PassReport settle(Reconciler reconciler) throws IOException {
+        PassReport r = reconciler.reconcile();
+        for (int i = 0; i < 60 && (r.committed() || r.plan().hasChanges()); i++) {
+            sleep(1000);
+            r = reconciler.reconcile();
+        }
+        return r;
+    }
+
+    /** Desired objects across the clusters each app is placed on: what the planner compares with what it observed. */
+    private static long compared(Plan plan, DesiredState desired) {
+        return plan.apps().stream()
+                .mapToLong(a -> (long) a.clusters().size() * (desired.apps().containsKey(a.app()) ? desired.apps().get(a.app()).manifests().size() : 0))
+                .sum();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

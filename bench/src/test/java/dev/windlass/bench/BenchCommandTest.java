@@ -1,0 +1,79 @@
+package dev.windlass.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * Runs {@code windlass bench} on a tiny fleet (sandbox clusters in a child JVM, a real Git origin) and reads the
+ * printed table as a user would. Only counts are asserted, never times: those are the benchmark's to report.
+ */
+class BenchCommandTest {
+    private static String table;
+
+    @BeforeAll static void runBench() {
+        BenchCommand command = new BenchCommand();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        command.out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int exit = new CommandLine(command).execute("--apps", "12", "--clusters", "2", "--runs", "1", "--status-passes", "5");
+        table = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(0, exit, table);
+    }
+
+    @Test void theHeaderNamesTheFleetAndTheClusters() {
+        assertTrue(table.contains("## 12 apps x 2 clusters x 5 objects = 120 placed objects, on 2 sandbox clusters"), table);
+    }
+
+    @Test void theInitialSyncAppliesEveryObjectWithoutFailures() {
+        assertEquals(0, median("initial sync: first pass, all objects applied", "  failed actions"), table);
+        // 120 objects; per app and cluster its namespace and its inventory record; per cluster the inventories' namespace.
+        assertEquals(120 + 24 + 24 + 2, median("initial sync: first pass, all objects applied", "  API writes"), table);
+    }
+
+    @Test void aNoOpPassWritesNothingAndParsesNothing() {
+        assertEquals(0, median("no-op pass", "  API writes (must be 0)"), table);
+        assertEquals(0, median("no-op pass", "  files parsed"), table);
+        assertEquals(0, median("no-op pass", "  status commits"), table);
+    }
+
+    @Test void oneChangedFileIsParsedAloneAndWritesOnlyThatObjectAndItsRecord() {
+        assertEquals(1, median("incremental pass: one file changed", "  files parsed"), table);
+        assertEquals(2, median("incremental pass: one file changed", "  actions planned (objects to change)"), table);
+        // The ConfigMap and the app's inventory record, on each of the 2 clusters.
+        assertEquals(4, median("incremental pass: one file changed", "  API writes"), table);
+    }
+
+    @Test void thePullRequestIsPlannedWithoutWritingToClusters() {
+        assertEquals(1, median("plan of a pull request touching 1% of apps", "  reviews planned (fetch + plan + record)"), table);
+        assertEquals(0, median("plan of a pull request touching 1% of apps", "  API writes (must be 0; dry runs aside)"), table);
+    }
+
+    @Test void everyEventfulPassCommitsStatusAndTheTipTreeDoesNotGrow() {
+        assertEquals(5, median("status branch: eventful passes run", "  status commits made"), table);
+        assertEquals(median("status branch: eventful passes run", "  tip tree files, before"),
+                median("status branch: eventful passes run", "  tip tree files, after"), table);
+    }
+
+    @Test void theNaiveLoopWritesEveryObjectOnEveryPass() {
+        // A create that finds the object there, then a replace: two writes per object per cluster.
+        assertEquals(240, median("naive loop: apply every object, one pass", "  API writes"), table);
+        assertTrue(table.contains("no-op pass writes vs naive loop writes"), table);
+    }
+
+    /** The median column of a figure's line, taken under the top-level figure it belongs to. */
+    private static double median(String figure, String detail) {
+        int at = table.indexOf("\n" + figure + " ");
+        assertTrue(at >= 0, "no figure '" + figure + "' in:\n" + table);
+        Matcher m = Pattern.compile("\n" + Pattern.quote(detail) + "\\s+([0-9,.]+)").matcher(table);
+        assertTrue(m.find(at), "no '" + detail.strip() + "' under '" + figure + "' in:\n" + table);
+        return Double.parseDouble(m.group(1).replace(",", ""));
+    }
+}
