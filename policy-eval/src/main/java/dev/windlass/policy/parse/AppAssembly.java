@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -22,14 +23,14 @@ import java.util.TreeMap;
  */
 final class AppAssembly {
     private final Snapshot snapshot;
-    private final List<YamlFile> files;
+    private final NavigableMap<String, YamlFile> files = new TreeMap<>();
     private final Map<String, Cluster> clusters;
     private final List<YamlDoc> plainDocs;
     private final Scope scope;
 
     AppAssembly(Snapshot snapshot, List<YamlFile> files, Map<String, Cluster> clusters, List<YamlDoc> plainDocs) {
         this.snapshot = snapshot;
-        this.files = files;
+        for (YamlFile f : files) this.files.put(f.path(), f);
         this.clusters = clusters;
         this.plainDocs = plainDocs;
         this.scope = scopeOf(plainDocs);
@@ -81,8 +82,11 @@ final class AppAssembly {
         }
         Map<ObjectRef, Manifest> byRef = new LinkedHashMap<>();
         boolean hasNamespace = false;
-        for (YamlFile f : files) {
-            if (!(f.path().equals(root) || f.path().startsWith(root + "/"))) continue;
+        // The files under the root, in path order: a range of the sorted map, not a scan of the repo per app.
+        List<YamlFile> under = new ArrayList<>();
+        if (files.containsKey(root)) under.add(files.get(root));
+        under.addAll(files.subMap(root + "/", root + "/\uffff").values());
+        for (YamlFile f : under) {
             covered.add(f.path());
             own.addAll(f.diagnostics());
             for (YamlDoc doc : f.docs()) {
