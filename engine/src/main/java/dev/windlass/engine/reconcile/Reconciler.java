@@ -162,10 +162,18 @@ public final class Reconciler {
                 touched.add(path.substring(path.lastIndexOf('/') + 1).replace(".yaml", ""));
             }
         }
-        BranchChange change = BranchChange.of(CommitMessage.of(next.events(), source, touched, pin.notes()), author, authorEmail);
-        for (var e : writes.entrySet()) change = change.write(e.getKey(), e.getValue());
-        for (String path : deletes) change = change.delete(path);
-        for (var e : pin.writes().entrySet()) change = e.getValue() == null ? change.delete(e.getKey()) : change.write(e.getKey(), e.getValue());
+        // Built in one go: a first sync records a file per app, and adding them one by one would copy the change each time.
+        Set<String> deleted = new TreeSet<>(deletes);
+        for (var e : pin.writes().entrySet()) {
+            if (e.getValue() == null) {
+                writes.remove(e.getKey());
+                deleted.add(e.getKey());
+            } else {
+                deleted.remove(e.getKey());
+                writes.put(e.getKey(), e.getValue());
+            }
+        }
+        BranchChange change = new BranchChange(writes, deleted, CommitMessage.of(next.events(), source, touched, pin.notes()), author, authorEmail);
         // The plan file alone is no news: it rides along with the next commit that records something.
         boolean onlyThePlan = deletes.isEmpty() && pin.writes().isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
         if (change.isEmpty() || onlyThePlan) return new CommitOutcome.Unchanged(java.util.Optional.empty());
