@@ -29,7 +29,8 @@ public final class ClusterHostMain {
                 SandboxCluster cluster = sandbox.add(SyntheticRepo.cluster(c), 3, 3);
                 out.println("cluster " + cluster.name() + " " + cluster.masterUrl());
             }
-            sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
+            // Every 2 s, not the demo's 500 ms: the simulator shares this JVM's cores with the API servers it plays kubelet for.
+            sandbox.simulator().start(Duration.ofSeconds(2), Clock.systemUTC());
             out.println("ready");
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             for (String line; (line = in.readLine()) != null; ) {
