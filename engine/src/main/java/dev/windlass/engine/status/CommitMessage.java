@@ -22,9 +22,9 @@ public final class CommitMessage {
     /** @param notes further lines for the body (such as how a plan differs from the reviewed one) */
     public static String of(List<Event> events, String source, List<String> touched, List<String> notes) {
         String subject = events.isEmpty()
-                ? touched.isEmpty() ? "windlass: reconciled " + shortSha(source) : "windlass: status of " + String.join(", ", touched) + " updated"
+                ? touched.isEmpty() ? "windlass: reconciled " + shortSha(source) : statusOf(touched)
                 : "windlass: " + String.join("; ", events.stream().map(Event::text).toList());
-        if (subject.length() > SUBJECT_MAX) {
+        if (subject.length() > SUBJECT_MAX && !events.isEmpty()) {
             String first = "windlass: " + events.get(0).text();
             String more = events.size() > 1 ? " (+" + (events.size() - 1) + " more)" : "";
             subject = first.length() + more.length() <= SUBJECT_MAX ? first + more
@@ -40,6 +40,22 @@ public final class CommitMessage {
         for (Event e : events) types.add(e.type().name());
         for (String t : types) b.append("Windlass-Event: ").append(t).append('\n');
         return b.toString();
+    }
+
+    /** "status of a, b updated", naming as many as fit in a subject line and counting the rest. */
+    private static String statusOf(List<String> touched) {
+        String all = "windlass: status of " + String.join(", ", touched) + " updated";
+        if (all.length() <= SUBJECT_MAX) return all;
+        StringBuilder named = new StringBuilder();
+        int n = 0;
+        while (n < touched.size()) {
+            String next = (n == 0 ? "" : ", ") + touched.get(n);
+            String more = " (+" + (touched.size() - n - 1) + " more)";
+            if (("windlass: status of " + named + next + more + " updated").length() > SUBJECT_MAX && n > 0) break;
+            named.append(next);
+            n++;
+        }
+        return "windlass: status of " + named + (n < touched.size() ? " (+" + (touched.size() - n) + " more)" : "") + " updated";
     }
 
     static String shortSha(String sha) { return sha == null ? "-" : sha.substring(0, Math.min(7, sha.length())); }

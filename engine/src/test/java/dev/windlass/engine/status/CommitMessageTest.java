@@ -33,4 +33,12 @@ class CommitMessageTest {
         assertEquals("windlass: status of api, web updated", CommitMessage.of(List.of(), SHA, List.of("api", "web")).lines().findFirst().orElseThrow());
         assertEquals("windlass: reconciled 04b5e24", CommitMessage.of(List.of(), SHA, List.of()).lines().findFirst().orElseThrow());
     }
+
+    @Test
+    void manyAppsWithoutEventsAreCountedInTheSubjectAndKeepItShort() {
+        List<String> apps = java.util.stream.IntStream.range(0, 50).mapToObj(i -> String.format("app-%04d", i)).toList();
+        String subject = CommitMessage.of(List.of(), SHA, apps).lines().findFirst().orElseThrow();
+        assertEquals("windlass: status of app-0000, app-0001, app-0002, app-0003, app-0004, app-0005 (+44 more) updated", subject);
+        org.junit.jupiter.api.Assertions.assertTrue(subject.length() <= CommitMessage.SUBJECT_MAX, subject);
+    }
 }
