@@ -27,7 +27,7 @@ final class RealBackend implements Backend {
     /** Writes to the kinds scenarios use; the API server's own lease and event writes are not ours. */
     @Override public long writes(String cluster) {
         RequestCounts since = server.requestCounts().since(baseline);
-        return since.writes("configmaps") + since.writes("namespaces");
+        return since.writes("configmaps") + since.writes("namespaces") + since.writes("secrets");
     }
 
     @Override public void resetWrites(String cluster) { baseline = server.requestCounts(); }

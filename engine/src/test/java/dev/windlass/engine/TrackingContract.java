@@ -27,6 +27,8 @@ abstract class TrackingContract {
 
     @Test void driftCorrectedAndReported() throws Exception { run(TrackingScenarios::driftCorrectedAndReported); }
 
+    @Test void secretStringDataIsNotDrift() throws Exception { run(TrackingScenarios::secretStringDataIsNotDrift); }
+
     @Test void oneOwnerPerObject() throws Exception { run(TrackingScenarios::oneOwnerPerObject); }
 
     @Test void recordSurvivesARestart() throws Exception { run(TrackingScenarios::recordSurvivesARestart); }

@@ -139,6 +139,29 @@ final class TrackingScenarios {
         assertTrue(status.contains("ConfigMap tracked/watching: data.value"), "the drifted field is reported: " + status);
     }
 
+    /** API servers fold a Secret's stringData into data and never return it: that is not drift, a changed value is. */
+    void secretStringDataIsNotDrift() throws Exception {
+        String secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {password: %s}\n";
+        fleet.push("secret", c -> c.write("clusters/c1.yaml", cluster()).write("apps/keys/app.yaml", app("keys"))
+                .write("apps/keys/manifests/secret.yaml", secret.formatted("first")));
+        fleet.settle();
+        backend.resetWrites("c1");
+        PassReport again = fleet.pass();
+        assertFalse(again.plan().hasChanges(), "stringData as the server stores it is no change:\n" + again.plan());
+        assertEquals(0, backend.writes("c1"), "nothing rewritten");
+        fleet.push("rotate", c -> c.write("apps/keys/manifests/secret.yaml", secret.formatted("second")));
+        PassReport rotated = fleet.pass();
+        assertEquals(1, rotated.plan().actions().size(), rotated.plan().toString());
+        assertTrue(rotated.plan().actions().get(0).fields().contains("stringData.password"), rotated.plan().toString());
+        try (KubernetesClient k = backend.client("c1")) {
+            var live = k.secrets().inNamespace(NS).withName("creds").get();
+            String password = live.getData() != null && live.getData().containsKey("password")
+                    ? new String(java.util.Base64.getDecoder().decode(live.getData().get("password")), java.nio.charset.StandardCharsets.UTF_8)
+                    : live.getStringData().get("password");
+            assertEquals("second", password);
+        }
+    }
+
     void oneOwnerPerObject() throws Exception {
         fleet.push("two owners", c -> c.write("clusters/c1.yaml", cluster())
                 .write("apps/first/app.yaml", app("first")).write("apps/first/manifests/shared.yaml", cm("shared", "", "first"))

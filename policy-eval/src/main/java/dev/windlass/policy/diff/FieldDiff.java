@@ -9,7 +9,8 @@ import java.util.Map;
  * Which fields Git sets that the cluster does not have as written. Only fields present in the desired
  * object count: fields the API server defaults or other controllers add (status, metadata.uid,
  * extra labels) are not drift. Lists are compared item by item, and must have the same length.
- * Resource quantities compare by value ({@code 2000m} equals {@code "2"}).
+ * Resource quantities compare by value ({@code 2000m} equals {@code "2"}). A Secret's {@code stringData} compares
+ * as the {@code data} the API server turns it into.
  */
 public final class FieldDiff {
     private FieldDiff() {}
@@ -17,8 +18,12 @@ public final class FieldDiff {
     /** Paths like {@code spec.template.spec.containers[0].image}, sorted as found. */
     public static List<String> differences(Map<String, Object> desired, Map<String, Object> live) {
         List<String> out = new ArrayList<>();
-        compare("", desired, live, out);
-        return out;
+        if (!SecretData.isSecret(desired)) {
+            compare("", desired, live, out);
+            return out;
+        }
+        compare("", SecretData.folded(desired), SecretData.folded(live), out);
+        return SecretData.asWritten(out, desired);
     }
 
     /** Whether {@code live} has every field {@code desired} sets, with an equal value (the rule {@link #differences} applies). */
