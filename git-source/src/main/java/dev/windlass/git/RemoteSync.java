@@ -44,6 +44,36 @@ final class RemoteSync {
     }
 
     FetchOutcome fetchAll() throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return fetchAllOnce();
+            } catch (RefLocked e) {
+                if (attempt == LOCK_ATTEMPTS) throw new IOException(e.getMessage());
+                pause(attempt);
+            }
+        }
+    }
+
+    /**
+     * Git's automatic GC runs on a background thread once packs pile up, and packs refs while it does; a ref update
+     * meeting its lock fails with LOCK_FAILURE. Such an update is tried again a moment later, a few times.
+     */
+    private static final int LOCK_ATTEMPTS = 5;
+
+    private static final class RefLocked extends IOException {
+        RefLocked(String message) { super(message); }
+    }
+
+    private static void pause(int attempt) throws IOException {
+        try {
+            Thread.sleep(50L << attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for a ref lock");
+        }
+    }
+
+    private FetchOutcome fetchAllOnce() throws IOException {
         lock.lock();
         try (Transport transport = open()) {
             transport.setRemoveDeletedRefs(true);
@@ -51,6 +81,9 @@ final class RemoteSync {
             FetchResult result = transport.fetch(NullProgressMonitor.INSTANCE, Mirror.FETCH_SPECS);
             var changes = new TreeMap<String, RefChange>();
             for (TrackingRefUpdate update : result.getTrackingRefUpdates()) {
+                if (update.getResult() == RefUpdate.Result.LOCK_FAILURE) {
+                    throw new RefLocked("could not update " + update.getLocalName() + ": " + update.getResult());
+                }
                 if (!APPLIED.contains(update.getResult())) {
                     throw new IOException("could not update " + update.getLocalName() + ": " + update.getResult());
                 }
@@ -129,11 +162,17 @@ final class RemoteSync {
     }
 
     private void setLocal(String ref, ObjectId id) throws IOException {
-        RefUpdate update = repository.updateRef(ref);
-        update.setNewObjectId(id);
-        update.setForceUpdate(true);
-        RefUpdate.Result result = update.update();
-        if (!APPLIED.contains(result)) throw new IOException("could not set " + ref + " to " + id.name() + ": " + result);
+        for (int attempt = 1; ; attempt++) {
+            RefUpdate update = repository.updateRef(ref);
+            update.setNewObjectId(id);
+            update.setForceUpdate(true);
+            RefUpdate.Result result = update.update();
+            if (APPLIED.contains(result)) return;
+            if (result != RefUpdate.Result.LOCK_FAILURE || attempt == LOCK_ATTEMPTS) {
+                throw new IOException("could not set " + ref + " to " + id.name() + ": " + result);
+            }
+            pause(attempt);
+        }
     }
 
     private void deleteLocal(String ref) throws IOException {

@@ -41,6 +41,26 @@ class MirrorTest {
         origin.close();
     }
 
+    /**
+     * A hundred pushes, each fetched at once and followed by a status commit: a pack per fetch, past the point where
+     * Git's automatic GC starts packing refs on its own thread. No fetch or status write may fail on its locks.
+     */
+    @Test void fetchesRightAfterEachOfManyFastPushesNeverFail() throws Exception {
+        StatusWriter status = new StatusWriter(mirror);
+        for (int i = 0; i < 100; i++) {  // a GC starts past 50 packs
+            String sha = origin.commit("main", Map.of("apps/web/value.yaml", "value: " + i + "\n"), "push " + i);
+            mirror.fetch();
+            status.write(BranchChange.of("pass " + i, "Windlass", "windlass@localhost").write("status/pass.yaml", "pass: " + i + "\n"));
+            assertEquals(java.util.Optional.of(sha), mirror.resolve("main"), "push " + i);
+        }
+        String after = origin.commit("main", Map.of("apps/web/value.yaml", "value: after\n"), "after");
+        mirror.fetch();
+        assertEquals(java.util.Optional.of(after), mirror.resolve("main"));
+        assertEquals(CommitOutcome.Committed.class, status.write(BranchChange.of("after", "Windlass", "windlass@localhost")
+                .write("status/pass.yaml", "pass: after\n")).getClass());
+        assertTrue(java.nio.file.Files.exists(tmp.resolve("mirror/packed-refs")), "Git's own GC packed the refs meanwhile");
+    }
+
     @Test void fetchedSnapshotListsEveryFileAndReadsWhatWasCommitted() throws Exception {
         String sha = origin.commit("main", Map.of(
                 "clusters/prod.yaml", "name: prod\n",
