@@ -21,9 +21,11 @@ public final class ClientSideApply {
     ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
         PreparedObject prepared = PreparedObject.of(action);
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
-        // Create looks before it writes, so running a plan a second time sends nothing for objects already
-        // as desired; the 409 fallback below still covers anyone creating the object in between.
-        Optional<Map<String, Object>> live = target.get();
+        // The plan saw no such object, so a create goes straight out: one request per new object, not two. An
+        // object someone created since answers 409 and is looked at and patched below. Apply-once objects are
+        // looked at first, so an existing one is never written to at all.
+        boolean look = action.operation() != Operation.Create || action.desired().applyMode() == ApplyMode.ONCE;
+        Optional<Map<String, Object>> live = look ? target.get() : Optional.empty();
         if (live.isPresent()) return patch(target, prepared, live.get(), action);
         try {
             target.create(prepared.body());

@@ -19,7 +19,7 @@ final class ImplicitObject {
 
     static ActionResult ensure(KubernetesClient client, Action action, boolean dryRun) {
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
-        if (target.get().isPresent()) return ActionResult.ok(action, Outcome.Unchanged, "exists");
+        // The plan saw it absent, so no look first: an object someone created since answers 409.
         try {
             Map<String, Object> body = JsonTree.copy(action.desired().body());
             target.create(body);

@@ -83,16 +83,27 @@ class ClientSideApplyTest {
         assertTrue(JsonTree.equal(bodyBefore, v1.body()), "manifest body unchanged");
     }
 
-    @Test void reapplyingTheSameActionWritesNothing() {
+    @Test void aCreateGoesStraightOutAndOneAlreadyThereChangesNothing() {
         var action = create("eu-1", manifest(V1));
         apply.apply(cluster.client(), action);
-        cluster.takeRequests();
+        assertEquals(List.of("POST /apis/apps/v1/namespaces/demo/deployments"), cluster.takeRequests(),
+                "the plan saw no such object: one request, no look first");
 
         ActionResult again = apply.apply(cluster.client(), action);
 
         assertEquals(Outcome.Unchanged, again.outcome(), again.message());
-        List<String> requests = cluster.takeRequests();
-        assertEquals(List.of("GET /apis/apps/v1/namespaces/demo/deployments/web"), requests);
+        assertEquals(List.of("POST /apis/apps/v1/namespaces/demo/deployments", "GET /apis/apps/v1/namespaces/demo/deployments/web"),
+                cluster.takeRequests(), "the server's 409 leads to a look, and nothing is patched");
+    }
+
+    @Test void reapplyingAnUpdateThatIsInPlaceWritesNothing() {
+        apply.apply(cluster.client(), create("eu-1", manifest(V1)));
+        cluster.takeRequests();
+
+        ActionResult again = apply.apply(cluster.client(), update("eu-1", manifest(V1)));
+
+        assertEquals(Outcome.Unchanged, again.outcome(), again.message());
+        assertEquals(List.of("GET /apis/apps/v1/namespaces/demo/deployments/web"), cluster.takeRequests());
     }
 
     @Test void updateChangesImageRemovesWhatGitRemovedAndKeepsWhatOthersAdded() {

@@ -13,6 +13,7 @@ import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.plan.Outcome;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,7 @@ class ImplicitObjectTest {
         var result = apply.apply(cluster.client(), create("eu-1", NAMESPACE));
 
         assertEquals(Outcome.Unchanged, result.outcome());
-        assertTrue(cluster.takeRequests().stream().allMatch(r -> r.startsWith("GET ")));
+        assertEquals(List.of("POST /api/v1/namespaces"), cluster.takeRequests(), "one create, answered 409; no patch");
+        assertEquals("platform", cluster.client().namespaces().withName("demo").get().getMetadata().getLabels().get("owner"));
     }
 }

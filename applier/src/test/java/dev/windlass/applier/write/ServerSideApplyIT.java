@@ -63,6 +63,27 @@ class ServerSideApplyIT {
         assertEquals(3, live(ns).getSpec().getReplicas());
     }
 
+    @Test void aCreateIsOneRequestAndAnObjectSomeoneMadeMeanwhileIsReportedAdopted() {
+        String ns = cluster.newNamespace("create");
+        RequestCounts before = cluster.counts();
+        ActionResult created = run(serverSide(create(RealCluster.NAME, deployment(ns, 1))));
+        RequestCounts between = cluster.countsSince(before);
+        assertEquals(Outcome.Created, created.outcome(), created.message());
+        assertEquals(1, between.writes("deployments"), between.samples().toString());
+        assertEquals(0, between.count("GET", "deployments"), "no look before a create the plan decided: " + between.samples());
+
+        // Created by hand (without the field Git sets) after the plan saw nothing there.
+        String other = cluster.newNamespace("adopt");
+        Deployment byHand = cluster.admin().getKubernetesSerialization().convertValue(deployment(other, 1).body(), Deployment.class);
+        byHand.getSpec().setReplicas(null);
+        cluster.admin().apps().deployments().inNamespace(other).resource(byHand).create();
+        ActionResult adopted = run(serverSide(create(RealCluster.NAME, deployment(other, 1))));
+        assertEquals(Outcome.Configured, adopted.outcome(), adopted.message());
+        assertTrue(adopted.message().startsWith("adopted existing object"), adopted.message());
+        assertEquals("windlass", cluster.admin().apps().deployments().inNamespace(other).withName("web").get()
+                .getMetadata().getLabels().get("app.kubernetes.io/managed-by"));
+    }
+
     @Test void aFieldOwnedByAnotherManagerIsAConflictUntilForced() {
         String ns = cluster.newNamespace("conflict");
         Deployment byHand = cluster.admin().getKubernetesSerialization().convertValue(deployment(ns, 5).body(), Deployment.class);
