@@ -49,6 +49,8 @@ public final class BenchCommand implements Callable<Integer> {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
 
     public static void main(String[] args) {
+        // Warnings only, on stderr: the engine's own logback.xml is on the class path too and would log every pass.
+        System.setProperty("logback.configurationFile", "bench-logback.xml");
         System.exit(new CommandLine(new BenchCommand()).execute(args));
     }
 

@@ -61,6 +61,7 @@ final class BenchRun {
              BenchFleet fleet = new BenchFleet(clusters)) {
             origin.commit(MAIN, null, repo.files(), "Synthetic fleet: " + shape);
             memory.resetPeaks();
+            long rssAtStart = Memory.rssBytes();
             Clusters.Counts start = clusters.counts();
 
             // Cold start: clone, read the (empty) status branch, parse everything, observe every cluster, plan.
@@ -104,7 +105,9 @@ final class BenchRun {
             figures.addNanos("  until settled: nothing to change or record (passes 1 s apart)", System.nanoTime() - settle0);
             figures.add("heap: peak in use, cold start to synced", BYTES, memory.peakHeapBytes());
             figures.add("heap: live after sync (after full GC)", BYTES, Memory.liveHeapBytes());
+            // The JVM keeps heap it once committed, so a later run in the same process starts from the earlier peak.
             figures.add("RSS: peak, cold start to synced", BYTES, Memory.peakRssBytes());
+            figures.add("  RSS when the run started", BYTES, rssAtStart);
 
             // No-op passes: nothing changed in Git or on the clusters.
             for (int i = 0; i < 3; i++) {

@@ -21,6 +21,8 @@ public final class ClusterHostMain {
     private ClusterHostMain() {}
 
     public static void main(String[] args) throws Exception {
+        // Warnings only, on stderr: the engine's own logback.xml is on the class path too and would log every pass.
+        System.setProperty("logback.configurationFile", "bench-logback.xml");
         int clusters = Integer.parseInt(args[0]);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         ClusterSettings settings = ClusterSettings.defaults().withRequestTimeout(Duration.ofSeconds(120));
