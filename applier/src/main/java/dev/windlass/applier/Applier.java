@@ -79,17 +79,17 @@ public final class Applier implements AutoCloseable {
      * Results in the stage's action order, only for those clusters.
      */
     public List<ActionResult> dryRun(Stage stage, Set<String> onlyClusters) {
-        return perCluster(stage, onlyClusters::contains, settings.executeDeadline(), "dry run",
+        return perCluster(stage, onlyClusters::contains, "dry run",
                 (cluster, actions) -> new ClusterDryRun(cluster, actions, writes));
     }
 
     private List<ActionResult> execute(Stage stage, Predicate<String> included) {
-        return perCluster(stage, included, settings.executeDeadline(), "it may or may not have been applied",
+        return perCluster(stage, included, "it may or may not have been applied",
                 (cluster, actions) -> new ClusterRun(cluster, actions, writes));
     }
 
     /** Runs each cluster's share in parallel under its own deadline; results in the stage's action order. */
-    private List<ActionResult> perCluster(Stage stage, Predicate<String> included, Duration deadline, String inFlight,
+    private List<ActionResult> perCluster(Stage stage, Predicate<String> included, String inFlight,
                                           BiFunction<String, List<Action>, ClusterWork> work) {
         Map<String, List<Action>> byCluster = new LinkedHashMap<>();
         for (Action action : stage.actions()) {
@@ -100,6 +100,7 @@ public final class Applier implements AutoCloseable {
         Map<String, CompletableFuture<List<ActionResult>>> running = new LinkedHashMap<>();
         byCluster.forEach((cluster, actions) -> {
             ClusterWork run = work.apply(cluster, actions);
+            Duration deadline = settings.executeDeadline(actions.size());
             running.put(cluster, pool.submit(() -> run.run(clients.connection(cluster)), deadline,
                             () -> run.endWith("timed out after " + seconds(deadline) + "; " + inFlight,
                                     "skipped: cluster " + cluster + " timed out", true))

@@ -7,16 +7,30 @@ import java.time.Duration;
  *
  * @param maxParallelClusters clusters worked on at once; more wait for a free thread
  * @param observeDeadline     how long observing one cluster may take, counted from when it starts
- * @param executeDeadline     how long one cluster's share of a stage may take, counted from when it starts
+ * @param executeDeadline     how long one cluster's share of a stage may take, counted from when it starts, plus
+ * @param perAction           this much more for each of its actions: a first sync of thousands of objects to one cluster
+ *                            is not a hung cluster (a dead one fails on its first request anyway)
  */
-public record ApplierSettings(int maxParallelClusters, Duration observeDeadline, Duration executeDeadline) {
+public record ApplierSettings(int maxParallelClusters, Duration observeDeadline, Duration executeDeadline, Duration perAction) {
 
-    public static final ApplierSettings DEFAULT = new ApplierSettings(8, Duration.ofSeconds(30), Duration.ofMinutes(2));
+    public static final ApplierSettings DEFAULT =
+            new ApplierSettings(8, Duration.ofSeconds(30), Duration.ofMinutes(2), Duration.ofMillis(100));
+
+    /** With no allowance per action: the deadline is the same for any number of actions. */
+    public ApplierSettings(int maxParallelClusters, Duration observeDeadline, Duration executeDeadline) {
+        this(maxParallelClusters, observeDeadline, executeDeadline, Duration.ZERO);
+    }
+
+    /** The deadline for one cluster's share of a stage of {@code actions} actions. */
+    public Duration executeDeadline(int actions) {
+        return executeDeadline.plus(perAction.multipliedBy(actions));
+    }
 
     public ApplierSettings {
         if (maxParallelClusters < 1) throw new IllegalArgumentException("maxParallelClusters must be at least 1");
         if (observeDeadline.isNegative() || observeDeadline.isZero() || executeDeadline.isNegative() || executeDeadline.isZero()) {
             throw new IllegalArgumentException("deadlines must be positive");
         }
+        if (perAction.isNegative()) throw new IllegalArgumentException("perAction must not be negative");
     }
 }
