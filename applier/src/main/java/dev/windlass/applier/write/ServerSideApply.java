@@ -30,8 +30,10 @@ public final class ServerSideApply {
         // last-applied annotation keeps a later switch to client-side apply able to remove fields.
         PreparedObject prepared = PreparedObject.of(action);
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
-        if (action.operation() == Operation.Create && action.desired().applyMode() != ApplyMode.ONCE) return create(target, prepared, action);
-        Optional<Map<String, Object>> live = target.get();
+        // The plan saw no such object, so a create goes out without a look first: one request per new object, not
+        // two (an apply is an upsert either way). Apply-once objects are looked at, so an existing one stays as it is.
+        boolean look = action.operation() != Operation.Create || action.desired().applyMode() == ApplyMode.ONCE;
+        Optional<Map<String, Object>> live = look ? target.get() : Optional.empty();
         List<String> changes = live.map(l -> ChangedFields.between(prepared, l)).orElse(List.of());
         if (live.isPresent()) {
             if (action.operation() == Operation.Create && action.desired().applyMode() == ApplyMode.ONCE) {
@@ -51,6 +53,8 @@ public final class ServerSideApply {
             throw e;
         }
         if (live.isEmpty()) {
+            // Someone created it since the plan looked: its other field managers tell.
+            if (!look && managedByOthersToo(after)) return ActionResult.ok(action, Outcome.Configured, "adopted existing object (server-side apply)");
             String how = action.operation() == Operation.Update ? "was missing; created" : "created";
             return ActionResult.ok(action, Outcome.Created, how + " (server-side apply)");
         }
@@ -61,25 +65,6 @@ public final class ServerSideApply {
         }
         return ActionResult.ok(action, Outcome.Configured, "applied " + ChangedFields.summary(changes)
                 + (action.force() ? " (server-side apply, conflicts forced)" : " (server-side apply)"));
-    }
-
-    /**
-     * The plan saw no such object, so the apply goes out without looking first: one request per new object, not
-     * two (an apply is an upsert either way). Should someone have created it since, the server's field managers
-     * tell: an object that others manage too existed before, and is reported as adopted.
-     */
-    private static ActionResult create(Target target, PreparedObject prepared, Action action) {
-        Map<String, Object> after;
-        try {
-            after = target.serverSideApply(prepared.body(), FIELD_MANAGER, action.force());
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 409) return ActionResult.failed(action, conflict(e), false);
-            throw e;
-        }
-        if (managedByOthersToo(after)) {
-            return ActionResult.ok(action, Outcome.Configured, "adopted existing object (server-side apply)");
-        }
-        return ActionResult.ok(action, Outcome.Created, "created (server-side apply)");
     }
 
     private static boolean managedByOthersToo(Map<String, Object> object) {
