@@ -100,6 +100,9 @@ final class BenchRun {
             figures.add("  API reads", COUNT, syncCounts.reads());
             figures.add("  failed actions", COUNT, failures);
             log.printf("  initial sync %.0f ms, %d writes, %d failed%n", (s1 - s0) / 1e6, syncCounts.writes(), failures);
+            // Failures are reported by what they said, so a figure with failures can be explained.
+            sync.applied().results().stream().filter(r -> !r.succeeded()).map(r -> r.message()).distinct().limit(3)
+                    .forEach(m -> log.printf("  initial sync failure: %s%n", m));
             long settle0 = System.nanoTime();
             PassReport settled = settle(reconciler);
             figures.addNanos("  until settled: nothing to change or record (passes 1 s apart)", System.nanoTime() - settle0);
