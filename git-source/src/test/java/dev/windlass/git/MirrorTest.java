@@ -59,6 +59,12 @@ class MirrorTest {
         assertEquals(CommitOutcome.Committed.class, status.write(BranchChange.of("after", "Windlass", "windlass@localhost")
                 .write("status/pass.yaml", "pass: after\n")).getClass());
         assertTrue(java.nio.file.Files.exists(tmp.resolve("mirror/packed-refs")), "Git's own GC packed the refs meanwhile");
+        // Its background GCs (here and in the origin) still write files; the temporary directory goes only after them.
+        for (Path repo : List.of(tmp.resolve("mirror"), tmp.resolve("origin.git"))) {
+            for (int i = 0; i < 600 && (java.nio.file.Files.exists(repo.resolve("gc.pid")) || java.nio.file.Files.exists(repo.resolve("gc.log.lock"))); i++) {
+                Thread.sleep(100);
+            }
+        }
     }
 
     @Test void fetchedSnapshotListsEveryFileAndReadsWhatWasCommitted() throws Exception {
