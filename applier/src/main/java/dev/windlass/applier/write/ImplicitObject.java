@@ -4,6 +4,7 @@ import dev.windlass.applier.kube.JsonTree;
 import dev.windlass.applier.kube.Target;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Operation;
 import dev.windlass.policy.plan.Outcome;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -19,7 +20,9 @@ final class ImplicitObject {
 
     static ActionResult ensure(KubernetesClient client, Action action, boolean dryRun) {
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
-        // The plan saw it absent, so no look first: an object someone created since answers 409.
+        // A create the plan decided (it saw the namespace absent) goes out at once; someone creating it since
+        // answers 409. Any other operation looks first, so running it again sends nothing.
+        if (action.operation() != Operation.Create && target.get().isPresent()) return ActionResult.ok(action, Outcome.Unchanged, "exists");
         try {
             Map<String, Object> body = JsonTree.copy(action.desired().body());
             target.create(body);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.applier.kube.OwnershipMarks;
+import dev.windlass.applier.support.Fixtures;
 import dev.windlass.applier.support.MockCluster;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.plan.Outcome;
@@ -48,5 +49,10 @@ class ImplicitObjectTest {
         assertEquals(Outcome.Unchanged, result.outcome());
         assertEquals(List.of("POST /api/v1/namespaces"), cluster.takeRequests(), "one create, answered 409; no patch");
         assertEquals("platform", cluster.client().namespaces().withName("demo").get().getMetadata().getLabels().get("owner"));
+
+        cluster.takeRequests();
+        var again = apply.apply(cluster.client(), Fixtures.update("eu-1", NAMESPACE));
+        assertEquals(Outcome.Unchanged, again.outcome());
+        assertEquals(List.of("GET /api/v1/namespaces/demo"), cluster.takeRequests(), "anything but a create looks first and writes nothing");
     }
 }
