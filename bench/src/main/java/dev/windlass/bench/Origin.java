@@ -43,7 +43,14 @@ final class Origin implements AutoCloseable {
         } catch (GitAPIException e) {
             throw new IOException("cannot create the origin " + dir, e);
         }
-        return new Origin(dir, new FileRepositoryBuilder().setGitDir(dir.toFile()).build());
+        Repository repo = new FileRepositoryBuilder().setGitDir(dir.toFile()).build();
+        // The origin stands for a Git host, which does its own housekeeping; Git's automatic GC here (started by
+        // the engine's pushes) would race this process's direct commits.
+        var config = repo.getConfig();
+        config.setInt("gc", null, "auto", 0);
+        config.setInt("gc", null, "autoPackLimit", 0);
+        config.save();
+        return new Origin(dir, repo);
     }
 
     Path dir() { return dir; }
