@@ -63,8 +63,10 @@ class BenchCommandTest {
     }
 
     @Test void theNaiveLoopWritesEveryObjectOnEveryPass() {
-        // A create that finds the object there, then a replace: two writes per object per cluster.
-        assertEquals(240, median("naive loop: apply every object, one pass", "  API writes"), table);
+        // A create that finds the object there, then a replace: two writes per object per cluster (a replace that
+        // races the simulated controllers is sent again, so a few more at most).
+        double naive = median("naive loop: apply every object, one pass", "  API writes");
+        assertTrue(naive >= 240 && naive <= 250, table);
         assertTrue(table.contains("no-op pass writes vs naive loop writes"), table);
     }
 
