@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
@@ -42,40 +43,57 @@ final class BranchCommitter {
         String lastRejection = "";
         for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
             if (attempt > 1 && !pause(attempt - 1)) return new CommitOutcome.Failed("interrupted", attempt - 1);
-            Optional<ObjectId> tipId;
+            Attempt result;
+            Lock objectWrites = mirror.housekeeping().objectWrites();
+            objectWrites.lock();
             try {
-                tipId = mirror.sync().fetchRef(ref);
-            } catch (RemoteAccessException e) {
-                return new CommitOutcome.Failed(e.getMessage(), attempt);
+                result = attempt(edit, attempt);
+            } finally {
+                objectWrites.unlock();
             }
-            Optional<RevCommit> tip = tipId.isEmpty() ? Optional.empty() : Optional.of(tipCommit(tipId.get()));
-            Snapshot current = tip.isPresent()
-                    ? new CommitSnapshot(mirror.repository(), tip.get()) : new MapSnapshot(null, Map.of());
-            Optional<ObjectId> created = build(tip, edit.apply(current));
-            if (created.isEmpty()) return new CommitOutcome.Unchanged(tipId.map(ObjectId::name));
-
-            RemoteRefUpdate update;
-            try {
-                update = mirror.sync().pushWithLease(ref, tipId, created.get());
-            } catch (RemoteAccessException e) {
-                return new CommitOutcome.Failed(e.getMessage(), attempt);
-            }
-            switch (update.getStatus()) {
-                case OK, UP_TO_DATE -> {
-                    mirror.sync().recordPushed(ref, created.get());
-                    return new CommitOutcome.Committed(created.get().name(), attempt);
-                }
-                case REJECTED_NONFASTFORWARD, REJECTED_REMOTE_CHANGED -> lastRejection = update.getStatus().name();
-                case REJECTED_OTHER_REASON -> {
-                    if (!lostLock(update.getMessage())) return failed(update, attempt);
-                    lastRejection = update.getMessage();
-                }
-                default -> { return failed(update, attempt); }
-            }
+            if (result.outcome() != null) return result.outcome();
+            lastRejection = result.rejection();
             LOG.debug("{} moved while committing (attempt {}: {}), retrying on the new tip", ref, attempt, lastRejection);
         }
         return new CommitOutcome.Failed(ref + " kept moving; gave up after " + retry.maxAttempts()
                 + " attempts (last: " + lastRejection + ")", retry.maxAttempts());
+    }
+
+    /** How one attempt ended: an outcome to return, or the rejection of a push that lost a race. */
+    private record Attempt(CommitOutcome outcome, String rejection) {
+        static Attempt done(CommitOutcome outcome) { return new Attempt(outcome, null); }
+        static Attempt lost(String rejection) { return new Attempt(null, rejection); }
+    }
+
+    private Attempt attempt(Function<Snapshot, BranchChange> edit, int attempt) throws IOException {
+        Optional<ObjectId> tipId;
+        try {
+            tipId = mirror.sync().fetchRef(ref);
+        } catch (RemoteAccessException e) {
+            return Attempt.done(new CommitOutcome.Failed(e.getMessage(), attempt));
+        }
+        Optional<RevCommit> tip = tipId.isEmpty() ? Optional.empty() : Optional.of(tipCommit(tipId.get()));
+        Snapshot current = tip.isPresent()
+                ? new CommitSnapshot(mirror.repository(), tip.get()) : new MapSnapshot(null, Map.of());
+        Optional<ObjectId> created = build(tip, edit.apply(current));
+        if (created.isEmpty()) return Attempt.done(new CommitOutcome.Unchanged(tipId.map(ObjectId::name)));
+
+        RemoteRefUpdate update;
+        try {
+            update = mirror.sync().pushWithLease(ref, tipId, created.get());
+        } catch (RemoteAccessException e) {
+            return Attempt.done(new CommitOutcome.Failed(e.getMessage(), attempt));
+        }
+        return switch (update.getStatus()) {
+            case OK, UP_TO_DATE -> {
+                mirror.sync().recordPushed(ref, created.get());
+                yield Attempt.done(new CommitOutcome.Committed(created.get().name(), attempt));
+            }
+            case REJECTED_NONFASTFORWARD, REJECTED_REMOTE_CHANGED -> Attempt.lost(update.getStatus().name());
+            case REJECTED_OTHER_REASON -> lostLock(update.getMessage())
+                    ? Attempt.lost(update.getMessage()) : Attempt.done(failed(update, attempt));
+            default -> Attempt.done(failed(update, attempt));
+        };
     }
 
     /** The new commit on top of {@code tip}, or empty when the edit leaves the tree as it was. */

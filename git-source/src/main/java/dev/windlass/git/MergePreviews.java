@@ -29,9 +29,11 @@ final class MergePreviews {
     private static final int SHORT_ID = 7;
 
     private final Repository repository;
+    private final java.util.concurrent.locks.Lock objectWrites;
 
-    MergePreviews(Repository repository) {
+    MergePreviews(Repository repository, java.util.concurrent.locks.Lock objectWrites) {
         this.repository = repository;
+        this.objectWrites = objectWrites;
     }
 
     MergePreview preview(String baseCommit, String headCommit) throws IOException {
@@ -41,7 +43,12 @@ final class MergePreviews {
             // Checked first so that base == head is "nothing to merge" rather than a fast-forward to itself.
             if (walk.isMergedInto(head, base)) return new MergePreview.UpToDate(base.name());
             if (walk.isMergedInto(base, head)) return new MergePreview.Merged(head.name(), head.getTree().name(), true);
-            return merge(base, head);
+            objectWrites.lock();
+            try {
+                return merge(base, head);
+            } finally {
+                objectWrites.unlock();
+            }
         }
     }
 
@@ -58,7 +65,7 @@ final class MergePreviews {
         commit.setAuthor(IDENT);
         commit.setCommitter(IDENT);
         commit.setMessage("Merge " + shortId(head) + " into " + shortId(base) + " (review preview)");
-        // The commit stays unreferenced. The mirror never prunes objects, so it is kept, which is harmless: it is one
+        // The commit stays unreferenced, so the mirror keeps it for a while (Housekeeping), which is harmless: it is one
         // small object per previewed base and head (its tree and blobs are mostly shared with the two sides), and
         // previewing the same pair again writes nothing new because the id is the same.
         try (ObjectInserter inserter = repository.newObjectInserter()) {

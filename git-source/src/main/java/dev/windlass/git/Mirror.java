@@ -26,7 +26,8 @@ import org.eclipse.jgit.util.FS;
  * {@link #previewMerge}, which only adds unreferenced objects) never touch the network and are safe from any number of
  * threads. Fetches (including those {@link StatusWriter} and {@link ConfigWriter} make) are serialized internally, so
  * {@link #fetch} may be called from any thread, but a directory must belong to one {@code Mirror} in one process.
- * Objects are never pruned, so a snapshot stays readable after later fetches move or delete its branch.
+ * Objects no ref reaches are kept for {@value Housekeeping#UNREACHABLE_KEPT_DAYS} days, so a snapshot stays readable
+ * after later fetches move or delete its branch.
  *
  * <p>The engine commits its own status to a separate branch of the same remote. Polling must watch only the config
  * branch, via {@link FetchOutcome#changed(String)}: otherwise every status commit would trigger another reconcile
@@ -44,13 +45,15 @@ public final class Mirror implements AutoCloseable {
     private final MirrorReads reads;
     private final MergePreviews previews;
     private final RemoteSync sync;
+    private final Housekeeping housekeeping;
 
     private Mirror(Repository repository, GitRemote remote) {
         this.repository = repository;
         this.remote = remote;
         this.reads = new MirrorReads(repository);
-        this.previews = new MergePreviews(repository);
         this.sync = new RemoteSync(repository, remote);
+        this.housekeeping = new Housekeeping(repository, sync.refLock());
+        this.previews = new MergePreviews(repository, housekeeping.objectWrites());
     }
 
     /** Opens the mirror in {@code directory}, creating an empty bare repository there first if needed. */
@@ -67,9 +70,21 @@ public final class Mirror implements AutoCloseable {
 
     public GitRemote remote() { return remote; }
 
-    /** Brings every branch and pull request head up to date with the remote, pruning what it deleted. */
+    /**
+     * Brings every branch and pull request head up to date with the remote, pruning what it deleted. Then compacts
+     * the mirror's objects if enough piled up since the last time (see {@link Housekeeping}).
+     */
     public FetchOutcome fetch() throws IOException {
-        return sync.fetchAll();
+        FetchOutcome outcome = sync.fetchAll();
+        housekeeping.compactIfDue();
+        return outcome;
+    }
+
+    /** Packs and loose objects in the mirror now, and how many compactions it made since it was opened. */
+    public String storageSummary() {
+        Housekeeping.Storage storage = housekeeping.storage();
+        return storage.packs() + " packs, " + storage.looseObjects() + " loose objects, "
+                + housekeeping.compactions() + " compactions";
     }
 
     /** The full commit id for a branch name ({@code main}), a full ref, or a short or full sha. */
@@ -137,6 +152,8 @@ public final class Mirror implements AutoCloseable {
 
     RemoteSync sync() { return sync; }
 
+    Housekeeping housekeeping() { return housekeeping; }
+
     /** {@code main} and {@code refs/heads/main} both name the branch; anything starting with refs/ is taken as is. */
     static String branchRef(String branch) {
         String ref = branch.startsWith(Constants.R_REFS) ? branch : Constants.R_HEADS + branch;
@@ -167,16 +184,19 @@ public final class Mirror implements AutoCloseable {
         }
     }
 
-    /** Records the remote in the config so that a person inspecting the mirror with git sees where it came from. */
+    /**
+     * Records the remote in the config so that a person inspecting the mirror with git sees where it came from, and
+     * turns off Git's automatic GC, which {@link Housekeeping} replaces.
+     */
     private static void pointAt(Repository repository, GitRemote remote) throws IOException {
         StoredConfig config = repository.getConfig();
         List<String> specs = new ArrayList<>();
         FETCH_SPECS.forEach(spec -> specs.add(spec.toString()));
         boolean current = remote.url().equals(config.getString("remote", REMOTE_NAME, "url"))
                 && specs.equals(List.of(config.getStringList("remote", REMOTE_NAME, "fetch")));
-        if (current) return;
         config.setString("remote", REMOTE_NAME, "url", remote.url());
         config.setStringList("remote", REMOTE_NAME, "fetch", specs);
-        config.save();
+        boolean gcChanged = Housekeeping.disableAutomaticGc(config);
+        if (!current || gcChanged) config.save();
     }
 }

@@ -43,6 +43,9 @@ final class RemoteSync {
         this.remote = remote;
     }
 
+    /** Held by every update of local refs; {@link Housekeeping} holds it while compacting. */
+    java.util.concurrent.locks.Lock refLock() { return lock; }
+
     FetchOutcome fetchAll() throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
@@ -55,8 +58,9 @@ final class RemoteSync {
     }
 
     /**
-     * Git's automatic GC runs on a background thread once packs pile up, and packs refs while it does; a ref update
-     * meeting its lock fails with LOCK_FAILURE. Such an update is tried again a moment later, a few times.
+     * The mirror's own GC holds the ref lock, but a git command run by a person in the mirror's directory (a gc, a
+     * pack-refs) may lock refs too; a ref update meeting such a lock fails with LOCK_FAILURE. Such an update is tried
+     * again a moment later, a few times.
      */
     private static final int LOCK_ATTEMPTS = 5;
 

@@ -48,6 +48,14 @@ final class Origin implements AutoCloseable {
     static Origin create(Path root) throws GitAPIException {
         Path bareDir = root.resolve("origin.git");
         Git bare = Git.init().setBare(true).setDirectory(bareDir.toFile()).call();
+        // A Git host runs its own GC on its own schedule; a background GC here would only outlive the test's directory.
+        bare.getRepository().getConfig().setInt("gc", null, "auto", 0);
+        bare.getRepository().getConfig().setInt("gc", null, "autoPackLimit", 0);
+        try {
+            bare.getRepository().getConfig().save();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         Git work = Git.cloneRepository().setURI(bareDir.toUri().toString()).setDirectory(root.resolve("work").toFile())
                 .call();
         return new Origin(bareDir, bare, work);
@@ -58,7 +66,7 @@ final class Origin implements AutoCloseable {
     Repository repository() { return bare.getRepository(); }
 
     /** Commits the given files (null content deletes) and pushes them to {@code branch} of the origin. */
-    String commit(String branch, Map<String, String> files, String message) throws IOException, GitAPIException {
+    synchronized String commit(String branch, Map<String, String> files, String message) throws IOException, GitAPIException {
         Path root = work.getRepository().getWorkTree().toPath();
         for (Map.Entry<String, String> file : files.entrySet()) {
             Path path = root.resolve(file.getKey());
@@ -82,7 +90,7 @@ final class Origin implements AutoCloseable {
      * the commit to {@code ref}, a full ref name such as {@code refs/pull/7/head}. Unlike {@link #commit} this leaves
      * the working clone alone, so branches can diverge; {@code parent} must be a commit this origin made.
      */
-    String commitOnto(String parent, String ref, Map<String, String> files, String message)
+    synchronized String commitOnto(String parent, String ref, Map<String, String> files, String message)
             throws IOException, GitAPIException {
         Repository repository = work.getRepository();
         ObjectId commitId;
