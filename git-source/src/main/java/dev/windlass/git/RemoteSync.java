@@ -138,9 +138,14 @@ final class RemoteSync {
      * JGit checks the lease against the advertisement and the server re-checks it under its ref lock.
      */
     RemoteRefUpdate pushWithLease(String ref, Optional<ObjectId> expected, ObjectId commit) throws IOException {
+        return pushWithLease(ref, expected, commit, false);
+    }
+
+    /** As {@link #pushWithLease(String, Optional, ObjectId)}; {@code rewrite} allows a commit that does not descend from the lease. */
+    RemoteRefUpdate pushWithLease(String ref, Optional<ObjectId> expected, ObjectId commit, boolean rewrite) throws IOException {
         try (Transport transport = open()) {
             RemoteRefUpdate update = new RemoteRefUpdate(
-                    repository, null, commit, ref, false, null, expected.orElse(ObjectId.zeroId()));
+                    repository, null, commit, ref, rewrite, null, expected.orElse(ObjectId.zeroId()));
             return transport.push(NullProgressMonitor.INSTANCE, List.of(update)).getRemoteUpdate(ref);
         } catch (TransportException | NotSupportedException e) {
             throw new RemoteAccessException("push to", remote, e);

@@ -18,6 +18,8 @@ public final class StatusWriter {
     private final Mirror mirror;
     private final String branch;
     private final BranchCommitter committer;
+    private final HistoryTrimmer trimmer;
+    private final java.util.concurrent.atomic.AtomicInteger commitsSinceTrimCheck = new java.util.concurrent.atomic.AtomicInteger(Integer.MAX_VALUE / 2);
 
     public StatusWriter(Mirror mirror) {
         this(mirror, DEFAULT_BRANCH, RetryPolicy.DEFAULT);
@@ -27,13 +29,36 @@ public final class StatusWriter {
         this.mirror = mirror;
         this.branch = branch;
         this.committer = new BranchCommitter(mirror, branch, retry);
+        this.trimmer = new HistoryTrimmer(mirror, Mirror.branchRef(branch));
     }
 
     public String branch() { return branch; }
 
     /** Applies {@code change} to the remote tip; when another writer got there first, re-applies it to the new tip. */
     public CommitOutcome write(BranchChange change) throws IOException {
-        return committer.commit(current -> change);
+        CommitOutcome outcome = committer.commit(current -> change);
+        if (outcome instanceof CommitOutcome.Committed) commitsSinceTrimCheck.incrementAndGet();
+        return outcome;
+    }
+
+    /**
+     * Keeps the branch's newest {@code limit} commits once it has more than a tenth over that, on top of one root
+     * commit holding the state the dropped ones ended with (see {@link HistoryTrimmer}). The tip's files stay the same.
+     */
+    public HistoryTrim trimHistory(int limit, String authorName, String authorEmail) throws IOException {
+        HistoryTrim trim = trimmer.trim(limit, new org.eclipse.jgit.lib.PersonIdent(authorName, authorEmail));
+        if (!(trim instanceof HistoryTrim.Failed)) commitsSinceTrimCheck.set(0);
+        return trim;
+    }
+
+    /**
+     * {@link #trimHistory} when it may be due: on the first call, and then once this writer made a tenth of
+     * {@code limit} commits since the last look, so that a pass does not walk the whole history. Empty when it did not
+     * look, or when {@code limit} is 0 (keep everything).
+     */
+    public Optional<HistoryTrim> trimHistoryIfDue(int limit, String authorName, String authorEmail) throws IOException {
+        if (limit == 0 || commitsSinceTrimCheck.get() < HistoryTrimmer.slack(limit)) return Optional.empty();
+        return Optional.of(trimHistory(limit, authorName, authorEmail));
     }
 
     /** One file at the remote's current status tip (fetched now); empty when the file or the branch does not exist. */

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.transport.RemoteRefUpdate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,6 +127,67 @@ class StatusWriterTest {
 
         assertTrue(outcome.changed(STATUS));
         assertFalse(outcome.changed("main"));
+    }
+
+    @Test void historyWithinItsLimitAndATenthIsLeftAlone() throws Exception {
+        for (int i = 0; i < 11; i++) writer.write(change("pass " + i).write("status/a.yaml", "a: " + i + "\n"));
+        String tip = origin.tip(STATUS).orElseThrow();
+
+        assertEquals(new HistoryTrim.Within(11), writer.trimHistory(10, "Windlass", "windlass@localhost"));
+        assertEquals(Optional.of(tip), origin.tip(STATUS));
+    }
+
+    @Test void trimKeepsTheNewestCommitsAsTheyWereOnARootThatSaysWhatWasDropped() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            writer.write(change("pass " + i).write("status/a.yaml", "a: " + i + "\n").write("status/p" + (i % 3) + ".yaml", i + "\n"));
+        }
+        List<RevCommit> before = origin.history(STATUS);
+        Map<String, String> files = origin.files(STATUS);
+
+        HistoryTrim.Trimmed trimmed = assertInstanceOf(HistoryTrim.Trimmed.class,
+                writer.trimHistory(10, "Windlass", "windlass@localhost"));
+
+        assertEquals(new HistoryTrim.Trimmed(15, 10, origin.tip(STATUS).orElseThrow()), trimmed);
+        assertEquals(files, origin.files(STATUS));
+        List<RevCommit> after = origin.history(STATUS);
+        assertEquals(11, after.size());
+        for (int i = 0; i < 10; i++) {
+            assertEquals(before.get(i).getFullMessage(), after.get(i).getFullMessage());
+            assertEquals(before.get(i).getTree(), after.get(i).getTree());
+            assertEquals(before.get(i).getAuthorIdent(), after.get(i).getAuthorIdent());
+        }
+        RevCommit root = after.get(10);
+        assertEquals(0, root.getParentCount());
+        assertEquals(before.get(10).getTree(), root.getTree(), "the root holds the state the dropped commits ended with");
+        assertTrue(root.getFullMessage().startsWith("status history before "), root.getFullMessage());
+        assertTrue(root.getFullMessage().contains("trimmed (15 commits)"), root.getFullMessage());
+        assertTrue(root.getFullMessage().contains("(\"pass 0\") to"), root.getFullMessage());
+        assertTrue(root.getFullMessage().contains("(\"pass 14\")."), root.getFullMessage());
+
+        // Writing goes on from the trimmed tip.
+        writer.write(change("pass 25").write("status/a.yaml", "a: 25\n"));
+        assertEquals(12, origin.history(STATUS).size());
+        assertEquals(trimmed.newTip(), origin.history(STATUS).get(1).name());
+    }
+
+    @Test void aTrimNeverDropsACommitAnotherWriterMadeMeanwhile() throws Exception {
+        for (int i = 0; i < 25; i++) writer.write(change("pass " + i).write("status/a.yaml", "a: " + i + "\n"));
+        mirror.sync().fetchRef(Mirror.branchRef(STATUS));
+        // Another engine commits between this mirror's fetch and its push: the lease must catch it.
+        String theirs;
+        try (Mirror other = Mirror.open(tmp.resolve("other"), GitRemote.anonymous(origin.url()))) {
+            theirs = committed(new StatusWriter(other).write(change("theirs").write("status/theirs.yaml", "t\n")));
+        }
+        RemoteRefUpdate lost = mirror.sync().pushWithLease(Mirror.branchRef(STATUS),
+                Optional.of(mirror.repository().resolve(Mirror.branchRef(STATUS))),
+                mirror.repository().resolve(Mirror.branchRef(STATUS) + "~5"), true);
+        assertEquals(RemoteRefUpdate.Status.REJECTED_REMOTE_CHANGED, lost.getStatus());
+        assertEquals(Optional.of(theirs), origin.tip(STATUS));
+
+        // A trim starts from the remote's tip, so it keeps their commit.
+        assertInstanceOf(HistoryTrim.Trimmed.class, writer.trimHistory(10, "Windlass", "windlass@localhost"));
+        assertEquals("theirs", origin.history(STATUS).get(0).getFullMessage());
+        assertEquals("t\n", origin.files(STATUS).get("status/theirs.yaml"));
     }
 
     @Test void unreachableRemoteIsAFailedOutcome() throws Exception {

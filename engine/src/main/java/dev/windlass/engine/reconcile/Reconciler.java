@@ -5,6 +5,7 @@ import dev.windlass.engine.status.CommitMessage;
 import dev.windlass.engine.status.StatusFiles;
 import dev.windlass.git.BranchChange;
 import dev.windlass.git.CommitOutcome;
+import dev.windlass.git.HistoryTrim;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.model.DesiredState;
@@ -109,10 +110,26 @@ public final class Reconciler {
         Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
         CommitOutcome outcome = record(withPin(next, pin), planText, source, pin);
         if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
+        if (outcome instanceof CommitOutcome.Committed) keepStatusHistoryBounded(desired.settings().statusHistoryLimit());
         log.info("pass {}: {} actions, {} failed, status {}", source.substring(0, 7), applied.results().size(), applied.failures(),
                 outcome.getClass().getSimpleName());
         events.addAll(next.events());
         return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass());
+    }
+
+    /** Settings spec.statusHistoryLimit. The pass is recorded already: trouble here is logged and tried again later. */
+    private void keepStatusHistoryBounded(int limit) {
+        try {
+            status.trimHistoryIfDue(limit, author, authorEmail).ifPresent(trim -> {
+                if (trim instanceof HistoryTrim.Trimmed t) {
+                    log.info("status branch {}: {} older commits folded into one, {} kept", status.branch(), t.dropped(), t.kept());
+                } else if (trim instanceof HistoryTrim.Failed f) {
+                    log.warn("status branch {}: could not trim its history, will try again: {}", status.branch(), f.reason());
+                }
+            });
+        } catch (IOException e) {
+            log.warn("status branch {}: could not trim its history, will try again: {}", status.branch(), e.toString());
+        }
     }
 
     /** Stages run in order; a cluster moves to the next stage only when every action of the last one succeeded there. */

@@ -28,10 +28,11 @@ final class SettingsReader {
             if (d == null || d.isZero()) spec.error("interval", "Settings.spec.interval '" + text + "' is not a duration; write e.g. 30s, 5m or 1h");
             else interval = d;
         }
+        int historyLimit = spec.integer("statusHistoryLimit", Settings.DEFAULT_STATUS_HISTORY_LIMIT, 0);
         FailoverSettings failover = failover(spec);
         ReviewSettings review = ReviewSettingsReader.read(spec);
         spec.end();
-        return new Settings(branch, interval, failover, review);
+        return new Settings(branch, interval, failover, review, historyLimit);
     }
 
     private static FailoverSettings failover(Fields spec) {

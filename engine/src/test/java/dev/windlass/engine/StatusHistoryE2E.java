@@ -1,0 +1,57 @@
+package dev.windlass.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Settings spec.statusHistoryLimit: the status branch keeps its newest commits and says what it folded away. */
+class StatusHistoryE2E {
+
+    @TempDir Path dir;
+
+    @Test
+    void theStatusBranchKeepsItsNewestCommitsOnARootThatSaysWhatWasFolded() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("add the fleet", TestFleet.folder(ReconcileLoopE2E.EXAMPLES, "").andThen(c -> c.write("windlass.yaml", """
+                    apiVersion: windlass.dev/v1alpha1
+                    kind: Settings
+                    metadata: {name: windlass}
+                    spec:
+                      statusHistoryLimit: 5
+                    """))::apply);
+            fleet.settle();
+            for (int i = 0; i < 8; i++) {
+                String flag = "flag-" + i;
+                fleet.push("web " + flag, c -> c.write("apps/web/manifests/configmap.yaml", """
+                        apiVersion: v1
+                        kind: ConfigMap
+                        metadata:
+                          name: web-config
+                        data:
+                          FEATURE_NEW_CHECKOUT: "%s"
+                        """.formatted(flag)));
+                fleet.pass();
+
+                List<RevCommit> log = fleet.statusLog();
+                // 5 kept, on one root; a tenth of 5 rounds up to one commit of slack before the next fold.
+                assertTrue(log.size() == 6 || log.size() == 7, "pass " + i + ": " + log.size() + " commits");
+                RevCommit root = log.get(log.size() - 1);
+                assertEquals(0, root.getParentCount());
+                assertTrue(root.getFullMessage().startsWith("status history before "), root.getFullMessage());
+                assertTrue(root.getFullMessage().contains("spec.statusHistoryLimit"), root.getFullMessage());
+            }
+            assertTrue(fleet.statusLog().get(0).getFullMessage().contains("web"), fleet.statusLog().get(0).getFullMessage());
+            String web = fleet.statusFile("status/apps/web.yaml");
+            assertTrue(web.contains("eu-1"), web);
+            try (var k = fleet.cluster("eu-1").newClient()) {
+                assertEquals("flag-7", k.configMaps().inNamespace("web").withName("web-config").get()
+                        .getData().get("FEATURE_NEW_CHECKOUT"));
+            }
+        }
+    }
+}
