@@ -36,6 +36,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Eventful passes, in the first run of each size, to show how the status branch grows (default: ${DEFAULT-VALUE}).")
     int statusPasses;
 
+    @Option(names = "--status-history-limit", defaultValue = "10000",
+            description = "Settings spec.statusHistoryLimit of the synthetic repo: commits the status branch keeps (default: ${DEFAULT-VALUE}, the engine's default).")
+    int statusHistoryLimit;
+
     @Option(names = "--real", description = "Real kube-apiserver + etcd pairs (built by scripts/kube-test-env.sh) instead of sandbox clusters.")
     boolean real;
 
@@ -71,7 +75,7 @@ public final class BenchCommand implements Callable<Integer> {
                     try (Clusters fleet = real ? new RealClusters(clusterCount, Files.createDirectories(dir))
                             : new SandboxClusters(clusterCount, clusterHeap)) {
                         where = fleet.describe();
-                        new BenchRun(shape, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0);
+                        new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0);
                     }
                     delete(dir);
                 }

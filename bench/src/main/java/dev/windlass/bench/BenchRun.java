@@ -12,6 +12,7 @@ import dev.windlass.engine.review.ReviewPass;
 import dev.windlass.git.BranchChange;
 import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
+import dev.windlass.git.MirrorStorage;
 import dev.windlass.git.RetryPolicy;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.model.DesiredState;
@@ -39,14 +40,16 @@ final class BenchRun {
     private static final String STATUS = "windlass/status";
 
     private final FleetShape shape;
+    private final int statusHistoryLimit;
     private final Clusters clusters;
     private final Path dir;
     private final Figures figures;
     private final Memory memory;
     private final PrintStream log;
 
-    BenchRun(FleetShape shape, Clusters clusters, Path dir, Figures figures, Memory memory, PrintStream log) {
+    BenchRun(FleetShape shape, int statusHistoryLimit, Clusters clusters, Path dir, Figures figures, Memory memory, PrintStream log) {
         this.shape = shape;
+        this.statusHistoryLimit = statusHistoryLimit;
         this.clusters = clusters;
         this.dir = dir;
         this.figures = figures;
@@ -56,7 +59,7 @@ final class BenchRun {
 
     /** @param statusPasses eventful passes to run at the end to see how the status branch grows; 0 for none */
     void run(int statusPasses) throws Exception {
-        SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml);
+        SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml, statusHistoryLimit);
         try (Origin origin = Origin.create(dir.resolve("origin.git"));
              BenchFleet fleet = new BenchFleet(clusters)) {
             origin.commit(MAIN, null, repo.files(), "Synthetic fleet: " + shape);
@@ -193,7 +196,7 @@ final class BenchRun {
                 figures.addNanos("status commit (one file, lease + commit + push)", System.nanoTime() - c0);
             }
 
-            if (statusPasses > 0) statusGrowth(repo, origin, reconciler, statusPasses);
+            if (statusPasses > 0) statusGrowth(repo, origin, mirror, reconciler, statusPasses);
 
             // Baselines, on the same clusters, after the engine is done with them (the naive loop rewrites its objects).
             Map<String, byte[]> files = repo.files();
@@ -207,7 +210,7 @@ final class BenchRun {
     }
 
     /** Passes that each change one app, so each makes a status commit; how the status branch grows with them. */
-    private void statusGrowth(SyntheticRepo repo, Origin origin, Reconciler reconciler, int passes) throws IOException {
+    private void statusGrowth(SyntheticRepo repo, Origin origin, Mirror mirror, Reconciler reconciler, int passes) throws IOException {
         long[] tree0 = origin.tipTree(STATUS);
         int commits0 = origin.commitCount(STATUS);
         long disk0 = origin.diskBytes();
@@ -242,6 +245,15 @@ final class BenchRun {
         figures.add("  tip tree bytes, after", BYTES, tree1[1]);
         figures.add("  origin on disk, before (loose objects)", BYTES, disk0);
         figures.add("  origin on disk, after (loose objects)", BYTES, origin.diskBytes());
+        MirrorStorage engine = mirror.storage();
+        figures.add("  engine's mirror after: packs", COUNT, engine.packs());
+        figures.add("  engine's mirror after: loose objects", COUNT, engine.looseObjects());
+        figures.add("  engine's mirror: compactions during the run", COUNT, engine.compactions());
+        // What a Git host keeps once its own GC ran: the figure that grows with history.
+        long g0 = System.nanoTime();
+        origin.gc();
+        figures.addNanos("  origin GC (as a Git host would run it)", System.nanoTime() - g0);
+        figures.add("  origin on disk after its GC (packed)", BYTES, origin.diskBytes());
     }
 
     /**

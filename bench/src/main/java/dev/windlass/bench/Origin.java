@@ -136,6 +136,19 @@ final class Origin implements AutoCloseable {
         return new long[] {files, bytes};
     }
 
+    /** Packs everything and drops what no ref reaches, as a Git host's scheduled GC does. */
+    void gc() throws IOException {
+        try {
+            org.eclipse.jgit.internal.storage.file.GC gc = new org.eclipse.jgit.internal.storage.file.GC(
+                    (org.eclipse.jgit.internal.storage.file.FileRepository) repo);
+            gc.setExpire(java.time.Instant.now());
+            gc.setPackExpire(java.time.Instant.now());
+            gc.gc().join();
+        } catch (java.text.ParseException | org.eclipse.jgit.api.errors.GitAPIException e) {
+            throw new IOException("GC of the origin failed", e);
+        }
+    }
+
     /** Bytes the repository takes on disk. */
     long diskBytes() throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {

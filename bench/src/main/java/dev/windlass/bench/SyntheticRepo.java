@@ -15,11 +15,18 @@ import java.util.function.Function;
 public final class SyntheticRepo {
     private final FleetShape shape;
     private final Function<String, String> connection;
+    private final int statusHistoryLimit;
 
     /** @param connection the YAML flow mapping under {@code spec.connection}, given the cluster's name */
     public SyntheticRepo(FleetShape shape, Function<String, String> connection) {
+        this(shape, connection, dev.windlass.policy.model.Settings.DEFAULT_STATUS_HISTORY_LIMIT);
+    }
+
+    /** @param statusHistoryLimit written to {@code windlass.yaml} as {@code spec.statusHistoryLimit} */
+    public SyntheticRepo(FleetShape shape, Function<String, String> connection, int statusHistoryLimit) {
         this.shape = shape;
         this.connection = connection;
+        this.statusHistoryLimit = statusHistoryLimit;
     }
 
     public FleetShape shape() { return shape; }
@@ -35,8 +42,8 @@ public final class SyntheticRepo {
                 apiVersion: windlass.dev/v1alpha1
                 kind: Settings
                 metadata: {name: windlass}
-                spec: {statusBranch: windlass/status, interval: 30s}
-                """);
+                spec: {statusBranch: windlass/status, interval: 30s, statusHistoryLimit: %d}
+                """.formatted(statusHistoryLimit));
         for (int c = 0; c < shape.clusters(); c++) {
             String name = cluster(c);
             put(files, "clusters/" + name + ".yaml", """

@@ -23,7 +23,8 @@ class BenchCommandTest {
         BenchCommand command = new BenchCommand();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         command.out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        int exit = new CommandLine(command).execute("--apps", "12", "--clusters", "2", "--runs", "1", "--status-passes", "5");
+        int exit = new CommandLine(command).execute("--apps", "12", "--clusters", "2", "--runs", "1", "--status-passes", "5",
+                "--status-history-limit", "4");
         table = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, table);
     }
@@ -60,6 +61,14 @@ class BenchCommandTest {
         assertEquals(5, median("status branch: eventful passes run", "  status commits made"), table);
         assertEquals(median("status branch: eventful passes run", "  tip tree files, before"),
                 median("status branch: eventful passes run", "  tip tree files, after"), table);
+    }
+
+    @Test void theStatusBranchKeepsItsHistoryLimit() {
+        // The newest 4 kept on one root commit once over twice that: 5 to 9 commits.
+        double after = median("status branch: eventful passes run", "  commits on the branch, after");
+        assertTrue(after >= 5 && after <= 9, table);
+        // Without a trim it would be at least the 5 passes' commits on top of those the sync and settle made.
+        assertTrue(median("status branch: eventful passes run", "  origin on disk after its GC (packed)") > 0, table);
     }
 
     @Test void theNaiveLoopWritesEveryObjectOnEveryPass() {

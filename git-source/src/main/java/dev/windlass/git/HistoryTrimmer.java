@@ -17,13 +17,15 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
 
 /**
- * Keeps a branch that only Windlass writes (the status branch) at a bounded number of commits. Once it is more than a
- * tenth over the limit, the newest {@code limit} commits are written again, with the same trees, authors, dates and
+ * Keeps a branch that only Windlass writes (the status branch) at a bounded number of commits. Once it has more than
+ * twice the limit, the newest {@code limit} commits are written again, with the same trees, authors, dates and
  * messages, on top of one new root commit. That root holds the files the dropped commits ended with, and its message
  * says how many commits were dropped and from when to when. The rewrite is pushed with the old tip as lease, so a
  * commit another writer made meanwhile is never lost: the trim fails and the next one starts over.
  *
- * <p>Trees and blobs are shared with the old commits, so a trim writes only commit objects.
+ * <p>Trees and blobs are shared with the old commits, so a trim writes only commit objects. Trimming at twice the
+ * limit rather than just over it keeps rewrites rare: each one leaves about two unreachable commits per commit made
+ * since the last, which the mirror's housekeeping drops after a while.
  */
 final class HistoryTrimmer {
 
@@ -39,7 +41,7 @@ final class HistoryTrimmer {
 
     /** The branch is trimmed once it has more than this many commits over {@code limit}. */
     static int slack(int limit) {
-        return Math.max(1, limit / 10);
+        return limit;
     }
 
     HistoryTrim trim(int limit, PersonIdent trimmer) throws IOException {

@@ -24,13 +24,15 @@ import org.slf4j.LoggerFactory;
  * packs everything reachable into one pack on the caller's thread, while no object is being written.
  *
  * <p>Nothing a reader may still want is deleted at once: objects that no ref reaches (a pull request head that was
- * force-pushed away, a merge preview) are kept loose for {@value #UNREACHABLE_KEPT_DAYS} days.
+ * force-pushed away, a merge preview, status commits a history trim rewrote) are kept loose for
+ * {@value #UNREACHABLE_KEPT_DAYS} day: far longer than any pass reads a snapshot, short enough that trims of a busy
+ * status branch do not pile up files.
  */
 final class Housekeeping {
 
     static final int PACKS_BEFORE_COMPACTING = 20;
     static final int LOOSE_OBJECTS_BEFORE_COMPACTING = 2_000;
-    static final int UNREACHABLE_KEPT_DAYS = 14;
+    static final int UNREACHABLE_KEPT_DAYS = 1;
 
     private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
 

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.StoredConfig;
@@ -26,7 +27,7 @@ import org.eclipse.jgit.util.FS;
  * {@link #previewMerge}, which only adds unreferenced objects) never touch the network and are safe from any number of
  * threads. Fetches (including those {@link StatusWriter} and {@link ConfigWriter} make) are serialized internally, so
  * {@link #fetch} may be called from any thread, but a directory must belong to one {@code Mirror} in one process.
- * Objects no ref reaches are kept for {@value Housekeeping#UNREACHABLE_KEPT_DAYS} days, so a snapshot stays readable
+ * Objects no ref reaches are kept for {@value Housekeeping#UNREACHABLE_KEPT_DAYS} day, so a snapshot stays readable
  * after later fetches move or delete its branch.
  *
  * <p>The engine commits its own status to a separate branch of the same remote. Polling must watch only the config
@@ -81,10 +82,9 @@ public final class Mirror implements AutoCloseable {
     }
 
     /** Packs and loose objects in the mirror now, and how many compactions it made since it was opened. */
-    public String storageSummary() {
+    public MirrorStorage storage() {
         Housekeeping.Storage storage = housekeeping.storage();
-        return storage.packs() + " packs, " + storage.looseObjects() + " loose objects, "
-                + housekeeping.compactions() + " compactions";
+        return new MirrorStorage(storage.packs(), storage.looseObjects(), housekeeping.compactions());
     }
 
     /** The full commit id for a branch name ({@code main}), a full ref, or a short or full sha. */
@@ -122,6 +122,14 @@ public final class Mirror implements AutoCloseable {
      */
     public MergePreview previewMerge(String baseCommit, String headCommit) throws IOException {
         return previews.preview(baseCommit, headCommit);
+    }
+
+    /**
+     * Whether the mirror holds {@code commit} (a full id). A commit no ref reaches any more, such as a merge preview
+     * or a deleted pull request head, is kept for {@value Housekeeping#UNREACHABLE_KEPT_DAYS} day, not for ever.
+     */
+    public boolean has(String commit) throws IOException {
+        return commit != null && ObjectId.isId(commit) && reads.commit(ObjectId.fromString(commit)).isPresent();
     }
 
     /** Whether {@code ancestor} is {@code commit} or one of its ancestors. Both are full commit ids. */

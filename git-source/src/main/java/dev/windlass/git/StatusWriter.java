@@ -42,7 +42,7 @@ public final class StatusWriter {
     }
 
     /**
-     * Keeps the branch's newest {@code limit} commits once it has more than a tenth over that, on top of one root
+     * Keeps the branch's newest {@code limit} commits once it has more than twice that, on top of one root
      * commit holding the state the dropped ones ended with (see {@link HistoryTrimmer}). The tip's files stay the same.
      */
     public HistoryTrim trimHistory(int limit, String authorName, String authorEmail) throws IOException {
@@ -53,11 +53,11 @@ public final class StatusWriter {
 
     /**
      * {@link #trimHistory} when it may be due: on the first call, and then once this writer made a tenth of
-     * {@code limit} commits since the last look, so that a pass does not walk the whole history. Empty when it did not
+     * {@code limit} commits since the last look, so that a pass does not walk the history each time. Empty when it did not
      * look, or when {@code limit} is 0 (keep everything).
      */
     public Optional<HistoryTrim> trimHistoryIfDue(int limit, String authorName, String authorEmail) throws IOException {
-        if (limit == 0 || commitsSinceTrimCheck.get() < HistoryTrimmer.slack(limit)) return Optional.empty();
+        if (limit == 0 || commitsSinceTrimCheck.get() < Math.max(1, limit / 10)) return Optional.empty();
         return Optional.of(trimHistory(limit, authorName, authorEmail));
     }
 

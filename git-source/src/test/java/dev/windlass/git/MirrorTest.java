@@ -62,7 +62,7 @@ class MirrorTest {
         Housekeeping.Storage storage = mirror.housekeeping().storage();
         assertTrue(storage.packs() < Housekeeping.PACKS_BEFORE_COMPACTING, "101 fetches left " + storage.packs() + " packs");
         assertTrue(mirror.housekeeping().compactions() >= 100 / Housekeeping.PACKS_BEFORE_COMPACTING,
-                mirror.storageSummary());
+                mirror.storage().toString());
         assertFalse(java.nio.file.Files.exists(tmp.resolve("mirror/gc.pid")), "no background GC ran in the mirror");
         assertEquals(List.of("pass: after\n"), List.of(new String(
                 status.readStatus("status/pass.yaml").orElseThrow(), StandardCharsets.UTF_8)));
@@ -80,11 +80,14 @@ class MirrorTest {
             mirror.fetch();
         }
 
-        assertTrue(mirror.housekeeping().compactions() >= 1, mirror.storageSummary());
+        assertTrue(mirror.housekeeping().compactions() >= 1, mirror.storage().toString());
         assertEquals(Optional.empty(), mirror.resolve("refs/pull/3/head"));
         assertArrayEquals("proposed\n".getBytes(StandardCharsets.UTF_8), proposal.read("a.yaml"));
         assertArrayEquals("proposed\n".getBytes(StandardCharsets.UTF_8), mirror.snapshot(pr).read("a.yaml"));
         assertEquals(Optional.of(main), mirror.resolve(main));
+        assertTrue(mirror.has(pr));
+        assertFalse(mirror.has("0123456789abcdef0123456789abcdef01234567"), "never fetched");
+        assertFalse(mirror.has("not-an-id"));
     }
 
     /**
@@ -132,7 +135,7 @@ class MirrorTest {
             done.set(true);
             pool.shutdownNow();
         }
-        assertTrue(mirror.housekeeping().compactions() >= 2, mirror.storageSummary());
+        assertTrue(mirror.housekeeping().compactions() >= 2, mirror.storage().toString());
     }
 
     @Test void fetchedSnapshotListsEveryFileAndReadsWhatWasCommitted() throws Exception {

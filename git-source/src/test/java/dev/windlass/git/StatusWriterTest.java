@@ -129,11 +129,11 @@ class StatusWriterTest {
         assertFalse(outcome.changed("main"));
     }
 
-    @Test void historyWithinItsLimitAndATenthIsLeftAlone() throws Exception {
-        for (int i = 0; i < 11; i++) writer.write(change("pass " + i).write("status/a.yaml", "a: " + i + "\n"));
+    @Test void historyWithinTwiceItsLimitIsLeftAlone() throws Exception {
+        for (int i = 0; i < 20; i++) writer.write(change("pass " + i).write("status/a.yaml", "a: " + i + "\n"));
         String tip = origin.tip(STATUS).orElseThrow();
 
-        assertEquals(new HistoryTrim.Within(11), writer.trimHistory(10, "Windlass", "windlass@localhost"));
+        assertEquals(new HistoryTrim.Within(20), writer.trimHistory(10, "Windlass", "windlass@localhost"));
         assertEquals(Optional.of(tip), origin.tip(STATUS));
     }
 

@@ -55,6 +55,8 @@ public final class Pinning {
         List<ReviewRecord> merged = new ArrayList<>();
         for (ReviewRecord r : ReviewRecords.read(status).values()) {
             if (r.merge() == null || r.planHash() == null) continue;
+            // A review recorded long ago whose head and preview the mirror no longer holds cannot be what was merged.
+            if (!mirror.has(r.head()) || !mirror.has(r.merge())) continue;
             if (mirror.isAncestor(r.head(), source) || mirror.treeOf(source).equals(mirror.treeOf(r.merge()))) merged.add(r);
         }
         if (merged.isEmpty()) return Decision.NONE;
