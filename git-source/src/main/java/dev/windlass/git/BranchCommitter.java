@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
@@ -43,14 +42,8 @@ final class BranchCommitter {
         String lastRejection = "";
         for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
             if (attempt > 1 && !pause(attempt - 1)) return new CommitOutcome.Failed("interrupted", attempt - 1);
-            Attempt result;
-            Lock objectWrites = mirror.housekeeping().objectWrites();
-            objectWrites.lock();
-            try {
-                result = attempt(edit, attempt);
-            } finally {
-                objectWrites.unlock();
-            }
+            int n = attempt;
+            Attempt result = mirror.housekeeping().writingObjects(() -> attempt(edit, n));
             if (result.outcome() != null) return result.outcome();
             lastRejection = result.rejection();
             LOG.debug("{} moved while committing (attempt {}: {}), retrying on the new tip", ref, attempt, lastRejection);

@@ -7,7 +7,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.Lock;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
@@ -46,13 +45,7 @@ final class HistoryTrimmer {
 
     HistoryTrim trim(int limit, PersonIdent trimmer) throws IOException {
         if (limit < 1) throw new IllegalArgumentException("a history limit keeps at least 1 commit: " + limit);
-        Lock objectWrites = mirror.housekeeping().objectWrites();
-        objectWrites.lock();
-        try {
-            return trimLocked(limit, trimmer);
-        } finally {
-            objectWrites.unlock();
-        }
+        return mirror.housekeeping().writingObjects(() -> trimLocked(limit, trimmer));
     }
 
     private HistoryTrim trimLocked(int limit, PersonIdent trimmer) throws IOException {

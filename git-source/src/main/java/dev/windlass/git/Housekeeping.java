@@ -43,17 +43,30 @@ final class Housekeeping {
     private Storage afterLast = new Storage(0, 0);
     private int compactions;
 
-    /** @param refs held by every fetch; taken after {@link #objectWrites()}'s lock, never before it */
+    /** @param refs held by every fetch; taken after {@link #writingObjects}'s lock, never before it */
     Housekeeping(Repository repository, Lock refs) {
         this.repository = repository;
         this.refs = refs;
     }
 
+    /** Work that writes objects or reads them for a push. */
+    interface ObjectWork<T> {
+        T run() throws IOException;
+    }
+
     /**
-     * Held by everything that writes objects or reads them for a push (status commits, merge previews), so that a
-     * compaction never runs under it. Take it before any fetch's lock.
+     * Runs {@code work} (a status commit, a merge preview, a history trim) so that no compaction runs under it. Any
+     * number may run at once. It may fetch: this lock is always taken before the fetches' one.
      */
-    Lock objectWrites() { return objects.readLock(); }
+    <T> T writingObjects(ObjectWork<T> work) throws IOException {
+        Lock shared = objects.readLock();
+        shared.lock();
+        try {
+            return work.run();
+        } finally {
+            shared.unlock();
+        }
+    }
 
     /** Turns off Git's automatic GC for this repository; {@link #compactIfDue} takes its place. */
     static boolean disableAutomaticGc(StoredConfig config) {

@@ -29,11 +29,11 @@ final class MergePreviews {
     private static final int SHORT_ID = 7;
 
     private final Repository repository;
-    private final java.util.concurrent.locks.Lock objectWrites;
+    private final Housekeeping housekeeping;
 
-    MergePreviews(Repository repository, java.util.concurrent.locks.Lock objectWrites) {
+    MergePreviews(Repository repository, Housekeeping housekeeping) {
         this.repository = repository;
-        this.objectWrites = objectWrites;
+        this.housekeeping = housekeeping;
     }
 
     MergePreview preview(String baseCommit, String headCommit) throws IOException {
@@ -43,12 +43,7 @@ final class MergePreviews {
             // Checked first so that base == head is "nothing to merge" rather than a fast-forward to itself.
             if (walk.isMergedInto(head, base)) return new MergePreview.UpToDate(base.name());
             if (walk.isMergedInto(base, head)) return new MergePreview.Merged(head.name(), head.getTree().name(), true);
-            objectWrites.lock();
-            try {
-                return merge(base, head);
-            } finally {
-                objectWrites.unlock();
-            }
+            return housekeeping.writingObjects(() -> merge(base, head));
         }
     }
 

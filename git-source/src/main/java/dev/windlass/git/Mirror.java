@@ -54,7 +54,7 @@ public final class Mirror implements AutoCloseable {
         this.reads = new MirrorReads(repository);
         this.sync = new RemoteSync(repository, remote);
         this.housekeeping = new Housekeeping(repository, sync.refLock());
-        this.previews = new MergePreviews(repository, housekeeping.objectWrites());
+        this.previews = new MergePreviews(repository, housekeeping);
     }
 
     /** Opens the mirror in {@code directory}, creating an empty bare repository there first if needed. */
