@@ -46,7 +46,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--cluster-heap", defaultValue = "8g", description = "Heap of the JVM that runs the sandbox clusters (default: ${DEFAULT-VALUE}).")
     String clusterHeap;
 
-    @Option(names = "--work", description = "Where origins and clones go (default: a new temporary directory, deleted afterwards).")
+    @Option(names = "--work", description = "Where origins and clones go; kept there for inspection (default: a new temporary directory, deleted run by run).")
     Path work;
 
     /** Where the figures go; tests read them from here. */
@@ -77,7 +77,7 @@ public final class BenchCommand implements Callable<Integer> {
                         where = fleet.describe();
                         new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0);
                     }
-                    delete(dir);
+                    if (temporary) delete(dir);
                 }
                 results.add(new Report.Size(shape, where, figures));
             }

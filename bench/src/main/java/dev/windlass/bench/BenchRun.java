@@ -253,7 +253,7 @@ final class BenchRun {
         long g0 = System.nanoTime();
         origin.gc();
         figures.addNanos("  origin GC (as a Git host would run it)", System.nanoTime() - g0);
-        figures.add("  origin on disk after its GC (packed)", BYTES, origin.diskBytes());
+        figures.add("  origin's pack after its GC (reachable history)", BYTES, origin.packBytes());
     }
 
     /**

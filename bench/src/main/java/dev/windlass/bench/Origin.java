@@ -149,6 +149,13 @@ final class Origin implements AutoCloseable {
         }
     }
 
+    /** Bytes of the repository's packs: after {@link #gc}, everything reachable from its branches. */
+    long packBytes() throws IOException {
+        try (Stream<Path> all = Files.list(dir.resolve("objects").resolve("pack"))) {
+            return all.filter(p -> p.toString().endsWith(".pack")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
     /** Bytes the repository takes on disk. */
     long diskBytes() throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {

@@ -68,7 +68,7 @@ class BenchCommandTest {
         double after = median("status branch: eventful passes run", "  commits on the branch, after");
         assertTrue(after >= 5 && after <= 9, table);
         // Without a trim it would be at least the 5 passes' commits on top of those the sync and settle made.
-        assertTrue(median("status branch: eventful passes run", "  origin on disk after its GC (packed)") > 0, table);
+        assertTrue(median("status branch: eventful passes run", "  origin's pack after its GC (reachable history)") > 0, table);
     }
 
     @Test void theNaiveLoopWritesEveryObjectOnEveryPass() {
