@@ -36,7 +36,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Eventful passes, in the first run of each size, to show how the status branch grows (default: ${DEFAULT-VALUE}).")
     int statusPasses;
 
-    @Option(names = "--status-history-limit", defaultValue = "10000",
+    @Option(names = "--status-history-limit", defaultValue = "1000",
             description = "Settings spec.statusHistoryLimit of the synthetic repo: commits the status branch keeps (default: ${DEFAULT-VALUE}, the engine's default).")
     int statusHistoryLimit;
 

@@ -136,11 +136,18 @@ final class Origin implements AutoCloseable {
         return new long[] {files, bytes};
     }
 
-    /** Packs everything and drops what no ref reaches, as a Git host's scheduled GC does. */
+    /**
+     * Packs everything and drops what no ref reaches, as a Git host's scheduled repack does. Deltas are computed
+     * afresh ({@code git repack -a -d -f}): kept as pushed, trees that JGit sent whole stay whole, 4-7 times larger.
+     */
     void gc() throws IOException {
         try {
             org.eclipse.jgit.internal.storage.file.GC gc = new org.eclipse.jgit.internal.storage.file.GC(
                     (org.eclipse.jgit.internal.storage.file.FileRepository) repo);
+            org.eclipse.jgit.storage.pack.PackConfig pack = new org.eclipse.jgit.storage.pack.PackConfig(repo);
+            pack.setReuseDeltas(false);
+            pack.setReuseObjects(false);
+            gc.setPackConfig(pack);
             gc.setExpire(java.time.Instant.now());
             gc.setPackExpire(java.time.Instant.now());
             gc.gc().join();

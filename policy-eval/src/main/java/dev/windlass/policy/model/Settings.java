@@ -9,7 +9,7 @@ import java.time.Duration;
  */
 public record Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
         int statusHistoryLimit) {
-    public static final int DEFAULT_STATUS_HISTORY_LIMIT = 10_000;
+    public static final int DEFAULT_STATUS_HISTORY_LIMIT = 1_000;
     public static final Settings DEFAULT = new Settings("windlass/status", Duration.ofSeconds(30), FailoverSettings.DEFAULT,
             ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT);
 

@@ -11,7 +11,7 @@ class StatusHistorySettingsParseTest {
 
     @Test void statusHistoryIsBoundedByDefault() {
         DesiredState s = ReviewSettingsParseTest.parse("interval: 30s\n");
-        assertEquals(10_000, s.settings().statusHistoryLimit());
+        assertEquals(1_000, s.settings().statusHistoryLimit());
         assertEquals(Settings.DEFAULT.statusHistoryLimit(), s.settings().statusHistoryLimit());
     }
 
@@ -24,9 +24,9 @@ class StatusHistorySettingsParseTest {
         DesiredState negative = ReviewSettingsParseTest.parse("statusHistoryLimit: -1\n");
         assertEquals(List.of("windlass.yaml:5:23: Settings.spec.statusHistoryLimit must be a whole number of at least 0"),
                 ReviewSettingsParseTest.errors(negative));
-        assertEquals(10_000, negative.settings().statusHistoryLimit());
+        assertEquals(1_000, negative.settings().statusHistoryLimit());
         DesiredState text = ReviewSettingsParseTest.parse("statusHistoryLimit: lots\n");
         assertEquals(1, ReviewSettingsParseTest.errors(text).size());
-        assertEquals(10_000, text.settings().statusHistoryLimit());
+        assertEquals(1_000, text.settings().statusHistoryLimit());
     }
 }
