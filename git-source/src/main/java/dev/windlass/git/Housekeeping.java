@@ -97,8 +97,8 @@ final class Housekeeping {
     synchronized int compactions() { return compactions; }
 
     /**
-     * Compacts when enough piled up since the last compaction, keeping object writers and fetches out. A failed
-     * compaction is logged and waits for the next batch: the mirror stays correct, only slower.
+     * Compacts when enough piled up since the last compaction, keeping object writers and fetches out; true when it
+     * did. A failed compaction is logged and waits for the next batch: the mirror stays correct, only slower.
      */
     synchronized boolean compactIfDue() {
         Storage before = storage();
@@ -118,17 +118,19 @@ final class Housekeeping {
             gc.setExpire(Instant.now().minus(Duration.ofDays(UNREACHABLE_KEPT_DAYS)));
             gc.gc().join();
             compactions++;
+            afterLast = storage();
+            LOG.info("compacted the mirror: {} packs and {} loose objects became {} and {} in {} ms", before.packs(),
+                    before.looseObjects(), afterLast.packs(), afterLast.looseObjects(), Duration.between(start, Instant.now()).toMillis());
+            return true;
         } catch (IOException | RuntimeException | java.text.ParseException
                  | org.eclipse.jgit.api.errors.GitAPIException e) {
             LOG.warn("could not compact the mirror in {} (it stays correct, only slower): {}", repository.getDirectory(), e.toString());
-        } finally {
             afterLast = storage();
+            return false;
+        } finally {
             refs.unlock();
             exclusive.unlock();
         }
-        LOG.info("compacted the mirror: {} packs and {} loose objects became {} and {} in {} ms", before.packs(),
-                before.looseObjects(), afterLast.packs(), afterLast.looseObjects(), Duration.between(start, Instant.now()).toMillis());
-        return true;
     }
 
     /** @param looseObjects loose objects, reachable or not */
