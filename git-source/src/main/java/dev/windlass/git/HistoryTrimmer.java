@@ -38,9 +38,9 @@ final class HistoryTrimmer {
         this.ref = ref;
     }
 
-    /** The branch is trimmed once it has more than this many commits over {@code limit}. */
-    static int slack(int limit) {
-        return limit;
+    /** The branch is trimmed once it has more than this many commits. */
+    static int trimAbove(int limit) {
+        return 2 * limit;
     }
 
     HistoryTrim trim(int limit, PersonIdent trimmer) throws IOException {
@@ -60,11 +60,11 @@ final class HistoryTrimmer {
             // Newest first, along first parents: every status commit has one parent.
             List<RevCommit> newest = new ArrayList<>();
             RevCommit commit = walk.parseCommit(tip.get());
-            while (commit != null && newest.size() <= limit + slack(limit)) {
+            while (commit != null && newest.size() <= trimAbove(limit)) {
                 newest.add(commit);
                 commit = commit.getParentCount() == 0 ? null : walk.parseCommit(commit.getParent(0));
             }
-            if (newest.size() <= limit + slack(limit)) return new HistoryTrim.Within(newest.size());
+            if (newest.size() <= trimAbove(limit)) return new HistoryTrim.Within(newest.size());
 
             RevCommit lastDropped = newest.get(limit);
             int dropped = newest.size() - limit;
