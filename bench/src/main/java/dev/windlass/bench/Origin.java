@@ -90,21 +90,12 @@ final class Origin implements AutoCloseable {
             c.setMessage(message + "\n");
             ObjectId id = ins.insert(c);
             ins.flush();
-            // The engine's status pushes start Git's own GC in this repository now and then; it packs refs meanwhile.
-            for (int attempt = 1; ; attempt++) {
-                RefUpdate u = repo.updateRef("refs/heads/" + branch);
-                u.setNewObjectId(id);
-                u.setForceUpdate(true);
-                RefUpdate.Result r = u.update();
-                if (r != RefUpdate.Result.LOCK_FAILURE && r != RefUpdate.Result.REJECTED) return id.name();
-                if (attempt == 10) throw new IOException("cannot move " + branch + ": " + r);
-                try {
-                    Thread.sleep(100L * attempt);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException();
-                }
-            }
+            RefUpdate u = repo.updateRef("refs/heads/" + branch);
+            u.setNewObjectId(id);
+            u.setForceUpdate(true);
+            RefUpdate.Result r = u.update();
+            if (r == RefUpdate.Result.LOCK_FAILURE || r == RefUpdate.Result.REJECTED) throw new IOException("cannot move " + branch + ": " + r);
+            return id.name();
         }
     }
 

@@ -47,37 +47,6 @@ final class RemoteSync {
     java.util.concurrent.locks.Lock refLock() { return lock; }
 
     FetchOutcome fetchAll() throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return fetchAllOnce();
-            } catch (RefLocked e) {
-                if (attempt == LOCK_ATTEMPTS) throw new IOException(e.getMessage());
-                pause(attempt);
-            }
-        }
-    }
-
-    /**
-     * The mirror's own GC holds the ref lock, but a git command run by a person in the mirror's directory (a gc, a
-     * pack-refs) may lock refs too; a ref update meeting such a lock fails with LOCK_FAILURE. Such an update is tried
-     * again a moment later, a few times.
-     */
-    private static final int LOCK_ATTEMPTS = 5;
-
-    private static final class RefLocked extends IOException {
-        RefLocked(String message) { super(message); }
-    }
-
-    private static void pause(int attempt) throws IOException {
-        try {
-            Thread.sleep(50L << attempt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while waiting for a ref lock");
-        }
-    }
-
-    private FetchOutcome fetchAllOnce() throws IOException {
         lock.lock();
         try (Transport transport = open()) {
             transport.setRemoveDeletedRefs(true);
@@ -85,9 +54,6 @@ final class RemoteSync {
             FetchResult result = transport.fetch(NullProgressMonitor.INSTANCE, Mirror.FETCH_SPECS);
             var changes = new TreeMap<String, RefChange>();
             for (TrackingRefUpdate update : result.getTrackingRefUpdates()) {
-                if (update.getResult() == RefUpdate.Result.LOCK_FAILURE) {
-                    throw new RefLocked("could not update " + update.getLocalName() + ": " + update.getResult());
-                }
                 if (!APPLIED.contains(update.getResult())) {
                     throw new IOException("could not update " + update.getLocalName() + ": " + update.getResult());
                 }
@@ -171,17 +137,11 @@ final class RemoteSync {
     }
 
     private void setLocal(String ref, ObjectId id) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            RefUpdate update = repository.updateRef(ref);
-            update.setNewObjectId(id);
-            update.setForceUpdate(true);
-            RefUpdate.Result result = update.update();
-            if (APPLIED.contains(result)) return;
-            if (result != RefUpdate.Result.LOCK_FAILURE || attempt == LOCK_ATTEMPTS) {
-                throw new IOException("could not set " + ref + " to " + id.name() + ": " + result);
-            }
-            pause(attempt);
-        }
+        RefUpdate update = repository.updateRef(ref);
+        update.setNewObjectId(id);
+        update.setForceUpdate(true);
+        RefUpdate.Result result = update.update();
+        if (!APPLIED.contains(result)) throw new IOException("could not set " + ref + " to " + id.name() + ": " + result);
     }
 
     private void deleteLocal(String ref) throws IOException {
