@@ -115,7 +115,14 @@ public final class TestFleet implements AutoCloseable {
         };
     }
 
-    public PassReport pass() throws IOException { return engine.reconciler().reconcile(); }
+    /**
+     * Runs a pass, once the engine's watches hold what the test just did to the clusters behind its back (ticks,
+     * edits with another client). A watch that fails to catch up within seconds fails the test.
+     */
+    public PassReport pass() throws IOException {
+        if (!engine.awaitWatchesCurrent(Duration.ofSeconds(10))) throw new AssertionError("the engine's watches did not catch up with the clusters");
+        return engine.reconciler().reconcile();
+    }
 
     /** Lets simulated time pass (workloads become ready) and runs a pass. */
     public PassReport passLater() throws IOException {

@@ -9,11 +9,21 @@ import java.time.Duration;
  *
  * @param retryLimit    retries of one request after a connection failure or a server error; keep it small
  * @param retryInterval first back-off between those retries (the client doubles it each time)
+ * @param watch         whether observations read from watches kept open per query (the engine) or LIST each time
+ *                      (one-off commands, where a watch would outlive its use); see {@code reads.WatchCache}
  */
-public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval) {
+public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval, boolean watch) {
 
     public static final ClientSettings DEFAULT =
-            new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 1, Duration.ofMillis(250));
+            new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 1, Duration.ofMillis(250), true);
+
+    /** Reads from watches. */
+    public ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval) {
+        this(connectTimeout, requestTimeout, retryLimit, retryInterval, true);
+    }
+
+    /** The same, reading by one LIST each time. */
+    public ClientSettings withoutWatches() { return new ClientSettings(connectTimeout, requestTimeout, retryLimit, retryInterval, false); }
 
     public ClientSettings {
         if (connectTimeout.isNegative() || connectTimeout.isZero() || requestTimeout.isNegative() || requestTimeout.isZero()) {

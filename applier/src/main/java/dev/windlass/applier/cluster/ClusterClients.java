@@ -3,6 +3,9 @@ package dev.windlass.applier.cluster;
 import dev.windlass.applier.cluster.ClusterConnection.Broken;
 import dev.windlass.applier.cluster.ClusterConnection.Connected;
 import dev.windlass.policy.model.Cluster;
+import dev.windlass.applier.reads.ClusterReads;
+import dev.windlass.applier.reads.WatchCache;
+import dev.windlass.applier.reads.WriteMarks;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -56,8 +60,7 @@ public final class ClusterClients implements AutoCloseable {
     /** Registers (or replaces) a cluster reached through {@code config}, which is copied, never changed. */
     public void register(String cluster, Config config, boolean serverSideApply) {
         Config own = new ConfigBuilder(config).build();
-        KubernetesClient client = build(own);
-        Entry old = entries.put(cluster, new Entry(config, new Connected(client, serverSideApply)));
+        Entry old = entries.put(cluster, new Entry(config, connected(own, serverSideApply)));
         closeQuietly(old);
     }
 
@@ -80,7 +83,7 @@ public final class ClusterClients implements AutoCloseable {
         Path path = expandHome(k.path());
         try {
             Config config = Config.fromKubeconfig(k.context(), Files.readString(path), path.toString());
-            return new Connected(build(config), true);
+            return connected(config, true);
         } catch (IOException e) {
             return new Broken("cannot read kubeconfig " + path + ": " + e);
         } catch (RuntimeException e) {
@@ -90,12 +93,35 @@ public final class ClusterClients implements AutoCloseable {
         }
     }
 
-    private KubernetesClient build(Config config) {
+    /** A client with the settings' limits; with watches, its writes are counted for the watch cache. */
+    private Connected connected(Config config, boolean serverSideApply) {
         config.setConnectionTimeout(Math.toIntExact(settings.connectTimeout().toMillis()));
         config.setRequestTimeout(Math.toIntExact(settings.requestTimeout().toMillis()));
         config.setRequestRetryBackoffLimit(settings.retryLimit());
         config.setRequestRetryBackoffInterval(Math.toIntExact(settings.retryInterval().toMillis()));
-        return new KubernetesClientBuilder().withConfig(config).build();
+        if (!settings.watch()) return new Connected(new KubernetesClientBuilder().withConfig(config).build(), serverSideApply);
+        WriteMarks writes = new WriteMarks();
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("windlass-write-marks", writes))
+                .build();
+        return new Connected(client, serverSideApply, new WatchCache(client, writes));
+    }
+
+    /**
+     * Waits until every cluster's watches match what the cluster holds (see {@link ClusterReads#awaitCurrent}); for
+     * scripted changes made behind the engine's back (demo scenes, tests) that the next pass must see. True when all
+     * did within {@code timeout}.
+     */
+    public boolean awaitCurrent(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean all = true;
+        for (Entry e : entries.values()) {
+            if (e.connection() instanceof Connected c) {
+                Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+                all &= c.reads().awaitCurrent(left);
+            }
+        }
+        return all;
     }
 
     private static Path expandHome(String path) {
@@ -103,6 +129,9 @@ public final class ClusterClients implements AutoCloseable {
     }
 
     private static void closeQuietly(Entry e) {
-        if (e != null && e.connection() instanceof Connected c) c.client().close();
+        if (e != null && e.connection() instanceof Connected c) {
+            c.reads().close();
+            c.client().close();
+        }
     }
 }

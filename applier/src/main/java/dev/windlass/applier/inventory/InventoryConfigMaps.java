@@ -1,6 +1,8 @@
 package dev.windlass.applier.inventory;
 
+import dev.windlass.applier.kube.JsonTree;
 import dev.windlass.applier.kube.OwnershipMarks;
+import dev.windlass.applier.reads.Query;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.state.InventoryEntry;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -32,17 +34,24 @@ public final class InventoryConfigMaps {
 
     private InventoryConfigMaps() {}
 
-    public static Found readAll(KubernetesClient client) {
+    /** What {@link #readAll} lists: every inventory ConfigMap. */
+    public static final Query QUERY = Query.of("v1", "ConfigMap").inNamespace(NAMESPACE).withLabel(LABEL, "true");
+
+    /** Every app's inventory, and the inventories that could not be read, from the ConfigMaps {@link #QUERY} returned. */
+    public static Found readAll(List<Map<String, Object>> configMaps) {
         Map<String, List<InventoryEntry>> byApp = new TreeMap<>();
         List<String> problems = new ArrayList<>();
-        for (ConfigMap map : client.configMaps().inNamespace(NAMESPACE).withLabel(LABEL, "true").list().getItems()) {
-            Map<String, String> labels = map.getMetadata().getLabels();
-            String app = labels == null ? null : labels.get(OwnershipMarks.APP);
+        for (Map<String, Object> map : configMaps) {
+            Map<String, Object> meta = JsonTree.childMap(map, "metadata");
+            Map<String, Object> labels = meta == null ? null : JsonTree.childMap(meta, "labels");
+            Object app = labels == null ? null : labels.get(OwnershipMarks.APP);
             if (app == null) continue;
+            Map<String, Object> data = JsonTree.childMap(map, "data");
+            Object text = data == null ? null : data.get(KEY);
             try {
-                byApp.put(app, InventoryRecord.parse(data(map)).list());
+                byApp.put(app.toString(), InventoryRecord.parse(text == null ? null : text.toString()).list());
             } catch (IllegalArgumentException e) {
-                problems.add("inventory " + NAMESPACE + "/" + map.getMetadata().getName() + " unreadable: " + e.getMessage());
+                problems.add("inventory " + NAMESPACE + "/" + meta.get("name") + " unreadable: " + e.getMessage());
             }
         }
         return new Found(byApp, problems);

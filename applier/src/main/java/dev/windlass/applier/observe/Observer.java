@@ -6,6 +6,8 @@ import dev.windlass.applier.inventory.InventoryConfigMaps;
 import dev.windlass.applier.kube.Failures;
 import dev.windlass.applier.kube.JsonTree;
 import dev.windlass.applier.kube.OwnershipMarks;
+import dev.windlass.applier.reads.ClusterReads;
+import dev.windlass.applier.reads.Query;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.ClusterObservation.Reachability;
@@ -14,9 +16,6 @@ import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.observe.NodeObservation;
 import dev.windlass.policy.observe.ObservedTarget;
 import dev.windlass.policy.state.InventoryEntry;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.RequestConfig;
@@ -30,20 +29,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Observes one cluster: namespaces and nodes first (a cheap probe, so a dead cluster fails on the first
- * request), then one {@code GET /readyz} (whether the API server itself says it can serve), then one LIST per kind
- * across all namespaces, filtered by the label Windlass puts on what it applies, then one LIST of the cluster's
- * inventory records.
+ * Observes one cluster: namespaces and nodes, one {@code GET /readyz} (whether the API server itself says it can
+ * serve), the objects of each kind Windlass manages (across all namespaces, by the label Windlass puts on what it
+ * applies), and the cluster's inventory records. Everything but /readyz is read through the connection's
+ * {@link ClusterReads}: from watches when the engine keeps them, so a pass with nothing new makes that one request;
+ * otherwise one LIST each. /readyz is asked every time, so a cluster that stopped answering is unreachable at once.
  */
 public final class Observer {
 
     private static final String READYZ = "readyz";
     private static final int MAX_SAID = 300;
+    static final Query NAMESPACES = Query.of("v1", "Namespace");
+    static final Query NODES = Query.of("v1", "Node");
 
     private final ClusterClients clients;
 
@@ -59,7 +62,7 @@ public final class Observer {
 
     /**
      * Also lists every object of {@code targetKinds} (the kinds remediation policies watch), managed by Windlass or
-     * not. Nodes come from the node LIST made anyway; any other kind costs one LIST.
+     * not. Nodes come from the nodes read anyway; any other kind is one more query.
      */
     public ClusterObservation observe(String cluster, Set<KindRef> kinds, Set<KindRef> targetKinds) {
         ClusterConnection connection = clients.connection(cluster);
@@ -68,18 +71,19 @@ public final class Observer {
         }
         ClusterConnection.Connected connected = (ClusterConnection.Connected) connection;
         KubernetesClient client = connected.client();
+        ClusterReads reads = connected.reads();
         try {
             Set<String> namespaces = new TreeSet<>();
-            client.namespaces().list().getItems().forEach(n -> namespaces.add(n.getMetadata().getName()));
-            List<Node> nodeList = client.nodes().list().getItems();
-            List<NodeObservation> nodes = nodeList.stream().map(Observer::node).toList();
+            reads.read(NAMESPACES).forEach(n -> namespaces.add(Fields.string(n, "metadata", "name")));
+            List<Map<String, Object>> nodeBodies = reads.read(NODES);
+            List<NodeObservation> nodes = nodeBodies.stream().map(Observer::node).toList();
             String notReady = notReady(client);
             Map<ObjectRef, LiveObject> objects = new LinkedHashMap<>();
             List<String> problems = new ArrayList<>();
             for (KindRef kind : new TreeSet<>(kinds)) {
                 try {
-                    for (GenericKubernetesResource item : listManaged(client, kind)) {
-                        LiveObject live = liveObject(client, kind, item);
+                    for (Map<String, Object> body : reads.read(managed(kind))) {
+                        LiveObject live = liveObject(kind, body);
                         objects.put(live.ref(), live);
                     }
                 } catch (KubernetesClientException e) {
@@ -88,11 +92,13 @@ public final class Observer {
                     problems.add("cannot list " + kind.kind() + " (" + kind.apiVersion() + "): " + Failures.describe(e));
                 }
             }
-            Map<String, List<InventoryEntry>> inventories = inventories(client, problems);
+            Map<String, List<InventoryEntry>> inventories = inventories(reads, problems);
             Map<KindRef, List<ObservedTarget>> targets = new LinkedHashMap<>();
             for (KindRef kind : new TreeSet<>(targetKinds)) {
                 try {
-                    targets.put(kind, targets(client, kind, nodeList));
+                    List<Map<String, Object>> bodies = kind.apiVersion().equals("v1") && kind.kind().equals("Node") ? nodeBodies
+                            : reads.read(Query.of(kind.apiVersion(), kind.kind()));
+                    targets.put(kind, bodies.stream().map(b -> TargetReader.read(kind, b)).toList());
                 } catch (KubernetesClientException e) {
                     Failures.Kind failure = Failures.classify(e);
                     if (failure == Failures.Kind.Unreachable || failure == Failures.Kind.ServerError) throw e;
@@ -104,6 +110,11 @@ public final class Observer {
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
         }
+    }
+
+    /** What is read of a kind Windlass manages: its objects that carry the managed-by label. */
+    static Query managed(KindRef kind) {
+        return Query.of(kind.apiVersion(), kind.kind()).withLabel(OwnershipMarks.MANAGED_BY, OwnershipMarks.MANAGED_BY_VALUE);
     }
 
     /**
@@ -148,10 +159,10 @@ public final class Observer {
         return said.length() <= MAX_SAID ? said : said.substring(0, MAX_SAID) + "...";
     }
 
-    /** Every application's inventory from one LIST; one that cannot be read is named in the problems. */
-    private static Map<String, List<InventoryEntry>> inventories(KubernetesClient client, List<String> problems) {
+    /** Every application's inventory from one query; one that cannot be read is named in the problems. */
+    private static Map<String, List<InventoryEntry>> inventories(ClusterReads reads, List<String> problems) {
         try {
-            InventoryConfigMaps.Found found = InventoryConfigMaps.readAll(client);
+            InventoryConfigMaps.Found found = InventoryConfigMaps.readAll(reads.read(InventoryConfigMaps.QUERY));
             problems.addAll(found.problems());
             return found.inventories();
         } catch (KubernetesClientException e) {
@@ -162,50 +173,22 @@ public final class Observer {
         }
     }
 
-    private static List<GenericKubernetesResource> listManaged(KubernetesClient client, KindRef kind) {
-        // The generic API serves built-in kinds from the client's own registry and custom ones through discovery.
-        return client.genericKubernetesResources(kind.apiVersion(), kind.kind())
-                .inAnyNamespace()
-                .withLabel(OwnershipMarks.MANAGED_BY, OwnershipMarks.MANAGED_BY_VALUE)
-                .list()
-                .getItems();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static LiveObject liveObject(KubernetesClient client, KindRef kind, GenericKubernetesResource item) {
-        Map<String, Object> body = client.getKubernetesSerialization().convertValue(item, Map.class);
-        // Items of a LIST may come without apiVersion and kind; the kind asked for is the truth.
-        body.putIfAbsent("apiVersion", kind.apiVersion());
-        body.putIfAbsent("kind", kind.kind());
-        Map<String, Object> meta = JsonTree.childMap(body, "metadata");
-        if (meta != null) meta.remove("managedFields");  // bulky, and the planner compares fields, not owners
-        var ref = new ObjectRef(ObjectRef.groupOf(kind.apiVersion()), kind.kind(),
-                item.getMetadata().getNamespace(), item.getMetadata().getName());
+    /** {@code body} is a frozen tree as reads return it, so it is kept as it is. */
+    private static LiveObject liveObject(KindRef kind, Map<String, Object> body) {
+        String ns = Fields.string(body, "metadata", "namespace");
+        var ref = new ObjectRef(ObjectRef.groupOf(kind.apiVersion()), kind.kind(), ns.isEmpty() ? null : ns,
+                Fields.string(body, "metadata", "name"));
         Assessment health = HealthAssessor.assess(body);
-        return new LiveObject(ref, JsonTree.frozen(body), health.health(), health.message());
+        return new LiveObject(ref, body, health.health(), health.message());
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<ObservedTarget> targets(KubernetesClient client, KindRef kind, List<Node> nodes) {
-        List<? extends HasMetadata> items = kind.apiVersion().equals("v1") && kind.kind().equals("Node") ? nodes
-                : client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems();
-        List<ObservedTarget> out = new ArrayList<>();
-        for (HasMetadata item : items) {
-            out.add(TargetReader.read(kind, client.getKubernetesSerialization().convertValue(item, Map.class)));
-        }
-        return out;
-    }
-
-    private static NodeObservation node(Node node) {
-        boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
-                && node.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-        Map<String, String> labels = labels(node);
-        return new NodeObservation(node.getMetadata().getName(), labels, ready);
-    }
-
-    private static Map<String, String> labels(HasMetadata object) {
-        Map<String, String> labels = object.getMetadata().getLabels();
-        return labels == null ? Map.of() : Map.copyOf(labels);
+    private static NodeObservation node(Map<String, Object> body) {
+        Map<String, Object> meta = JsonTree.childMap(body, "metadata");
+        Map<String, Object> status = JsonTree.childMap(body, "status");
+        boolean ready = status != null && status.get("conditions") instanceof List<?> conditions && conditions.stream()
+                .anyMatch(c -> c instanceof Map<?, ?> m && "Ready".equals(m.get("type")) && "True".equals(m.get("status")));
+        Map<String, String> labels = new TreeMap<>();
+        if (meta != null && meta.get("labels") instanceof Map<?, ?> m) m.forEach((k, v) -> labels.put(String.valueOf(k), String.valueOf(v)));
+        return new NodeObservation(Fields.string(body, "metadata", "name"), Map.copyOf(labels), ready);
     }
 }

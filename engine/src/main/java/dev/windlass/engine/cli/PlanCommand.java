@@ -1,6 +1,7 @@
 package dev.windlass.engine.cli;
 
 import dev.windlass.applier.Applier;
+import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.engine.reconcile.ClusterFleet;
 import dev.windlass.engine.reconcile.Preview;
@@ -74,7 +75,8 @@ final class PlanCommand implements Callable<Integer> {
             }
             StatusWriter status = repo.statusWriter(mirror);
             EngineState state = StatusFiles.read(new TreeMap<>(status.readStatusFiles("status/")));
-            ClusterClients clients = new ClusterClients();
+            // One observation: a watch would outlive its use.
+            ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches());
             try (Sandbox unused = new Sandbox();
                  ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
                  RecordedFleet recorded = new RecordedFleet(mirror, state)) {
@@ -103,7 +105,8 @@ final class PlanCommand implements Callable<Integer> {
         EngineState state = StatusFiles.read(new TreeMap<>(status.readStatusFiles("status/")));
         DesiredState main = RepoParser.parse(mirror.snapshot(baseSha));
         String ref = head.startsWith("refs/pull/") && head.endsWith("/head") ? "pull/" + head.split("/")[2] : head;
-        ClusterClients clients = new ClusterClients();
+        // One observation: a watch would outlive its use.
+        ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches());
         try (Sandbox unused = new Sandbox();
              ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
              RecordedFleet recorded = new RecordedFleet(mirror, state)) {

@@ -111,7 +111,7 @@ public final class Demo {
                 push(dev, "suspend us-1 until the network change is done", c -> c.write("clusters/us-1.yaml", us1.replace("spec:\n", "spec:\n  suspend: true\n")));
                 push(dev, "api: debug logging", c -> c.write("apps/api/manifests/api.yaml",
                         read(examples.resolve("apps/api/manifests/api.yaml")).replace("LOG_LEVEL: info", "LOG_LEVEL: debug")));
-                PassReport held = engine.reconciler().reconcile();
+                PassReport held = pass(engine);
                 out.println("  plan " + held.plan().hash() + ": " + PlanSummary.of(held.plan()));
                 held.plan().held().stream().filter(h -> h.action().cluster().equals("us-1")).map(h -> "  held: " + h.action().describe() + " (" + h.heldBy() + ")")
                         .distinct().forEach(out::println);
@@ -143,7 +143,7 @@ public final class Demo {
                     });
                 }
                 out.println("  stream checkpoints offset 48213 on eu-1 (annotation stream.example.com/checkpoint)");
-                engine.reconciler().reconcile();
+                pass(engine);
                 sandbox.cluster("eu-1").down(true);
                 out.println("  eu-1 stops answering");
                 until(engine, st -> !st.apps().get("stream").failoverMemory().history().isEmpty(), Duration.ofSeconds(40));
@@ -164,7 +164,7 @@ public final class Demo {
                         "A remediation policy watches eu-1's three control-plane nodes (an etcd quorum). One NotReady for 5s is marked "
                         + "for its owner to replace; when a second one fails too, nothing more is done: 1 of 3 healthy is below quorum.");
                 push(dev, "remediate eu-1's control plane within quorum", c -> c.write("policies/remediation.yaml", resource("demo/remediation.yaml")));
-                engine.reconciler().reconcile();
+                pass(engine);
                 sandbox.simulator().nodeReady("eu-1-cp-2", false);
                 out.println("  eu-1-cp-2 goes NotReady");
                 until(engine, st -> eu1(st, c -> c.remediationRecords().stream().anyMatch(r -> r.state().equals("Marked"))), Duration.ofSeconds(20));
@@ -185,7 +185,7 @@ public final class Demo {
                 push(dev, "scale-cache", "cache: 3 redis replicas", c -> c.write("apps/cache/manifests/redis.yaml",
                         redis.replace("  replicas: 1\n", "  replicas: 3\n")));
                 out.println("  $ git push origin scale-cache      (cache: 3 redis replicas)");
-                PassReport main = engine.reconciler().reconcile();
+                PassReport main = pass(engine);
                 for (var r : engine.reviews().run(main.source(), main.desired())) out.println("  review of " + r.title() + ": " + r.summary());
                 out.println("\n  The pull request comment (plans/scale-cache.md on windlass/status, behind its hidden marker):\n");
                 String comment = ReviewMarkdown.marker("scale-cache") + "\n" + statusFile(origin, "plans/scale-cache.md");
@@ -220,11 +220,17 @@ public final class Demo {
     }
 
     /** Runs passes until a pass changes nothing and every application is ready (or a minute has passed). */
+    /** One pass, once the engine's watches hold what the scene just did to the clusters behind its back. */
+    private static PassReport pass(Engine engine) throws IOException {
+        engine.awaitWatchesCurrent(Duration.ofSeconds(10));
+        return engine.reconciler().reconcile();
+    }
+
     private void settle(Engine engine) throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(SETTLE);
         boolean first = true;
         while (Instant.now().isBefore(deadline)) {
-            PassReport r = engine.reconciler().reconcile();
+            PassReport r = pass(engine);
             if (first || r.plan().hasChanges()) out.println("  plan " + r.plan().hash() + ": " + PlanSummary.of(r.plan()));
             first = false;
             for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
@@ -247,7 +253,7 @@ public final class Demo {
             throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(limit);
         while (Instant.now().isBefore(deadline)) {
-            PassReport r = engine.reconciler().reconcile();
+            PassReport r = pass(engine);
             for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
             out.flush();
             if (done.test(engine.reconciler().state())) return;

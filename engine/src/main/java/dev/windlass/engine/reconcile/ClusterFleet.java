@@ -58,6 +58,9 @@ public final class ClusterFleet implements Fleet {
 
     public Sandbox sandbox() { return sandbox; }
 
+    /** See {@link ClusterClients#awaitCurrent}. */
+    public boolean awaitWatchesCurrent(java.time.Duration timeout) { return clients.awaitCurrent(timeout); }
+
     /** Closes the clients; the sandbox belongs to whoever created it. */
     @Override public void close() {
         applier.close();

@@ -9,6 +9,7 @@ import dev.windlass.sandbox.Sandbox;
 import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.review.ReviewPass;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Function;
 
 /** The parts of a running engine wired together: mirror, status writer, fleet and reconciler. */
@@ -46,6 +47,14 @@ public final class Engine implements AutoCloseable {
     public Sandbox sandbox() { return fleet.sandbox(); }
 
     public Mirror mirror() { return mirror; }
+
+    /**
+     * Waits until the engine's watch of every cluster holds what the cluster holds now. The next pass would see a
+     * change made behind the engine's back anyway, once its watch delivered it (usually within milliseconds); a
+     * scripted scene that changes a cluster and runs a pass at once calls this in between. True when all were current
+     * within {@code timeout}.
+     */
+    public boolean awaitWatchesCurrent(Duration timeout) { return fleet.awaitWatchesCurrent(timeout); }
 
     @Override public void close() {
         fleet.close();

@@ -1,0 +1,83 @@
+package dev.windlass.applier.reads;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Stream;
+
+/**
+ * What a watch has delivered for one query, kept as the bodies reads return: each object once, as a frozen JSON tree
+ * made when it arrives, so a read converts nothing. The watch's own bookkeeping is handed a stand-in that carries
+ * only the identity and resource version it needs (to tell updates from replays and to find deletions on a relist).
+ */
+final class CachedBodies implements ItemStore<GenericKubernetesResource> {
+
+    private record Item(GenericKubernetesResource standIn, Map<String, Object> body) {}
+
+    private final KubernetesSerialization json;
+    private final Query query;
+    private final ConcurrentSkipListMap<String, Item> items = new ConcurrentSkipListMap<>();
+
+    CachedBodies(KubernetesSerialization json, Query query) {
+        this.json = json;
+        this.query = query;
+    }
+
+    /** The bodies held now, in key order. */
+    List<Map<String, Object>> bodies() { return items.values().stream().map(Item::body).toList(); }
+
+    /** Whether this holds exactly the objects of {@code listed}, each at the same resource version. */
+    boolean matches(List<Map<String, Object>> listed) {
+        if (listed.size() != items.size()) return false;
+        for (Map<String, Object> body : listed) {
+            Item held = items.get(Listing.key(body));
+            if (held == null || !Listing.resourceVersion(held.body()).equals(Listing.resourceVersion(body))) return false;
+        }
+        return true;
+    }
+
+    @Override public String getKey(GenericKubernetesResource object) {
+        ObjectMeta meta = object.getMetadata();
+        String ns = meta.getNamespace();
+        return (ns == null || ns.isEmpty() ? "" : ns + "/") + meta.getName();
+    }
+
+    @Override public GenericKubernetesResource put(String key, GenericKubernetesResource object) {
+        Item old = items.put(key, new Item(standIn(object), Listing.body(json, query, object)));
+        return old == null ? null : old.standIn();
+    }
+
+    @Override public GenericKubernetesResource remove(String key) {
+        Item old = items.remove(key);
+        return old == null ? null : old.standIn();
+    }
+
+    @Override public Stream<String> keySet() { return items.keySet().stream(); }
+
+    @Override public Stream<GenericKubernetesResource> values() { return items.values().stream().map(Item::standIn); }
+
+    @Override public int size() { return items.size(); }
+
+    @Override public GenericKubernetesResource get(String key) {
+        Item item = items.get(key);
+        return item == null ? null : item.standIn();
+    }
+
+    private static GenericKubernetesResource standIn(GenericKubernetesResource object) {
+        ObjectMeta meta = object.getMetadata();
+        ObjectMeta kept = new ObjectMeta();
+        kept.setName(meta.getName());
+        kept.setNamespace(meta.getNamespace());
+        kept.setUid(meta.getUid());
+        kept.setResourceVersion(meta.getResourceVersion());
+        GenericKubernetesResource standIn = new GenericKubernetesResource();
+        standIn.setApiVersion(object.getApiVersion());
+        standIn.setKind(object.getKind());
+        standIn.setMetadata(kept);
+        return standIn;
+    }
+}

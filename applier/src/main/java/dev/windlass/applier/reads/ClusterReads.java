@@ -1,0 +1,28 @@
+package dev.windlass.applier.reads;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Answers the queries an observation makes of one cluster. */
+public interface ClusterReads extends AutoCloseable {
+
+    /**
+     * The objects {@code query} names, as frozen JSON trees without {@code metadata.managedFields}, in key order
+     * (namespace, then name): what a LIST made now would return.
+     *
+     * @throws KubernetesClientException when the cluster had to be asked and did not answer, or refused
+     */
+    List<Map<String, Object>> read(Query query);
+
+    /**
+     * Waits until every answer kept from earlier reads matches what the cluster holds now (for callers that changed
+     * the cluster behind the engine's back and want the next read to show it). True when all matched in time, or the
+     * cluster did not answer (a read then asks it anyway).
+     */
+    default boolean awaitCurrent(Duration timeout) { return true; }
+
+    /** Stops whatever the reads keep open. */
+    @Override default void close() {}
+}

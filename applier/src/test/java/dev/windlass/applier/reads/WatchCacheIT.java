@@ -1,0 +1,162 @@
+package dev.windlass.applier.reads;
+
+import static dev.windlass.applier.support.Fixtures.configMap;
+import static dev.windlass.applier.support.Fixtures.create;
+import static dev.windlass.applier.support.Fixtures.serverSide;
+import static dev.windlass.applier.support.Fixtures.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.applier.Applier;
+import dev.windlass.applier.support.RealCluster;
+import dev.windlass.kubetest.Await;
+import dev.windlass.kubetest.RequestCounts;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.LiveObject;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Outcome;
+import dev.windlass.policy.plan.Stage;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's reads from watches, on a real API server: what an observation returns and which requests it cost,
+ * counted by the server itself.
+ */
+class WatchCacheIT {
+
+    private static final KindRef CONFIG_MAPS = new KindRef("v1", "ConfigMap");
+    private static RealCluster cluster;
+
+    @BeforeAll static void start() { cluster = RealCluster.start(); }
+
+    @AfterAll static void stop() { cluster.close(); }
+
+    @Test void anObservationWithNothingNewListsNothing() {
+        String ns = cluster.newNamespace("quiet");
+        try (Applier applier = cluster.newApplier()) {
+            apply(applier, create(RealCluster.NAME, configMap(ns, "a", "1")), create(RealCluster.NAME, configMap(ns, "b", "1")));
+            assertEquals(Map.of("a", "1", "b", "1"), data(observe(applier), ns));   // LISTs, and opens the watches
+            assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+
+            RequestCounts before = cluster.counts();
+            ClusterObservation quiet = observe(applier);
+            RequestCounts during = cluster.countsSince(before);
+
+            assertEquals(Map.of("a", "1", "b", "1"), data(quiet, ns));
+            assertTrue(quiet.namespaces().contains(ns), quiet.namespaces().toString());
+            assertEquals(ClusterObservation.Reachability.Reachable, quiet.reachability());
+            assertEquals(0, lists(during), during.samples().toString());
+        }
+    }
+
+    @Test void theEnginesOwnWritesShowInTheVeryNextObservation() {
+        String ns = cluster.newNamespace("own");
+        try (Applier applier = cluster.newApplier()) {
+            apply(applier, create(RealCluster.NAME, configMap(ns, "counter", "0")));
+            observe(applier);
+            assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+            for (int i = 1; i <= 10; i++) {
+                apply(applier, update(RealCluster.NAME, configMap(ns, "counter", String.valueOf(i))));
+                RequestCounts before = cluster.counts();
+                assertEquals(Map.of("counter", String.valueOf(i)), data(observe(applier), ns), "after write " + i);
+                // The watch may well hold the write already, but nothing has proven it: the server is asked.
+                assertTrue(cluster.countsSince(before).count("LIST", "configmaps") >= 1, "after write " + i);
+            }
+            // Once the watch is proven to hold the last write, reads come from it again.
+            assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+            RequestCounts before = cluster.counts();
+            assertEquals(Map.of("counter", "10"), data(observe(applier), ns));
+            assertEquals(0, lists(cluster.countsSince(before)));
+        }
+    }
+
+    @Test void changesByOthersArriveThroughTheWatchWithoutAList() {
+        String ns = cluster.newNamespace("others");
+        try (Applier applier = cluster.newApplier()) {
+            apply(applier, create(RealCluster.NAME, configMap(ns, "edited", "mine")), create(RealCluster.NAME, configMap(ns, "deleted", "mine")));
+            observe(applier);
+            assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+
+            RequestCounts before = cluster.counts();
+            cluster.admin().configMaps().inNamespace(ns).withName("edited").edit(c -> {
+                c.getData().put("key", "theirs");
+                return c;
+            });
+            cluster.admin().configMaps().inNamespace(ns).withName("deleted").delete();
+            Await.until(Duration.ofSeconds(10), "the edit and the deletion to be observed", () -> data(observe(applier), ns),
+                    seen -> seen.equals(Map.of("edited", "theirs")));
+            RequestCounts during = cluster.countsSince(before);
+
+            assertEquals(0, during.count("LIST", "configmaps"), during.samples().toString());
+        }
+    }
+
+    @Test void aChangeBehindTheEnginesBackIsSeenAtOnceAfterAwaitingTheWatches() {
+        String ns = cluster.newNamespace("behind");
+        try (Applier applier = cluster.newApplier()) {
+            apply(applier, create(RealCluster.NAME, configMap(ns, "x", "1")));
+            observe(applier);
+            for (int i = 0; i < 10; i++) {
+                String value = "v" + i;
+                cluster.admin().configMaps().inNamespace(ns).withName("x").edit(c -> {
+                    c.getData().put("key", value);
+                    return c;
+                });
+                assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+                assertEquals(Map.of("x", value), data(observe(applier), ns));
+            }
+        }
+    }
+
+    @Test void withoutWatchesEveryObservationLists() {
+        String ns = cluster.newNamespace("direct");
+        var settings = dev.windlass.applier.cluster.ClientSettings.DEFAULT.withoutWatches();
+        var clients = new dev.windlass.applier.cluster.ClusterClients(settings);
+        clients.register(RealCluster.NAME, cluster.server().config(), true);
+        try (Applier applier = new Applier(clients)) {
+            apply(applier, create(RealCluster.NAME, configMap(ns, "y", "1")));
+            observe(applier);
+            RequestCounts before = cluster.counts();
+            assertEquals(Map.of("y", "1"), data(observe(applier), ns));
+            RequestCounts during = cluster.countsSince(before);
+            assertEquals(2, during.count("LIST", "configmaps"), "managed ConfigMaps and the inventories: " + during.samples());
+            assertEquals(0, during.count("WATCH", "configmaps"));
+        }
+    }
+
+    private static void apply(Applier applier, dev.windlass.policy.plan.Action... actions) {
+        List<dev.windlass.policy.plan.Action> all = java.util.Arrays.stream(actions).map(a -> serverSide(a)).toList();
+        List<ActionResult> results = applier.execute(new Stage("apply", "", all));
+        assertFalse(results.stream().anyMatch(r -> r.outcome() == Outcome.Failed), results.toString());
+    }
+
+    private static ClusterObservation observe(Applier applier) {
+        return applier.observe(Map.of(RealCluster.NAME, Set.of(CONFIG_MAPS))).cluster(RealCluster.NAME);
+    }
+
+    /** Name to {@code data.key} of the managed ConfigMaps observed in {@code ns}. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> data(ClusterObservation observed, String ns) {
+        Map<String, String> out = new TreeMap<>();
+        for (Map.Entry<ObjectRef, LiveObject> e : observed.objects().entrySet()) {
+            if (!ns.equals(e.getKey().namespace())) continue;
+            Map<String, Object> data = (Map<String, Object>) e.getValue().body().get("data");
+            out.put(e.getKey().name(), String.valueOf(data.get("key")));
+        }
+        return out;
+    }
+
+    private static long lists(RequestCounts counts) {
+        return counts.samples().stream().filter(s -> s.verb().equals("LIST")).mapToLong(RequestCounts.Sample::count).sum();
+    }
+}
