@@ -39,8 +39,10 @@ class BenchCommandTest {
         assertEquals(120 + 24 + 24 + 2, median("initial sync: first pass, all objects applied", "  API writes"), table);
     }
 
-    @Test void aNoOpPassWritesNothingAndParsesNothing() {
+    @Test void aNoOpPassWritesNothingParsesNothingAndReadsOnlyReadiness() {
         assertEquals(0, median("no-op pass", "  API writes (must be 0)"), table);
+        // GET /readyz; everything else comes from the engine's watches.
+        assertEquals(1, median("no-op pass", "  API reads per cluster"), table);
         assertEquals(0, median("no-op pass", "  files parsed"), table);
         assertEquals(0, median("no-op pass", "  status commits"), table);
     }
