@@ -10,13 +10,37 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.stream.Stream;
 
 /**
- * What a watch has delivered for one query, kept as the bodies reads return: each object once, as a frozen JSON tree
- * made when it arrives, so a read converts nothing. The watch's own bookkeeping is handed a stand-in that carries
- * only the identity and resource version it needs (to tell updates from replays and to find deletions on a relist).
+ * What a watch has delivered for one query, kept as the bodies reads return: each object once, turned into a frozen
+ * JSON tree the first time it is read (so a burst of events, like an initial sync's, converts each object once, not
+ * once per event) and kept so afterwards. The watch's own bookkeeping is handed a stand-in that carries only the
+ * identity and resource version it needs (to tell updates from replays and to find deletions on a relist).
  */
 final class CachedBodies implements ItemStore<GenericKubernetesResource> {
 
-    private record Item(GenericKubernetesResource standIn, Map<String, Object> body) {}
+    /** One object: as delivered until first read, then only as its body. */
+    private final class Item {
+        final GenericKubernetesResource standIn;
+        private GenericKubernetesResource delivered;
+        private Map<String, Object> body;
+
+        Item(GenericKubernetesResource standIn, GenericKubernetesResource delivered) {
+            this.standIn = standIn;
+            this.delivered = delivered;
+        }
+
+        synchronized Map<String, Object> body() {
+            if (body == null) {
+                body = Listing.body(json, query, delivered);
+                delivered = null;
+            }
+            return body;
+        }
+
+        String resourceVersion() {
+            String rv = standIn.getMetadata().getResourceVersion();
+            return rv == null ? "" : rv;
+        }
+    }
 
     private final KubernetesSerialization json;
     private final Query query;
@@ -35,7 +59,7 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
         if (listed.size() != items.size()) return false;
         for (Map<String, Object> body : listed) {
             Item held = items.get(Listing.key(body));
-            if (held == null || !Listing.resourceVersion(held.body()).equals(Listing.resourceVersion(body))) return false;
+            if (held == null || !held.resourceVersion().equals(Listing.resourceVersion(body))) return false;
         }
         return true;
     }
@@ -47,24 +71,25 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     }
 
     @Override public GenericKubernetesResource put(String key, GenericKubernetesResource object) {
-        Item old = items.put(key, new Item(standIn(object), Listing.body(json, query, object)));
-        return old == null ? null : old.standIn();
+        if (object.getMetadata() != null) object.getMetadata().setManagedFields(null);  // never read; bulky
+        Item old = items.put(key, new Item(standIn(object), object));
+        return old == null ? null : old.standIn;
     }
 
     @Override public GenericKubernetesResource remove(String key) {
         Item old = items.remove(key);
-        return old == null ? null : old.standIn();
+        return old == null ? null : old.standIn;
     }
 
     @Override public Stream<String> keySet() { return items.keySet().stream(); }
 
-    @Override public Stream<GenericKubernetesResource> values() { return items.values().stream().map(Item::standIn); }
+    @Override public Stream<GenericKubernetesResource> values() { return items.values().stream().map(i -> i.standIn); }
 
     @Override public int size() { return items.size(); }
 
     @Override public GenericKubernetesResource get(String key) {
         Item item = items.get(key);
-        return item == null ? null : item.standIn();
+        return item == null ? null : item.standIn;
     }
 
     private static GenericKubernetesResource standIn(GenericKubernetesResource object) {

@@ -1,5 +1,7 @@
 package dev.windlass.applier.reads;
 
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -8,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,14 +18,17 @@ import org.slf4j.LoggerFactory;
  * Reads one cluster from watches, so that a pass with nothing new asks the API server nothing for them.
  *
  * <p>The first read of a query LISTs and opens a watch on it. A later read is answered from the watch only when
- * the watch is up and was last proved current after the cluster's latest write: since then the cache matched a
- * fresh LIST object for object, resource version for resource version, and no write by this client has been sent
- * or answered ({@link WriteMarks}). Otherwise the read LISTs, returns what the LIST said, and compares: a match proves
+ * the watch is up and was last proved current after the latest write of its kind: since then the cache matched a
+ * fresh LIST object for object, resource version for resource version, and no write of that kind by this client has
+ * been sent or answered ({@link WriteMarks}). Otherwise the read LISTs, returns what the LIST said, and compares: a match proves
  * the cache current again. So a pass always sees the engine's own writes of the pass before, and a cache that fell
  * behind (a dropped watch, a missed event) costs a LIST, never a wrong answer. What others change reaches the cache
  * through the watch, usually within milliseconds.
  *
- * <p>A watch not read for {@link #IDLE} (its kind left the repo) is closed.
+ * <p>A watch is trusted for {@link #PROOF_LASTS} after its last proof at most: a connection that died without the
+ * client noticing (a half-open TCP connection stays "watching") would otherwise hide changes until the server ends
+ * the watch. So a quiet fleet still LISTs each query once in that time. A watch not read for {@link #IDLE} (its
+ * kind left the repo) is closed.
  */
 public final class WatchCache implements ClusterReads {
 
@@ -30,41 +36,57 @@ public final class WatchCache implements ClusterReads {
 
     /** How long a watch nobody reads stays open. */
     static final Duration IDLE = Duration.ofMinutes(10);
+    /** How long a watch proven current is believed without another LIST, writes or not. */
+    static final Duration PROOF_LASTS = Duration.ofMinutes(5);
     private static final long POLL_MILLIS = 10;
 
     /** One query's watch and what it holds. */
     private static final class Watched {
         final SharedIndexInformer<GenericKubernetesResource> informer;
         final CachedBodies bodies;
+        final String resource;           // group/plural whose writes make this unproven; null: any write
         volatile long provenAt = -1;     // the write count when the cache last matched a LIST
-        volatile long lastRead = System.nanoTime();
+        volatile long provenWhen;        // and when (nanoTime)
+        volatile long lastRead;
 
-        Watched(SharedIndexInformer<GenericKubernetesResource> informer, CachedBodies bodies) {
+        Watched(SharedIndexInformer<GenericKubernetesResource> informer, CachedBodies bodies, String resource, long now) {
             this.informer = informer;
             this.bodies = bodies;
+            this.resource = resource;
+            this.lastRead = now;
         }
 
         boolean up() { return informer.isRunning() && informer.isWatching() && informer.hasSynced(); }
 
-        boolean current(long writes) { return provenAt == writes && up(); }
+        boolean current(WriteMarks marks, long now) {
+            return provenAt == writes(marks) && now - provenWhen < PROOF_LASTS.toNanos() && up();
+        }
+
+        long writes(WriteMarks marks) { return resource == null ? marks.count() : marks.count(resource); }
     }
 
     private final KubernetesClient client;
     private final WriteMarks writes;
+    private final LongSupplier nanoTime;
     private final Map<Query, Watched> watched = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> pluralsByKind = new ConcurrentHashMap<>();
 
     /** @param writes the marks installed in {@code client}'s HTTP stack */
-    public WatchCache(KubernetesClient client, WriteMarks writes) {
+    public WatchCache(KubernetesClient client, WriteMarks writes) { this(client, writes, System::nanoTime); }
+
+    /** @param nanoTime the monotonic clock proofs and idleness are timed by */
+    WatchCache(KubernetesClient client, WriteMarks writes, LongSupplier nanoTime) {
         this.client = client;
         this.writes = writes;
+        this.nanoTime = nanoTime;
     }
 
     @Override public List<Map<String, Object>> read(Query query) {
         closeIdle();
         Watched w = watched.get(query);
         if (w != null) {
-            w.lastRead = System.nanoTime();
-            if (w.current(writes.count())) return w.bodies.bodies();
+            w.lastRead = nanoTime.getAsLong();
+            if (w.current(writes, w.lastRead)) return w.bodies.bodies();
         }
         return listAndProve(query);
     }
@@ -72,15 +94,15 @@ public final class WatchCache implements ClusterReads {
     /** Whether {@code query} would be answered from its watch now, without asking the cluster. */
     public boolean answersFromWatch(Query query) {
         Watched w = watched.get(query);
-        return w != null && w.current(writes.count());
+        return w != null && w.current(writes, nanoTime.getAsLong());
     }
 
     @Override public boolean awaitCurrent(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos();  // a real wait, whatever clock proofs run on
         for (Query query : List.copyOf(watched.keySet())) {
             while (true) {
                 Watched w = watched.get(query);
-                if (w == null || w.current(writes.count())) break;
+                if (w == null || w.current(writes, nanoTime.getAsLong())) break;
                 try {
                     listAndProve(query);
                 } catch (KubernetesClientException e) {
@@ -102,20 +124,53 @@ public final class WatchCache implements ClusterReads {
 
     /** LISTs, then proves the watch current when it holds the same, or opens one when there is none (or it stopped). */
     private List<Map<String, Object>> listAndProve(Query query) {
-        long before = writes.count();
+        Watched existing = watched.get(query);
+        String resource = existing != null ? existing.resource : resourceOf(query);
+        long before = resource == null ? writes.count() : writes.count(resource);
         List<Map<String, Object>> listed = Listing.list(client, query);
         watched.compute(query, (q, w) -> {
             if (w != null && w.informer.isRunning()) {
-                if (w.up() && w.bodies.matches(listed)) w.provenAt = before;
+                if (w.up() && w.bodies.matches(listed)) {
+                    w.provenAt = before;
+                    w.provenWhen = nanoTime.getAsLong();
+                }
                 return w;
             }
             if (w != null) w.informer.stop();
-            return open(q);
+            return open(q, resource);
         });
         return listed;
     }
 
-    private Watched open(Query query) {
+    /**
+     * The {@code group/plural} the API server serves the query's kind as, from its discovery document (asked once
+     * per API version); null when it cannot be told, and then any write to the cluster makes the watch unproven.
+     */
+    private String resourceOf(Query query) {
+        Map<String, String> plurals = pluralsByKind.computeIfAbsent(query.apiVersion(), this::discover);
+        String plural = plurals.get(query.kind());
+        if (plural == null) return null;
+        int slash = query.apiVersion().indexOf('/');
+        return (slash < 0 ? "" : query.apiVersion().substring(0, slash)) + "/" + plural;
+    }
+
+    private Map<String, String> discover(String apiVersion) {
+        try {
+            APIResourceList list = client.getApiResources(apiVersion);
+            Map<String, String> plurals = new ConcurrentHashMap<>();
+            if (list != null && list.getResources() != null) {
+                for (APIResource r : list.getResources()) {
+                    if (r.getName() != null && !r.getName().contains("/") && r.getKind() != null) plurals.putIfAbsent(r.getKind(), r.getName());
+                }
+            }
+            return plurals;
+        } catch (KubernetesClientException e) {
+            log.debug("no discovery for {}: {}", apiVersion, e.toString());
+            return Map.of();
+        }
+    }
+
+    private Watched open(Query query, String resource) {
         CachedBodies bodies = new CachedBodies(client.getKubernetesSerialization(), query);
         SharedIndexInformer<GenericKubernetesResource> informer = Listing.operation(client, query).runnableInformer(0);
         informer.itemStore(bodies);
@@ -123,11 +178,11 @@ public final class WatchCache implements ClusterReads {
             if (failed != null) log.debug("watch of {} did not start: {}", query, failed.toString());
         });
         log.debug("watching {}", query);
-        return new Watched(informer, bodies);
+        return new Watched(informer, bodies, resource, nanoTime.getAsLong());
     }
 
     private void closeIdle() {
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         watched.entrySet().removeIf(e -> {
             boolean idle = now - e.getValue().lastRead > IDLE.toNanos();
             if (idle) {

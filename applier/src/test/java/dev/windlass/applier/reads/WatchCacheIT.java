@@ -19,11 +19,15 @@ import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Outcome;
 import dev.windlass.policy.plan.Stage;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +39,7 @@ import org.junit.jupiter.api.Test;
 class WatchCacheIT {
 
     private static final KindRef CONFIG_MAPS = new KindRef("v1", "ConfigMap");
+    private static final KindRef SECRETS = new KindRef("v1", "Secret");
     private static RealCluster cluster;
 
     @BeforeAll static void start() { cluster = RealCluster.start(); }
@@ -77,6 +82,26 @@ class WatchCacheIT {
             RequestCounts before = cluster.counts();
             assertEquals(Map.of("counter", "10"), data(observe(applier), ns));
             assertEquals(0, lists(cluster.countsSince(before)));
+        }
+    }
+
+    @Test void aWriteOfOneKindLeavesTheWatchesOfOtherKindsTrusted() {
+        String ns = cluster.newNamespace("kinds");
+        Set<KindRef> both = Set.of(CONFIG_MAPS, SECRETS);
+        try (Applier applier = cluster.newApplier()) {
+            apply(applier, create(RealCluster.NAME, configMap(ns, "m", "1")));
+            applier.observe(Map.of(RealCluster.NAME, both));
+            assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+
+            apply(applier, update(RealCluster.NAME, configMap(ns, "m", "2")));
+            RequestCounts before = cluster.counts();
+            ClusterObservation seen = applier.observe(Map.of(RealCluster.NAME, both)).cluster(RealCluster.NAME);
+            RequestCounts during = cluster.countsSince(before);
+
+            assertEquals(Map.of("m", "2"), data(seen, ns));
+            assertTrue(during.count("LIST", "configmaps") >= 1, during.samples().toString());
+            assertEquals(0, during.count("LIST", "secrets"), during.samples().toString());
+            assertEquals(0, during.count("LIST", "nodes"), during.samples().toString());
         }
     }
 
@@ -131,6 +156,38 @@ class WatchCacheIT {
             RequestCounts during = cluster.countsSince(before);
             assertEquals(2, during.count("LIST", "configmaps"), "managed ConfigMaps and the inventories: " + during.samples());
             assertEquals(0, during.count("WATCH", "configmaps"));
+        }
+    }
+
+    @Test void aProofIsBelievedForFiveMinutesAndAWatchNobodyReadsCloses() {
+        String ns = cluster.newNamespace("proof");
+        cluster.admin().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("c").endMetadata()
+                .addToData("key", "1").build()).create();
+        AtomicLong now = new AtomicLong();
+        WriteMarks marks = new WriteMarks();
+        Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
+        Query secrets = Query.of("v1", "Secret").inNamespace(ns);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
+                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+             WatchCache cache = new WatchCache(client, marks, now::get)) {
+            cache.read(configMaps);
+            assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
+            assertTrue(cache.answersFromWatch(configMaps));
+
+            now.addAndGet(WatchCache.PROOF_LASTS.minusSeconds(1).toNanos());
+            assertTrue(cache.answersFromWatch(configMaps));
+            now.addAndGet(Duration.ofSeconds(2).toNanos());
+            assertFalse(cache.answersFromWatch(configMaps));
+
+            RequestCounts before = cluster.counts();
+            assertEquals(1, cache.read(configMaps).size());
+            assertEquals(1, cluster.countsSince(before).count("LIST", "configmaps"));
+            assertTrue(cache.answersFromWatch(configMaps), "the LIST proved the watch again");
+
+            cache.read(secrets);
+            now.addAndGet(WatchCache.IDLE.plusSeconds(1).toNanos());
+            cache.read(secrets);
+            assertEquals(List.of(secrets), cache.watching());
         }
     }
 
