@@ -45,10 +45,27 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     private final KubernetesSerialization json;
     private final Query query;
     private final ConcurrentSkipListMap<String, Item> items = new ConcurrentSkipListMap<>();
+    private long deliveries;  // guarded by this: puts and removes so far
 
     CachedBodies(KubernetesSerialization json, Query query) {
         this.json = json;
         this.query = query;
+    }
+
+    /** How many objects the watch has delivered or removed so far. */
+    synchronized long deliveries() { return deliveries; }
+
+    /** Waits until the watch delivers or removes something after {@code seen} deliveries, or {@code millis} pass. */
+    synchronized void awaitDeliveryAfter(long seen, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        for (long left = millis; deliveries == seen && left > 0; left = (deadline - System.nanoTime()) / 1_000_000) {
+            wait(left);
+        }
+    }
+
+    private synchronized void delivered() {
+        deliveries++;
+        notifyAll();
     }
 
     /** The bodies held now, in key order. */
@@ -73,11 +90,13 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     @Override public GenericKubernetesResource put(String key, GenericKubernetesResource object) {
         if (object.getMetadata() != null) object.getMetadata().setManagedFields(null);  // never read; bulky
         Item old = items.put(key, new Item(standIn(object), object));
+        delivered();
         return old == null ? null : old.standIn;
     }
 
     @Override public GenericKubernetesResource remove(String key) {
         Item old = items.remove(key);
+        delivered();
         return old == null ? null : old.standIn;
     }
 

@@ -38,7 +38,7 @@ public final class WatchCache implements ClusterReads {
     static final Duration IDLE = Duration.ofMinutes(10);
     /** How long a watch proven current is believed without another LIST, writes or not. */
     static final Duration PROOF_LASTS = Duration.ofMinutes(5);
-    private static final long POLL_MILLIS = 10;
+    private static final long WAIT_FOR_DELIVERY_MILLIS = 100;
 
     /** One query's watch and what it holds. */
     private static final class Watched {
@@ -103,6 +103,7 @@ public final class WatchCache implements ClusterReads {
             while (true) {
                 Watched w = watched.get(query);
                 if (w == null || w.current(writes, nanoTime.getAsLong())) break;
+                long seen = w.bodies.deliveries();
                 try {
                     listAndProve(query);
                 } catch (KubernetesClientException e) {
@@ -112,7 +113,9 @@ public final class WatchCache implements ClusterReads {
                 if (answersFromWatch(query)) break;
                 if (System.nanoTime() > deadline) return false;
                 try {
-                    Thread.sleep(POLL_MILLIS);
+                    // The watch is behind the LIST: wait for it to deliver (bounded, as syncing delivers nothing
+                    // when there is nothing to list), then compare again.
+                    w.bodies.awaitDeliveryAfter(seen, WAIT_FOR_DELIVERY_MILLIS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return false;
