@@ -58,7 +58,7 @@ final class ApiDispatcher extends Dispatcher {
     @Override public MockResponse dispatch(RecordedRequest request) {
         String path = withoutQuery(request.getPath());
         log.record(request.getMethod(), path);
-        MockResponse response = answer(request, path);
+        MockResponse response = WatchCleanUp.offTheEventLoop(answer(request, path));
         Duration delay = latency;
         // A WebSocket upgrade (watch) has no body to hold back; the server only delays responses that have one.
         if (!delay.isZero() && response.getWebSocketListener() == null) {

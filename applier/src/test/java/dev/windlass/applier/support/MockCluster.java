@@ -4,12 +4,14 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import dev.windlass.sandbox.WatchCleanUp;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.internal.MockDispatcher;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -42,19 +44,21 @@ public final class MockCluster implements AutoCloseable {
     /** Objects are stored and served back (CRUD mode), with merge patches per RFC 7386. */
     public static MockCluster crud() {
         return new MockCluster(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new MergePatchCrudDispatcher(), false));
+                WatchCleanUp.around(new MergePatchCrudDispatcher()), false));
     }
 
     /** Only what was set up with {@link #server()}{@code .expect()} is answered; anything else is a 404. */
     public static MockCluster expectations() {
-        return new MockCluster(new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), false));
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        return new MockCluster(new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                WatchCleanUp.around(new MockDispatcher(responses)), false));
     }
 
     /** Expectations first, then CRUD (with the stock merge patch) for anything not expected. */
     public static MockCluster mixed() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         return new MockCluster(new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false));
+                WatchCleanUp.around(new KubernetesMixedDispatcher(responses)), false));
     }
 
     public KubernetesMockServer server() { return server; }

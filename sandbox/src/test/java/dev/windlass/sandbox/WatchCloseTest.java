@@ -1,0 +1,58 @@
+package dev.windlass.sandbox;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A watch that goes away while the server is still streaming events to it. The stock mock server cleans up such a
+ * watch on its event loop and waits there for the unsent events, which need that same loop: the whole cluster then
+ * stops answering for 30 seconds. The sandbox hands that clean-up to a thread of its own.
+ */
+class WatchCloseTest {
+
+    private static final int OBJECTS = 400;
+
+    @Test void aWatchClosedMidStreamLeavesTheClusterAnswering() throws Exception {
+        try (Sandbox sandbox = new Sandbox()) {
+            SandboxCluster east = sandbox.add("east", 1, 1);
+            for (int i = 0; i < OBJECTS; i++) {
+                east.local().create(new ConfigMapBuilder().withNewMetadata().withName("cm-" + i).withNamespace("default")
+                        .endMetadata().addToData("i", Integer.toString(i)).build());
+            }
+            for (int round = 0; round < 15; round++) {
+                // Opening the watch makes the server stream every stored object; the client leaves after the first.
+                CountDownLatch first = new CountDownLatch(1);
+                KubernetesClient watcher = east.newClient();
+                watcher.configMaps().inNamespace("default").watch(new Watcher<ConfigMap>() {
+                    @Override public void eventReceived(Action action, ConfigMap resource) { first.countDown(); }
+
+                    @Override public void onClose(WatcherException cause) { }
+                });
+                assertTrue(first.await(5, TimeUnit.SECONDS), "the watch delivered nothing");
+                watcher.close();
+
+                long started = System.nanoTime();
+                try (KubernetesClient probe = east.newClient()) {
+                    assertEquals(OBJECTS, probe.configMaps().inNamespace("default").list().getItems().size());
+                }
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                assertTrue(took.compareTo(Duration.ofSeconds(3)) < 0, "round " + round + ": a LIST took " + took);
+            }
+            long started = System.nanoTime();
+            sandbox.close();
+            assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(5)) < 0,
+                    "the sandbox did not shut down promptly");
+        }
+    }
+}
