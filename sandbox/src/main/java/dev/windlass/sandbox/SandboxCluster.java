@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -48,7 +47,7 @@ public final class SandboxCluster implements AutoCloseable {
     private SandboxCluster(String name, ClusterSettings settings) {
         this.name = name;
         this.settings = settings;
-        KubernetesCrudDispatcher store = new KubernetesCrudDispatcher();
+        ResourceStores store = new ResourceStores();
         this.dispatcher = new ApiDispatcher(store, requests);
         this.local = new LocalApi(store);
         // Passing our dispatcher here is what makes the server CRUD-backed; the boolean is "use HTTPS".
