@@ -101,8 +101,10 @@ public final class WatchCache implements ClusterReads {
         long deadline = System.nanoTime() + timeout.toNanos();  // a real wait, whatever clock proofs run on
         for (Query query : List.copyOf(watched.keySet())) {
             while (true) {
+                // Every query is compared with a LIST, proven or not: a proof says nothing of changes made behind
+                // the engine's back since, which is what callers of this wait for.
                 Watched w = watched.get(query);
-                if (w == null || w.current(writes, nanoTime.getAsLong())) break;
+                if (w == null) break;
                 long seen = w.bodies.deliveries();
                 try {
                     listAndProve(query);
@@ -136,6 +138,8 @@ public final class WatchCache implements ClusterReads {
                 if (w.up() && w.bodies.matches(listed)) {
                     w.provenAt = before;
                     w.provenWhen = nanoTime.getAsLong();
+                } else {
+                    w.provenAt = -1;   // behind the LIST: not to be read from until it has caught up
                 }
                 return w;
             }
