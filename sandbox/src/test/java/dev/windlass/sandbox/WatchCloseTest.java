@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -42,17 +41,14 @@ class WatchCloseTest {
                 assertTrue(first.await(5, TimeUnit.SECONDS), "the watch delivered nothing");
                 watcher.close();
 
-                long started = System.nanoTime();
+                // Frozen, the cluster does not answer this within the client's 10 s request timeout.
                 try (KubernetesClient probe = east.newClient()) {
-                    assertEquals(OBJECTS, probe.configMaps().inNamespace("default").list().getItems().size());
+                    assertEquals(OBJECTS, probe.configMaps().inNamespace("default").list().getItems().size(),
+                            "round " + round);
                 }
-                Duration took = Duration.ofNanos(System.nanoTime() - started);
-                assertTrue(took.compareTo(Duration.ofSeconds(3)) < 0, "round " + round + ": a LIST took " + took);
             }
-            long started = System.nanoTime();
+            // Frozen, its shutdown fails ("Unable to close MockWebServer").
             sandbox.close();
-            assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(5)) < 0,
-                    "the sandbox did not shut down promptly");
         }
     }
 }
