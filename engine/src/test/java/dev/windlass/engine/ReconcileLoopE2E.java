@@ -104,8 +104,9 @@ class ReconcileLoopE2E {
                 });
             }
             fleet.resetRequestCounts();
-            fleet.pass();
+            PassReport drifted = fleet.pass();
             assertEquals(0, fleet.cluster(cacheCluster).requests().writes(), "drift is reported, not corrected");
+            assertEquals(1, drifted.planning().targetsPlanned(), "only cache on " + cacheCluster + " is compared again: " + drifted.planning());
             String cacheStatus = fleet.statusFile("status/apps/cache.yaml");
             assertTrue(cacheStatus.contains("StatefulSet cache/redis: spec.replicas"), cacheStatus);
             String driftMessage = fleet.statusLog().get(0).getFullMessage();
@@ -145,6 +146,8 @@ class ReconcileLoopE2E {
             assertFalse(idle.committed());
             assertEquals(before, fleet.statusLog().get(0), "no new status commit");
             assertEquals(0, idle.filesParsed(), "nothing re-parsed");
+            assertEquals(0, idle.planning().targetsPlanned(), "nothing compared again: " + idle.planning());
+            assertTrue(idle.planning().targetsReused() > 0, idle.planning().toString());
         }
     }
 

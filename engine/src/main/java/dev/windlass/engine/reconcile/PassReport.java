@@ -5,16 +5,19 @@ import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.plan.ApplyResult;
 import dev.windlass.policy.plan.Event;
 import dev.windlass.policy.plan.Plan;
+import dev.windlass.policy.plan.PlanMemo;
 import java.util.List;
 
 /**
  * What one pass did, for logs, the CLI and tests.
  *
  * @param filesParsed how many files were parsed (the rest came from the cache)
+ * @param planning    how many (application, cluster) targets and objects the planner compared afresh, and how many it
+ *                    reused from the last pass because nothing they read had changed
  * @param status      the status commit, or Unchanged when the pass changed nothing worth recording
  */
 public record PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events,
-                         CommitOutcome status, int filesParsed) {
+                         CommitOutcome status, int filesParsed, PlanMemo.Work planning) {
 
     public boolean committed() { return status instanceof CommitOutcome.Committed; }
 }

@@ -3,6 +3,7 @@ package dev.windlass.engine.reconcile;
 import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.status.CommitMessage;
 import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.engine.status.StatusRendering;
 import dev.windlass.git.BranchChange;
 import dev.windlass.git.CommitOutcome;
 import dev.windlass.git.HistoryTrim;
@@ -15,6 +16,7 @@ import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.ApplyResult;
 import dev.windlass.policy.plan.Plan;
+import dev.windlass.policy.plan.PlanMemo;
 import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.policy.plan.Transition;
@@ -52,6 +54,8 @@ public final class Reconciler {
     private final Fleet fleet;
     private final Clock clock;
     private final ParseCache parseCache = new ParseCache();
+    private final PlanMemo planMemo = new PlanMemo();
+    private final StatusRendering statusRendering = new StatusRendering();
     private final CommitRevisions revisions;
     private final String author;
     private final String authorEmail;
@@ -86,14 +90,15 @@ public final class Reconciler {
         fleet.connect(desired.clusters());
         ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired));
         Instant now = clock.instant();
-        Plan plan = Planner.plan(desired, observed, state, revisions, now);
+        Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);
         String planText = PlanMarkdown.render(plan, branch);
         Pinning.Decision pin = pinning == null ? Pinning.Decision.NONE : pinning.check(source, desired, plan);
         if (pin.hold()) {
             // Reviewed plans only (review.requireUndiverged): nothing is applied or recorded but the hold itself.
             CommitOutcome held = recordPin(pin, source);
             log.info("pass {}: held, the plan diverged from review", source.substring(0, 7));
-            return new PassReport(source, desired, plan, new ApplyResult(List.of()), pin.events(), held, parseCache.parsedLastPass());
+            return new PassReport(source, desired, plan, new ApplyResult(List.of()), pin.events(), held, parseCache.parsedLastPass(),
+                    planMemo.lastWork());
         }
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
         if (plan.recordFirst()) {
@@ -111,10 +116,12 @@ public final class Reconciler {
         CommitOutcome outcome = record(withPin(next, pin), planText, source, pin);
         if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         if (outcome instanceof CommitOutcome.Committed) keepStatusHistoryBounded(desired.settings().statusHistoryLimit());
-        log.info("pass {}: {} actions, {} failed, status {}", source.substring(0, 7), applied.results().size(), applied.failures(),
-                outcome.getClass().getSimpleName());
+        PlanMemo.Work work = planMemo.lastWork();
+        log.info("pass {}: {} files parsed, {} of {} targets planned afresh, {} actions, {} failed, status {}", source.substring(0, 7),
+                parseCache.parsedLastPass(), work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
+                applied.failures(), outcome.getClass().getSimpleName());
         events.addAll(next.events());
-        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass());
+        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork());
     }
 
     /** Settings spec.statusHistoryLimit. The pass is recorded already: trouble here is logged and tried again later. */
@@ -163,7 +170,7 @@ public final class Reconciler {
     }
 
     private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.Decision pin) throws IOException {
-        SortedMap<String, byte[]> files = StatusFiles.render(next.state());
+        SortedMap<String, byte[]> files = statusRendering.render(next.state());
         files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
         Map<String, byte[]> writes = new TreeMap<>();
         List<String> deletes = new ArrayList<>();

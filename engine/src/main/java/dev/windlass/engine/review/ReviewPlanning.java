@@ -11,6 +11,7 @@ import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Plan;
+import dev.windlass.policy.plan.PlanMemo;
 import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.policy.remediation.Remediations;
@@ -47,8 +48,10 @@ public final class ReviewPlanning {
         ObservedState observed = fleet.observe(union(Kinds.toObserve(main, state), Kinds.toObserve(head, state)),
                 union(Remediations.watched(main), Remediations.watched(head)));
         CommitRevisions revisions = new CommitRevisions(mirror);
-        Plan basePlan = Planner.plan(main, observed, state, revisions, now);
-        Plan headPlan = Planner.plan(head, observed, state, revisions, now);
+        // The head differs from main only where the branch changed something: the rest of its targets are main's.
+        PlanMemo memo = new PlanMemo();
+        Plan basePlan = Planner.plan(main, observed, state, revisions, now, memo);
+        Plan headPlan = Planner.plan(head, observed, state, revisions, now, memo);
         List<ActionResult> dryRun = new ArrayList<>();
         for (Stage stage : headPlan.stages()) dryRun.addAll(fleet.dryRun(stage, new TreeSet<>(stage.clusters())));
         return new ReviewInput(target.ref(), target.pull(), mainBranch, mainCommit, target.head(), merged.commit(), List.of(),

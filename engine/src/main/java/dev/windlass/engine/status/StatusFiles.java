@@ -46,9 +46,16 @@ public final class StatusFiles {
     /** Every file that represents {@code state}, by path. */
     public static SortedMap<String, byte[]> render(EngineState state) {
         SortedMap<String, byte[]> files = new TreeMap<>();
-        files.put(FLEET, yaml(fleet(state)));
-        state.apps().forEach((name, app) -> files.put(APPS + name + ".yaml", yaml(app)));
-        state.clusters().forEach((name, c) -> files.put(CLUSTERS + name + ".yaml", yaml(c)));
+        contents(state).forEach((path, value) -> files.put(path, yaml(value)));
+        return files;
+    }
+
+    /** What each file holds, by path, before it is written as YAML: an AppStatus, a ClusterStatus, the fleet summary. */
+    static SortedMap<String, Object> contents(EngineState state) {
+        SortedMap<String, Object> files = new TreeMap<>();
+        files.put(FLEET, fleet(state));
+        state.apps().forEach((name, app) -> files.put(APPS + name + ".yaml", app));
+        state.clusters().forEach((name, c) -> files.put(CLUSTERS + name + ".yaml", c));
         return files;
     }
 

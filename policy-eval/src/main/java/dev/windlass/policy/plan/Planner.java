@@ -38,6 +38,23 @@ public final class Planner {
     }
 
     public static Plan plan(DesiredState desired, ObservedState observed, EngineState state, Revisions revisions, Instant now) {
+        return plan(desired, observed, state, revisions, now, new PlanMemo());
+    }
+
+    /**
+     * @param memo the last plan's targets, reused where nothing they read has changed; the plan is the same with
+     *             any memo, only the work differs ({@link PlanMemo#lastWork()} tells how much)
+     */
+    public static Plan plan(DesiredState desired, ObservedState observed, EngineState state, Revisions revisions, Instant now,
+                            PlanMemo memo) {
+        memo.begin();
+        Plan plan = planWith(desired, observed, state, revisions, now, memo);
+        memo.end();
+        return plan;
+    }
+
+    private static Plan planWith(DesiredState desired, ObservedState observed, EngineState state, Revisions revisions, Instant now,
+                                 PlanMemo memo) {
         List<Action> applies = new ArrayList<>();
         Map<String, dev.windlass.policy.state.RolloutState> rollouts = new TreeMap<>();
         boolean recordFirst = false;
@@ -89,8 +106,11 @@ public final class Planner {
                     targets.add(unknown(cluster, "cluster unreachable: " + obs.message()));
                     continue;
                 }
-                Application here = af == null ? app : dev.windlass.policy.failover.Injection.into(app, af.inject().getOrDefault(cluster, List.of()));
-                TargetPlanner.Result r = TargetPlanner.plan(here, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster));
+                List<dev.windlass.policy.state.PreservedValue> inject = af == null ? List.of() : af.inject().getOrDefault(cluster, List.of());
+                TargetPlanner.Result r = inject.isEmpty()
+                        ? memo.plan(app, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster))
+                        : memo.planAfresh(dev.windlass.policy.failover.Injection.into(app, inject), obs, prevTarget,
+                                ownership.claimedByOthers(app.name(), cluster));
                 results.put(app.name() + "@" + cluster, r);
                 health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
                 targets.add(r.target());

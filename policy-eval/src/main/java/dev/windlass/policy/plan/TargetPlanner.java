@@ -32,7 +32,15 @@ final class TargetPlanner {
      * @param held     prunes waiting for the new revision to be healthy
      * @param released recorded objects this app lets go of without touching them (another app now declares them)
      */
-    record Result(List<Action> applies, List<Action> deletes, List<HeldAction> held, List<ObjectRef> released, TargetPlan target) {}
+    record Result(List<Action> applies, List<Action> deletes, List<HeldAction> held, List<ObjectRef> released, TargetPlan target) {
+        /** Unmodifiable: a result may be reused by the next plan ({@link PlanMemo}). */
+        Result {
+            applies = List.copyOf(applies);
+            deletes = List.copyOf(deletes);
+            held = List.copyOf(held);
+            released = List.copyOf(released);
+        }
+    }
 
     /** @param claimedByOthers objects other applications declare on this cluster */
     static Result plan(Application app, ClusterObservation obs, TargetStatus previous, java.util.function.Predicate<ObjectRef> claimedByOthers) {

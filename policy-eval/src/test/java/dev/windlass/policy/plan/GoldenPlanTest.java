@@ -44,13 +44,18 @@ class GoldenPlanTest {
         DesiredState desired = RepoParser.parse(RepoFiles.folder(dir.resolve("repo")));
         FakeFleet fleet = new FakeFleet(desired.clusters().keySet());
         EngineState state = EngineState.EMPTY;
-        if (Files.isDirectory(dir.resolve("before"))) state = syncTo(RepoParser.parse(RepoFiles.folder(dir.resolve("before"))), fleet);
+        PlanMemo memo = new PlanMemo();
+        if (Files.isDirectory(dir.resolve("before"))) state = syncTo(RepoParser.parse(RepoFiles.folder(dir.resolve("before"))), fleet, memo);
         if (Files.exists(dir.resolve("cluster.yaml"))) tweak(fleet, Files.readString(dir.resolve("cluster.yaml")));
 
         Plan plan = Planner.plan(desired, fleet.observe(), state, NOW);
         String markdown = PlanMarkdown.render(plan, "main");
 
         assertEquals(plan, Planner.plan(desired, fleet.observe(), state, NOW), "same inputs, same plan");
+        // The memo has seen every pass of the sync; reusing what it kept must give the very same plan.
+        assertEquals(plan, Planner.plan(desired, fleet.observe(), state, Revisions.NONE, NOW, memo), "the same plan with the sync's memo");
+        assertEquals(plan, Planner.plan(desired, fleet.observe(), state, Revisions.NONE, NOW, memo), "the same plan from a memo of it");
+        assertTrue(memo.lastWork().targetsPlanned() <= planAfresh(plan), "a second identical plan reuses every target it can: " + memo.lastWork());
         assertEquals(markdown, PlanMarkdown.render(Planner.plan(desired, fleet.observe(), state, NOW), "main"));
         assertTrue(PlanDocument.yaml(plan).contains("hash: " + plan.hash()));
         compare(dir.resolve("expected.md"), markdown);
@@ -58,9 +63,20 @@ class GoldenPlanTest {
 
     /** Plans and applies until nothing is left to do, as the engine would over several passes. */
     static EngineState syncTo(DesiredState before, FakeFleet fleet) {
+        return syncTo(before, fleet, new PlanMemo());
+    }
+
+    /** Targets a plan always plans afresh: those of failed-over apps carrying state to their new cluster. */
+    static int planAfresh(Plan plan) {
+        return plan.failovers().values().stream().mapToInt(f -> (int) f.inject().values().stream().filter(v -> !v.isEmpty()).count()).sum();
+    }
+
+    static EngineState syncTo(DesiredState before, FakeFleet fleet, PlanMemo memo) {
         EngineState state = EngineState.EMPTY;
         for (int pass = 0; pass < 12; pass++) {
-            Plan p = Planner.plan(before, fleet.observe(), state, NOW);
+            Plan p = Planner.plan(before, fleet.observe(), state, Revisions.NONE, NOW, memo);
+            // The memo must never change a plan: each pass of the sync is checked against planning from nothing.
+            assertEquals(Planner.plan(before, fleet.observe(), state, NOW), p, "pass " + pass + ": the same plan with the memo");
             ApplyResult r = fleet.apply(p);
             state = Transition.after(state, before, fleet.observe(), p, r, NOW).state();
             boolean rolling = state.apps().values().stream().anyMatch(a -> a.rollout() != null && a.rollout().active());
