@@ -39,6 +39,12 @@ public final class InventoryConfigMaps {
 
     /** Every app's inventory, and the inventories that could not be read, from the ConfigMaps {@link #QUERY} returned. */
     public static Found readAll(List<Map<String, Object>> configMaps) {
+        return readAll(configMaps, new InventoryParses());
+    }
+
+    /** {@link #readAll(List)}, parsing only the records whose text changed since {@code parses} last read them. */
+    public static Found readAll(List<Map<String, Object>> configMaps, InventoryParses parses) {
+        InventoryParses.Reading reading = parses.reading();
         Map<String, List<InventoryEntry>> byApp = new TreeMap<>();
         List<String> problems = new ArrayList<>();
         for (Map<String, Object> map : configMaps) {
@@ -49,11 +55,12 @@ public final class InventoryConfigMaps {
             Map<String, Object> data = JsonTree.childMap(map, "data");
             Object text = data == null ? null : data.get(KEY);
             try {
-                byApp.put(app.toString(), InventoryRecord.parse(text == null ? null : text.toString()).list());
+                byApp.put(app.toString(), reading.entries(app.toString(), text == null ? null : text.toString()));
             } catch (IllegalArgumentException e) {
                 problems.add("inventory " + NAMESPACE + "/" + meta.get("name") + " unreadable: " + e.getMessage());
             }
         }
+        reading.done();
         return new Found(byApp, problems);
     }
 

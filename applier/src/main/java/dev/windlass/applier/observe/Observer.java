@@ -3,6 +3,7 @@ package dev.windlass.applier.observe;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.cluster.ClusterConnection;
 import dev.windlass.applier.inventory.InventoryConfigMaps;
+import dev.windlass.applier.inventory.InventoryParses;
 import dev.windlass.applier.kube.Failures;
 import dev.windlass.applier.kube.JsonTree;
 import dev.windlass.applier.kube.OwnershipMarks;
@@ -49,6 +50,8 @@ public final class Observer {
     static final Query NODES = Query.of("v1", "Node");
 
     private final ClusterClients clients;
+    /** Per cluster, the inventory records as last parsed. */
+    private final Map<String, InventoryParses> inventoryParses = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Observer(ClusterClients clients) { this.clients = clients; }
 
@@ -92,7 +95,8 @@ public final class Observer {
                     problems.add("cannot list " + kind.kind() + " (" + kind.apiVersion() + "): " + Failures.describe(e));
                 }
             }
-            Map<String, List<InventoryEntry>> inventories = inventories(reads, problems);
+            InventoryParses parses = inventoryParses.computeIfAbsent(cluster, c -> new InventoryParses());
+            Map<String, List<InventoryEntry>> inventories = inventories(reads, parses, problems);
             Map<KindRef, List<ObservedTarget>> targets = new LinkedHashMap<>();
             for (KindRef kind : new TreeSet<>(targetKinds)) {
                 try {
@@ -160,9 +164,9 @@ public final class Observer {
     }
 
     /** Every application's inventory from one query; one that cannot be read is named in the problems. */
-    private static Map<String, List<InventoryEntry>> inventories(ClusterReads reads, List<String> problems) {
+    private static Map<String, List<InventoryEntry>> inventories(ClusterReads reads, InventoryParses parses, List<String> problems) {
         try {
-            InventoryConfigMaps.Found found = InventoryConfigMaps.readAll(reads.read(InventoryConfigMaps.QUERY));
+            InventoryConfigMaps.Found found = InventoryConfigMaps.readAll(reads.read(InventoryConfigMaps.QUERY), parses);
             problems.addAll(found.problems());
             return found.inventories();
         } catch (KubernetesClientException e) {
