@@ -97,6 +97,7 @@ final class BenchRun {
                 figures.add("  API writes (must be 0)", COUNT, c.writes());
                 figures.add("  API reads per cluster", COUNT, (double) c.reads() / shape.clusters());
                 figures.add("  files parsed", COUNT, noop.filesParsed());
+                figures.add("  objects re-planned (compared afresh)", COUNT, noop.planning().objectsPlanned());
                 figures.add("  status commits", COUNT, noop.committed() ? 1 : 0);
                 // A no-op pass should plan nothing; when it does, say what, so the figure can be explained.
                 noop.plan().actions().stream().limit(3).forEach(a -> log.printf("  no-op pass planned: %s (%s) %s%n", a.describe(), a.reason(), a.fields()));
@@ -114,7 +115,8 @@ final class BenchRun {
                 figures.addNanos("incremental pass: one file changed", i1 - i0);
                 figures.add("  files parsed", COUNT, inc.filesParsed());
                 figures.add("  actions planned (objects to change)", COUNT, inc.plan().actions().size());
-                figures.add("  objects compared by the planner", COUNT, compared(inc.plan(), inc.desired()));
+                figures.add("  objects re-planned (compared afresh)", COUNT, inc.planning().objectsPlanned());
+                figures.add("  objects whose last plan was reused", COUNT, inc.planning().objectsReused());
                 figures.add("  API writes", COUNT, c.writes());
                 settled = inc;
             }
@@ -291,12 +293,6 @@ final class BenchRun {
     private static boolean quiet(PassReport r) { return !r.committed() && !r.plan().hasChanges(); }
 
     /** Desired objects across the clusters each app is placed on: what the planner compares with what it observed. */
-    private static long compared(Plan plan, DesiredState desired) {
-        return plan.apps().stream()
-                .mapToLong(a -> (long) a.clusters().size() * (desired.apps().containsKey(a.app()) ? desired.apps().get(a.app()).manifests().size() : 0))
-                .sum();
-    }
-
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);
