@@ -71,6 +71,20 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     /** The bodies held now, in key order. */
     List<Map<String, Object>> bodies() { return items.values().stream().map(Item::body).toList(); }
 
+    /**
+     * {@code listed}, with each object this holds at the same resource version replaced by the body this holds: the
+     * same object at the same resource version is the same content, and handing out the same body lets a reader tell
+     * "unchanged" by reference (the planner does).
+     */
+    List<Map<String, Object>> sameBodies(List<Map<String, Object>> listed) {
+        List<Map<String, Object>> out = new java.util.ArrayList<>(listed.size());
+        for (Map<String, Object> body : listed) {
+            Item held = items.get(Listing.key(body));
+            out.add(held != null && held.resourceVersion().equals(Listing.resourceVersion(body)) ? held.body() : body);
+        }
+        return out;
+    }
+
     /** Whether this holds exactly the objects of {@code listed}, each at the same resource version. */
     boolean matches(List<Map<String, Object>> listed) {
         if (listed.size() != items.size()) return false;

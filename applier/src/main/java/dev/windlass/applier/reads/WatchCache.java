@@ -133,7 +133,7 @@ public final class WatchCache implements ClusterReads {
         String resource = existing != null ? existing.resource : resourceOf(query);
         long before = resource == null ? writes.count() : writes.count(resource);
         List<Map<String, Object>> listed = Listing.list(client, query);
-        watched.compute(query, (q, w) -> {
+        Watched updated = watched.compute(query, (q, w) -> {
             if (w != null && w.informer.isRunning()) {
                 if (w.up() && w.bodies.matches(listed)) {
                     w.provenAt = before;
@@ -146,7 +146,7 @@ public final class WatchCache implements ClusterReads {
             if (w != null) w.informer.stop();
             return open(q, resource);
         });
-        return listed;
+        return updated.bodies.sameBodies(listed);
     }
 
     /**

@@ -6,6 +6,8 @@ import static dev.windlass.applier.support.Fixtures.serverSide;
 import static dev.windlass.applier.support.Fixtures.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.applier.Applier;
@@ -188,6 +190,37 @@ class WatchCacheIT {
             now.addAndGet(WatchCache.IDLE.plusSeconds(1).toNanos());
             cache.read(secrets);
             assertEquals(List.of(secrets), cache.watching());
+        }
+    }
+
+    @Test void aListHandsOutTheWatchsBodyForAnObjectThatDidNotChange() {
+        String ns = cluster.newNamespace("same");
+        for (String name : List.of("a", "b")) {
+            cluster.admin().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata()
+                    .addToData("key", "1").build()).create();
+        }
+        AtomicLong now = new AtomicLong();
+        WriteMarks marks = new WriteMarks();
+        Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
+                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+             WatchCache cache = new WatchCache(client, marks, now::get)) {
+            cache.read(configMaps);
+            assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
+            List<Map<String, Object>> first = cache.read(configMaps);
+
+            cluster.admin().configMaps().inNamespace(ns).withName("b").edit(c -> {
+                c.getData().put("key", "2");
+                return c;
+            });
+            now.addAndGet(WatchCache.PROOF_LASTS.plusSeconds(1).toNanos());   // the proof expired: the next read LISTs
+            RequestCounts before = cluster.counts();
+            List<Map<String, Object>> second = cache.read(configMaps);
+            assertEquals(1, cluster.countsSince(before).count("LIST", "configmaps"));
+
+            assertSame(first.get(0), second.get(0), "a did not change: the LIST hands out the body the watch holds");
+            assertNotSame(first.get(1), second.get(1));
+            assertEquals("2", ((Map<?, ?>) second.get(1).get("data")).get("key"), "b changed: its new version, whichever came first");
         }
     }
 
