@@ -27,9 +27,11 @@ final class AppAssembly {
     private final Map<String, Cluster> clusters;
     private final List<YamlDoc> plainDocs;
     private final Scope scope;
+    private final ParseCache cache;
 
-    AppAssembly(Snapshot snapshot, List<YamlFile> files, Map<String, Cluster> clusters, List<YamlDoc> plainDocs) {
+    AppAssembly(Snapshot snapshot, List<YamlFile> files, Map<String, Cluster> clusters, List<YamlDoc> plainDocs, ParseCache cache) {
         this.snapshot = snapshot;
+        this.cache = cache;
         for (YamlFile f : files) this.files.put(f.path(), f);
         this.clusters = clusters;
         this.plainDocs = plainDocs;
@@ -91,7 +93,7 @@ final class AppAssembly {
             own.addAll(f.diagnostics());
             for (YamlDoc doc : f.docs()) {
                 if (doc.isWindlass()) continue;
-                Manifest m = ManifestReader.read(doc, a.namespace(), scope, added);
+                Manifest m = cache.manifest(doc, a.namespace(), scope, added);
                 if (m == null) continue;
                 Manifest first = byRef.putIfAbsent(m.ref(), m);
                 if (first != null) {

@@ -1,6 +1,12 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.ObjectRef;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -12,6 +18,12 @@ import java.util.function.Supplier;
 public final class ParseCache {
     private Map<String, YamlFile> files = new HashMap<>();
     private int parsedLastPass;
+    /** Each cached document read as a manifest, by the document itself: hashing it is most of assembling an app. */
+    private Map<YamlDoc, ManifestRead> manifests = new IdentityHashMap<>();
+    private int manifestsReadLastPass;
+
+    /** What {@link ManifestReader#read} made of a document, and the two things besides the document it depends on. */
+    private record ManifestRead(String defaultNamespace, boolean clusterScoped, Manifest manifest, List<Diagnostic> said) {}
 
     YamlFile get(String path, String contentId, Supplier<byte[]> content) {
         String key = path + "@" + contentId;
@@ -24,16 +36,50 @@ public final class ParseCache {
         return f;
     }
 
-    /** Starts a pass: forgets files that are not in the new commit. */
+    /**
+     * {@link ManifestReader#read}, or what it gave last time for this very document (same file content) read into the
+     * same default namespace with the same scope for its kind. Its diagnostics are said again either way.
+     */
+    Manifest manifest(YamlDoc doc, String defaultNamespace, Scope scope, List<Diagnostic> out) {
+        boolean clusterScoped = clusterScoped(doc, scope);
+        ManifestRead before = manifests.get(doc);
+        if (before == null || !before.defaultNamespace.equals(defaultNamespace) || before.clusterScoped != clusterScoped) {
+            List<Diagnostic> said = new ArrayList<>();
+            Manifest m = ManifestReader.read(doc, defaultNamespace, scope, said);
+            before = new ManifestRead(defaultNamespace, clusterScoped, m, List.copyOf(said));
+            manifests.put(doc, before);
+            manifestsReadLastPass++;
+        }
+        out.addAll(before.said);
+        return before.manifest;
+    }
+
+    private static boolean clusterScoped(YamlDoc doc, Scope scope) {
+        return doc.value().get("apiVersion") instanceof String apiVersion && doc.value().get("kind") instanceof String kind
+                && scope.isClusterScoped(ObjectRef.groupOf(apiVersion), kind);
+    }
+
+    /** Starts a pass: forgets files that are not in the new commit, and the manifests read from them. */
     void beginPass(Map<String, String> current) {
         parsedLastPass = 0;
+        manifestsReadLastPass = 0;
         Map<String, YamlFile> kept = new HashMap<>();
+        Map<YamlDoc, ManifestRead> keptManifests = new IdentityHashMap<>();
         current.forEach((path, id) -> {
             YamlFile f = files.get(path + "@" + id);
-            if (f != null) kept.put(path + "@" + id, f);
+            if (f == null) return;
+            kept.put(path + "@" + id, f);
+            for (YamlDoc doc : f.docs()) {
+                ManifestRead read = manifests.get(doc);
+                if (read != null) keptManifests.put(doc, read);
+            }
         });
         files = kept;
+        manifests = keptManifests;
     }
+
+    /** How many documents the last pass read as manifests afresh (the rest came from the cache). */
+    public int manifestsReadLastPass() { return manifestsReadLastPass; }
 
     /** How many files the last pass actually parsed (the rest came from the cache). */
     public int parsedLastPass() { return parsedLastPass; }

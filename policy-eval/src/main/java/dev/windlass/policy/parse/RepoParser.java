@@ -96,7 +96,7 @@ public final class RepoParser {
                 all.addAll(found);
             }
         }
-        var built = new AppAssembly(snapshot, files, clusters, plainDocs).assemble(apps);
+        var built = new AppAssembly(snapshot, files, clusters, plainDocs, cache).assemble(apps);
         all.addAll(built.extraDiagnostics());
         var matched = rollouts.match(built.apps(), clusters, broken);
         all.addAll(matched.diagnostics());

@@ -9,6 +9,7 @@ import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.ObjectRef;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -148,5 +149,35 @@ class RepoParserTest {
         assertEquals(12 - 1, cache.parsedLastPass(), "every YAML file of the examples once (README is not YAML)");
         RepoParser.parse(RepoFiles.examples(), cache);
         assertEquals(0, cache.parsedLastPass());
+    }
+
+    @Test
+    void manifestsOfUnchangedFilesAreNotReadAgainUnlessTheirNamespaceOrScopeChanged() {
+        String widgets = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flags}\n---\n"
+                + "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n";
+        String crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n"
+                + "spec: {group: example.com, scope: Cluster, names: {kind: Widget, plural: widgets}}\n";
+        ParseCache cache = new ParseCache();
+        var first = RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP, "apps/web/manifests/m.yaml", widgets);
+        assertEquals(RepoParser.parse(first), RepoParser.parse(first, cache));
+        assertEquals(2, cache.manifestsReadLastPass());
+        assertEquals(RepoParser.parse(first), RepoParser.parse(first, cache));
+        assertEquals(0, cache.manifestsReadLastPass(), "nothing changed");
+
+        var otherNamespace = RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP.replace("namespace: web", "namespace: shop"),
+                "apps/web/manifests/m.yaml", widgets);
+        DesiredState moved = RepoParser.parse(otherNamespace, cache);
+        assertEquals(RepoParser.parse(otherNamespace), moved);
+        assertEquals(2, cache.manifestsReadLastPass(), "the app's namespace changed: both are read again");
+        assertTrue(moved.apps().get("web").manifests().stream().anyMatch(m -> m.ref().equals(new ObjectRef("", "ConfigMap", "shop", "flags"))),
+                moved.apps().get("web").manifests().toString());
+
+        var clusterScoped = RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP.replace("namespace: web", "namespace: shop"),
+                "apps/web/manifests/m.yaml", widgets, "apps/web/manifests/crd.yaml", crd);
+        DesiredState scoped = RepoParser.parse(clusterScoped, cache);
+        assertEquals(RepoParser.parse(clusterScoped), scoped);
+        assertEquals(2, cache.manifestsReadLastPass(), "the new definition, and the Widget it makes cluster-scoped");
+        assertTrue(scoped.apps().get("web").manifests().stream().anyMatch(m -> m.ref().equals(new ObjectRef("example.com", "Widget", "", "w"))),
+                scoped.apps().get("web").manifests().toString());
     }
 }
