@@ -51,4 +51,37 @@ class WatchCloseTest {
             sandbox.close();
         }
     }
+
+    @Test void writesRightAfterAWatchClosedAreAnswered() throws Exception {
+        try (Sandbox sandbox = new Sandbox()) {
+            SandboxCluster east = sandbox.add("east", 1, 1);
+            for (int i = 0; i < OBJECTS; i++) {
+                east.local().create(new ConfigMapBuilder().withNewMetadata().withName("cm-" + i).withNamespace("default")
+                        .endMetadata().addToData("i", Integer.toString(i)).build());
+            }
+            try (KubernetesClient writer = east.newClient()) {
+                for (int round = 0; round < 15; round++) {
+                    CountDownLatch first = new CountDownLatch(1);
+                    KubernetesClient watcher = east.newClient();
+                    watcher.configMaps().inNamespace("default").watch(new Watcher<ConfigMap>() {
+                        @Override public void eventReceived(Action action, ConfigMap resource) { first.countDown(); }
+
+                        @Override public void onClose(WatcherException cause) { }
+                    });
+                    assertTrue(first.await(5, TimeUnit.SECONDS), "the watch delivered nothing");
+                    watcher.close();
+                    // A write the closed watch would have matched: the server must answer it (within the client's
+                    // 10 s request timeout), not lose it to the watch's stopped sender.
+                    for (int i = 0; i < 20; i++) {
+                        String value = round + "-" + i;
+                        writer.configMaps().inNamespace("default").withName("cm-" + i).edit(c -> {
+                            c.getData().put("i", value);
+                            return c;
+                        });
+                        assertEquals(value, writer.configMaps().inNamespace("default").withName("cm-" + i).get().getData().get("i"));
+                    }
+                }
+            }
+        }
+    }
 }
