@@ -101,7 +101,17 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
         return (ns == null || ns.isEmpty() ? "" : ns + "/") + meta.getName();
     }
 
+    /**
+     * Keeps the item it holds when {@code object} is at the same resource version (a relist or a reconnect delivers
+     * every object again): the same version is the same content, and its body stays the same body.
+     */
     @Override public GenericKubernetesResource put(String key, GenericKubernetesResource object) {
+        Item held = items.get(key);
+        String rv = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
+        if (held != null && rv != null && rv.equals(held.resourceVersion())) {
+            delivered();
+            return held.standIn;
+        }
         if (object.getMetadata() != null) object.getMetadata().setManagedFields(null);  // never read; bulky
         Item old = items.put(key, new Item(standIn(object), object));
         delivered();
