@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A watch that goes away while the server is still streaming events to it. The stock mock server cleans up such a
  * watch on its event loop and waits there for the unsent events, which need that same loop: the whole cluster then
- * stops answering for 30 seconds. The sandbox hands that clean-up to a thread of its own.
+ * stops answering for 30 seconds. The sandbox hands that clean-up to a thread of its own, and first takes the watch
+ * out of the server's set of watchers, so a write in the meantime is not lost to it.
  */
 class WatchCloseTest {
 
@@ -25,21 +26,9 @@ class WatchCloseTest {
     @Test void aWatchClosedMidStreamLeavesTheClusterAnswering() throws Exception {
         try (Sandbox sandbox = new Sandbox()) {
             SandboxCluster east = sandbox.add("east", 1, 1);
-            for (int i = 0; i < OBJECTS; i++) {
-                east.local().create(new ConfigMapBuilder().withNewMetadata().withName("cm-" + i).withNamespace("default")
-                        .endMetadata().addToData("i", Integer.toString(i)).build());
-            }
+            fill(east);
             for (int round = 0; round < 15; round++) {
-                // Opening the watch makes the server stream every stored object; the client leaves after the first.
-                CountDownLatch first = new CountDownLatch(1);
-                KubernetesClient watcher = east.newClient();
-                watcher.configMaps().inNamespace("default").watch(new Watcher<ConfigMap>() {
-                    @Override public void eventReceived(Action action, ConfigMap resource) { first.countDown(); }
-
-                    @Override public void onClose(WatcherException cause) { }
-                });
-                assertTrue(first.await(5, TimeUnit.SECONDS), "the watch delivered nothing");
-                watcher.close();
+                dropAWatchMidStream(east);
 
                 // Frozen, the cluster does not answer this within the client's 10 s request timeout.
                 try (KubernetesClient probe = east.newClient()) {
@@ -55,21 +44,10 @@ class WatchCloseTest {
     @Test void writesRightAfterAWatchClosedAreAnswered() throws Exception {
         try (Sandbox sandbox = new Sandbox()) {
             SandboxCluster east = sandbox.add("east", 1, 1);
-            for (int i = 0; i < OBJECTS; i++) {
-                east.local().create(new ConfigMapBuilder().withNewMetadata().withName("cm-" + i).withNamespace("default")
-                        .endMetadata().addToData("i", Integer.toString(i)).build());
-            }
+            fill(east);
             try (KubernetesClient writer = east.newClient()) {
                 for (int round = 0; round < 15; round++) {
-                    CountDownLatch first = new CountDownLatch(1);
-                    KubernetesClient watcher = east.newClient();
-                    watcher.configMaps().inNamespace("default").watch(new Watcher<ConfigMap>() {
-                        @Override public void eventReceived(Action action, ConfigMap resource) { first.countDown(); }
-
-                        @Override public void onClose(WatcherException cause) { }
-                    });
-                    assertTrue(first.await(5, TimeUnit.SECONDS), "the watch delivered nothing");
-                    watcher.close();
+                    dropAWatchMidStream(east);
                     // A write the closed watch would have matched: the server must answer it (within the client's
                     // 10 s request timeout), not lose it to the watch's stopped sender.
                     for (int i = 0; i < 20; i++) {
@@ -83,5 +61,25 @@ class WatchCloseTest {
                 }
             }
         }
+    }
+
+    private static void fill(SandboxCluster east) {
+        for (int i = 0; i < OBJECTS; i++) {
+            east.local().create(new ConfigMapBuilder().withNewMetadata().withName("cm-" + i).withNamespace("default")
+                    .endMetadata().addToData("i", Integer.toString(i)).build());
+        }
+    }
+
+    /** Opening a watch makes the server stream every stored object; the client leaves after the first. */
+    private static void dropAWatchMidStream(SandboxCluster east) throws InterruptedException {
+        CountDownLatch first = new CountDownLatch(1);
+        KubernetesClient watcher = east.newClient();
+        watcher.configMaps().inNamespace("default").watch(new Watcher<ConfigMap>() {
+            @Override public void eventReceived(Action action, ConfigMap resource) { first.countDown(); }
+
+            @Override public void onClose(WatcherException cause) { }
+        });
+        assertTrue(first.await(5, TimeUnit.SECONDS), "the watch delivered nothing");
+        watcher.close();
     }
 }
