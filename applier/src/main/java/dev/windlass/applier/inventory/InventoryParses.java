@@ -3,7 +3,6 @@ package dev.windlass.applier.inventory;
 import dev.windlass.policy.state.InventoryEntry;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One cluster's inventory records as last parsed, by application. A record whose text is unchanged is not parsed
@@ -23,14 +22,14 @@ public final class InventoryParses {
 
     /** One {@link InventoryConfigMaps#readAll}: parses what changed, and replaces what is kept when done. */
     final class Reading {
-        private final Map<String, Parsed> now = new ConcurrentHashMap<>();
+        private final Map<String, Parsed> now = new java.util.HashMap<>();
         private int parsed;
 
         /** @throws IllegalArgumentException when {@code text} is not an inventory */
         List<InventoryEntry> entries(String app, String text) {
             Parsed before = last.get(app);
             Parsed p;
-            if (before != null && (before.text == text || before.text != null && before.text.equals(text))) {
+            if (before != null && java.util.Objects.equals(before.text, text)) {
                 p = before;
             } else {
                 p = new Parsed(text, InventoryRecord.parse(text).list());

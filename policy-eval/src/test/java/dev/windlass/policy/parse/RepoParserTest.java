@@ -180,4 +180,18 @@ class RepoParserTest {
         assertTrue(scoped.apps().get("web").manifests().stream().anyMatch(m -> m.ref().equals(new ObjectRef("example.com", "Widget", "", "w"))),
                 scoped.apps().get("web").manifests().toString());
     }
+
+    @Test
+    void aBadManifestIsReportedOnEveryPassThroughTheCache() {
+        String bad = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\n  annotations: {windlass.dev/wave: soon}\n";
+        var repo = RepoFiles.inline("clusters/eu-1.yaml", CLUSTER, "apps/web/app.yaml", APP, "apps/web/manifests/m.yaml", bad);
+        ParseCache cache = new ParseCache();
+        for (int pass = 1; pass <= 2; pass++) {
+            DesiredState s = RepoParser.parse(repo, cache);
+            assertTrue(errors(s).stream().anyMatch(e -> e.startsWith("apps/web/manifests/m.yaml:1:1: annotation windlass.dev/wave is 'soon'")),
+                    "pass " + pass + ": " + errors(s));
+            assertFalse(s.apps().get("web").valid(), "pass " + pass + ": nothing is applied for web");
+        }
+        assertEquals(0, cache.manifestsReadLastPass(), "the second pass said it again from the cache");
+    }
 }
