@@ -35,7 +35,7 @@ final class AppAssembly {
         for (YamlFile f : files) this.files.put(f.path(), f);
         this.clusters = clusters;
         this.plainDocs = plainDocs;
-        this.scope = scopeOf(plainDocs);
+        this.scope = scopeOf(plainDocs, cache);
     }
 
     RepoParser.Assembled assemble(List<RepoParser.Declared> declared) {
@@ -93,14 +93,16 @@ final class AppAssembly {
             own.addAll(f.diagnostics());
             for (YamlDoc doc : f.docs()) {
                 if (doc.isWindlass()) continue;
-                Manifest m = cache.manifest(doc, a.namespace(), scope, added);
-                if (m == null) continue;
-                Manifest first = byRef.putIfAbsent(m.ref(), m);
-                if (first != null) {
-                    added.add(Diagnostic.error(m.location(), m.ref() + " is defined twice in application " + a.name()
-                            + "; the first is at " + first.location() + ". Keep one"));
+                for (YamlDoc object : cache.objects(doc, added)) {
+                    Manifest m = cache.manifest(object, a.namespace(), scope, added);
+                    if (m == null) continue;
+                    Manifest first = byRef.putIfAbsent(m.ref(), m);
+                    if (first != null) {
+                        added.add(Diagnostic.error(m.location(), m.ref() + " is defined twice in application " + a.name()
+                                + "; the first is at " + first.location() + ". Keep one"));
+                    }
+                    if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(a.namespace())) hasNamespace = true;
                 }
-                if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(a.namespace())) hasNamespace = true;
             }
         }
         List<Manifest> result = new ArrayList<>(byRef.values());
@@ -182,13 +184,17 @@ final class AppAssembly {
         return copy;
     }
 
-    private static Scope scopeOf(List<YamlDoc> docs) {
+    /** Which kinds are cluster-scoped: the built-in ones and those of every definition in the repo, in a list or not. */
+    private static Scope scopeOf(List<YamlDoc> docs, ParseCache cache) {
         Set<String> scoped = new HashSet<>(Scope.BUILT_IN);
         for (YamlDoc doc : docs) {
-            if (!doc.kind().equals("CustomResourceDefinition")) continue;
-            if (doc.value().get("spec") instanceof Map<?, ?> spec && "Cluster".equals(spec.get("scope"))
-                    && spec.get("names") instanceof Map<?, ?> names) {
-                scoped.add(spec.get("group") + "/" + names.get("kind"));
+            // What is wrong with a list's items is said when its application reads them, not here.
+            for (YamlDoc object : cache.objects(doc, new ArrayList<>())) {
+                if (!object.kind().equals("CustomResourceDefinition")) continue;
+                if (object.value().get("spec") instanceof Map<?, ?> spec && "Cluster".equals(spec.get("scope"))
+                        && spec.get("names") instanceof Map<?, ?> names) {
+                    scoped.add(spec.get("group") + "/" + names.get("kind"));
+                }
             }
         }
         return new Scope(scoped);

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns one plain Kubernetes document into a {@link Manifest}: checks the fields every object needs,
- * defaults the namespace, and reads the {@code windlass.dev/*} annotations.
+ * Turns one plain Kubernetes document (or one item of a list, see {@link ListItems}) into a {@link Manifest}: checks
+ * the fields every object needs, defaults the namespace, and reads the {@code windlass.dev/*} annotations.
  */
 final class ManifestReader {
     private ManifestReader() {}

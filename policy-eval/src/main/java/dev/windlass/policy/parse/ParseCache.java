@@ -21,9 +21,14 @@ public final class ParseCache {
     /** Each cached document read as a manifest, by the document itself: hashing it is most of assembling an app. */
     private Map<YamlDoc, ManifestRead> manifests = new IdentityHashMap<>();
     private int manifestsReadLastPass;
+    /** Each cached list document's items, by the document: an item must be the same document on every pass to be found above. */
+    private Map<YamlDoc, Items> lists = new IdentityHashMap<>();
 
     /** What {@link ManifestReader#read} made of a document, and the two things besides the document it depends on. */
     private record ManifestRead(String defaultNamespace, boolean clusterScoped, Manifest manifest, List<Diagnostic> said) {}
+
+    /** What {@link ListItems#of} made of a list document. */
+    private record Items(List<YamlDoc> objects, List<Diagnostic> said) {}
 
     YamlFile get(String path, String contentId, Supplier<byte[]> content) {
         String key = path + "@" + contentId;
@@ -34,6 +39,22 @@ public final class ParseCache {
             parsedLastPass++;
         }
         return f;
+    }
+
+    /**
+     * The objects a plain document holds ({@link ListItems#of}): the document itself, or the items of a list, made once
+     * per file content. What was said about the items is said again either way.
+     */
+    List<YamlDoc> objects(YamlDoc doc, List<Diagnostic> out) {
+        if (!ListItems.isList(doc.value())) return List.of(doc);
+        Items items = lists.get(doc);
+        if (items == null) {
+            List<Diagnostic> said = new ArrayList<>();
+            items = new Items(ListItems.of(doc, said), List.copyOf(said));
+            lists.put(doc, items);
+        }
+        out.addAll(items.said);
+        return items.objects;
     }
 
     /**
@@ -59,23 +80,29 @@ public final class ParseCache {
                 && scope.isClusterScoped(ObjectRef.groupOf(apiVersion), kind);
     }
 
-    /** Starts a pass: forgets files that are not in the new commit, and the manifests read from them. */
+    /** Starts a pass: forgets files that are not in the new commit, and the lists expanded and manifests read from them. */
     void beginPass(Map<String, String> current) {
         parsedLastPass = 0;
         manifestsReadLastPass = 0;
         Map<String, YamlFile> kept = new HashMap<>();
         Map<YamlDoc, ManifestRead> keptManifests = new IdentityHashMap<>();
+        Map<YamlDoc, Items> keptLists = new IdentityHashMap<>();
         current.forEach((path, id) -> {
             YamlFile f = files.get(path + "@" + id);
             if (f == null) return;
             kept.put(path + "@" + id, f);
             for (YamlDoc doc : f.docs()) {
-                ManifestRead read = manifests.get(doc);
-                if (read != null) keptManifests.put(doc, read);
+                Items items = lists.get(doc);
+                if (items != null) keptLists.put(doc, items);
+                for (YamlDoc object : items != null ? items.objects : List.of(doc)) {
+                    ManifestRead read = manifests.get(object);
+                    if (read != null) keptManifests.put(object, read);
+                }
             }
         });
         files = kept;
         manifests = keptManifests;
+        lists = keptLists;
     }
 
     /** How many documents the last pass read as manifests afresh (the rest came from the cache). */
