@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.support.RealCluster;
-import dev.windlass.applier.support.SharedFolder;
+import dev.windlass.applier.support.RealWorldFixtures;
 import dev.windlass.kubetest.RequestCounts;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Application.ApplyStrategy;
@@ -51,7 +51,7 @@ class RealWorldManifestsIT {
     @ValueSource(strings = {"online-boutique", "podinfo-database"})
     void everyObjectIsCreatedThenLeftAlone(String folder) throws IOException {
         Path kubeconfig = cluster.server().kubeconfig(dir.resolve(folder + ".kubeconfig"));
-        DesiredState desired = RepoParser.parse(repo(SharedFolder.realWorld().resolve(folder), folder, kubeconfig));
+        DesiredState desired = RepoParser.parse(repo(RealWorldFixtures.folder().resolve(folder), folder, kubeconfig));
         assertEquals(List.of(), desired.diagnostics().stream().filter(d -> d.isError()).toList());
         Application app = desired.apps().get(folder);
         ClusterClients clients = new ClusterClients();

@@ -27,7 +27,7 @@ class RealWorldManifestsE2E {
     @ParameterizedTest
     @ValueSource(strings = {"online-boutique", "podinfo", "podinfo-database"})
     void appliesEveryObjectAndReportsHealthy(String folder) throws Exception {
-        Path manifests = SharedFolder.realWorld().resolve(folder);
+        Path manifests = RealWorldFixtures.folder().resolve(folder);
         try (TestFleet fleet = new TestFleet(dir)) {
             fleet.push("add " + folder, c -> TestFleet.folder(manifests, "apps/" + folder + "/manifests/").apply(c
                     .write("clusters/lab.yaml", """
