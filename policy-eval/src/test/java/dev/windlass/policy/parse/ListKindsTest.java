@@ -149,6 +149,29 @@ class ListKindsTest {
     }
 
     @Test
+    void aDefinitionInAListMakesItsKindClusterScoped() {
+        String list = """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinitionList
+                items:
+                - apiVersion: apiextensions.k8s.io/v1
+                  kind: CustomResourceDefinition
+                  metadata: {name: widgets.example.com}
+                  spec: {group: example.com, scope: Cluster, names: {kind: Widget, plural: widgets}}
+                ---
+                apiVersion: example.com/v1
+                kind: Widget
+                metadata: {name: w}
+                """;
+        DesiredState s = RepoParser.parse(repo(list));
+        assertEquals(List.of(), s.diagnostics().stream().map(Object::toString).toList());
+        assertEquals(List.of(
+                "CustomResourceDefinition.apiextensions.k8s.io widgets.example.com at apps/web/manifests/list.yaml:4:3",
+                "Widget.example.com w at apps/web/manifests/list.yaml:9:1"),
+                located(s.apps().get("web"), "apps/web/manifests/list.yaml"));
+    }
+
+    @Test
     void itemsOfAnUnchangedFileAreNotReadAgainAndTheirErrorsAreSaidOnEveryPass() {
         String list = """
                 apiVersion: v1
