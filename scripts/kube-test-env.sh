@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# kube-test-env.sh - provide kube-apiserver and etcd binaries for Windlass
-# integration tests, built from the Go module proxy and cached.
+# kube-test-env.sh - provide a real control plane for Windlass integration tests:
+# kube-apiserver, kube-controller-manager, kube-scheduler, etcd and kwok (fake nodes
+# whose pods run), built from the Go module proxy and cached.
 #
 # Usage: scripts/kube-test-env.sh            # prints the binary directory as the last stdout line
 #        DIR=$(scripts/kube-test-env.sh | tail -n1)
@@ -9,6 +10,7 @@
 #   WINDLASS_K8S_CACHE        cache root            (default: $HOME/.cache/windlass/k8s)
 #   WINDLASS_K8S_VERSION      k8s.io/kubernetes tag (default: v1.34.4)
 #   WINDLASS_ETCD_VERSION     etcd version to build (default: v3.6.4, the one k8s v1.34 pins)
+#   WINDLASS_KWOK_VERSION     sigs.k8s.io/kwok tag  (default: v0.8.0)
 #   WINDLASS_ETCD_SOURCE      auto | apt | go       (default: auto = Debian's etcd-server if its
 #                             candidate is >= 3.5, otherwise build go.etcd.io/etcd/server/v3)
 #   WINDLASS_K8S_WITH_KUBECTL 0 (default) skips kubectl, which the tests do not use; 1 also builds it
@@ -20,13 +22,14 @@
 #   GO                        go binary (default: go on PATH, else /usr/local/go/bin/go)
 #
 # All diagnostics go to stderr; stdout carries only the cache directory (last line).
-# The first run downloads ~0.7 GiB of Go modules and compiles for 8-10 minutes on
+# The first run downloads ~1 GiB of Go modules and compiles for about 25 minutes on
 # 2 cores (niced, GOMAXPROCS=2); later runs only check the cached binaries (<1 s).
 set -euo pipefail
 
 K8S_VERSION="${WINDLASS_K8S_VERSION:-v1.34.4}"
 ETCD_VERSION="${WINDLASS_ETCD_VERSION:-v3.6.4}"
 ETCD_SOURCE="${WINDLASS_ETCD_SOURCE:-auto}"
+KWOK_VERSION="${WINDLASS_KWOK_VERSION:-v0.8.0}"
 WITH_KUBECTL="${WINDLASS_K8S_WITH_KUBECTL:-0}"
 LAYOUT="${WINDLASS_K8S_LAYOUT:-0}"
 CACHE_ROOT="${WINDLASS_K8S_CACHE:-${HOME:?HOME is not set}/.cache/windlass/k8s}"
@@ -40,6 +43,8 @@ die() { printf '[kube-test-env] ERROR: %s\n' "$*" >&2; exit 1; }
   || die "WINDLASS_K8S_VERSION must look like v1.34.4, got '$K8S_VERSION'"
 K8S_MINOR="${BASH_REMATCH[1]}"
 STAGING_VERSION="v0.${BASH_REMATCH[1]}.${BASH_REMATCH[2]}"
+[[ "$KWOK_VERSION" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]] \
+  || die "WINDLASS_KWOK_VERSION must look like v0.8.0, got '$KWOK_VERSION'"
 [[ "$ETCD_VERSION" =~ ^v3\.[0-9]+\.[0-9]+$ ]] \
   || die "WINDLASS_ETCD_VERSION must look like v3.6.4, got '$ETCD_VERSION'"
 case "$ETCD_SOURCE" in auto|apt|go) ;; *) die "WINDLASS_ETCD_SOURCE must be auto, apt or go, got '$ETCD_SOURCE'";; esac
@@ -56,6 +61,13 @@ apiserver_version() { "$1" --version 2>/dev/null | sed -n 's/^Kubernetes \(v[0-9
 etcd_version()      { "$1" --version 2>/dev/null | sed -n 's/^etcd Version: \([0-9.]*\).*/v\1/p' | head -n1; }
 
 apiserver_ok() { [ -x "$DIR/kube-apiserver" ] && [ "$(apiserver_version "$DIR/kube-apiserver")" = "$K8S_VERSION" ]; }
+# kube-controller-manager and kube-scheduler print the same "Kubernetes vX.Y.Z" line.
+component_ok() { [ -x "$DIR/$1" ] && [ "$(apiserver_version "$DIR/$1")" = "$K8S_VERSION" ]; }
+# kwok's binary, and the stages it refuses to start without, copied from its module.
+kwok_ok() {
+  [ -x "$DIR/kwok" ] && [ -s "$DIR/kwok-stages.yaml" ] && [ "$(cat "$DIR/kwok.version" 2>/dev/null)" = "$KWOK_VERSION" ] \
+    && "$DIR/kwok" --help >/dev/null 2>&1
+}
 etcd_ok() {
   [ -x "$DIR/etcd" ] || return 1
   local v; v="$(etcd_version "$DIR/etcd")"
@@ -104,7 +116,10 @@ mkdir -p "$CACHE_ROOT" || die "cannot create cache root $CACHE_ROOT"
 
 need_build() {
   apiserver_ok || return 0
+  component_ok kube-controller-manager || return 0
+  component_ok kube-scheduler || return 0
   etcd_ok || return 0
+  kwok_ok || return 0
   if [ "$WITH_KUBECTL" = 1 ]; then kubectl_ok || return 0; fi
   return 1
 }
@@ -129,7 +144,7 @@ layout_kube_api_test() {
 }
 
 if ! need_build; then
-  log "cached: $DIR (kube-apiserver $K8S_VERSION, etcd $(etcd_version "$DIR/etcd"))"
+  log "cached: $DIR (kube-apiserver, kube-controller-manager, kube-scheduler $K8S_VERSION, etcd $(etcd_version "$DIR/etcd"), kwok $KWOK_VERSION)"
   layout_kube_api_test
   printf '%s\n' "$DIR"
   exit 0
@@ -154,6 +169,9 @@ START=$SECONDS
 K8S_PKGS=(); K8S_NAMES=()
 prepare_kubernetes() {
   apiserver_ok || { K8S_PKGS+=(k8s.io/kubernetes/cmd/kube-apiserver); K8S_NAMES+=(kube-apiserver); }
+  local c; for c in kube-controller-manager kube-scheduler; do
+    component_ok "$c" || { K8S_PKGS+=("k8s.io/kubernetes/cmd/$c"); K8S_NAMES+=("$c"); }
+  done
   if [ "$WITH_KUBECTL" = 1 ] && ! kubectl_ok; then K8S_PKGS+=(k8s.io/kubernetes/cmd/kubectl); K8S_NAMES+=(kubectl); fi
   [ ${#K8S_PKGS[@]} -gt 0 ] || return 0
   find_go
@@ -183,7 +201,7 @@ build_kubernetes() {
   [ ${#K8S_PKGS[@]} -gt 0 ] || return 0
   log "building ${K8S_NAMES[*]} $K8S_VERSION from the Go module proxy"
   if [ "${K8S_NAMES[0]}" = kube-apiserver ]; then
-    log "a cold build takes ~8-10 minutes on 2 cores (~0.7 GiB of modules, ~2.5 GiB of Go build cache); please wait"
+    log "a cold build takes ~15 minutes on 2 cores (~0.7 GiB of modules, ~3 GiB of Go build cache); please wait"
   fi
   local date; date="$(module_time "k8s.io/kubernetes@$K8S_VERSION")"
   local ld="-s -w" p
@@ -200,6 +218,53 @@ build_kubernetes() {
   local n; for n in "${K8S_NAMES[@]}"; do mv -f "$out/$n" "$DIR/$n"; done
   log "built ${K8S_NAMES[*]} in $((SECONDS - t0))s"
   apiserver_ok || die "$DIR/kube-apiserver was built but '--version' does not report $K8S_VERSION"
+  for n in kube-controller-manager kube-scheduler; do
+    component_ok "$n" || die "$DIR/$n was built but '--version' does not report $K8S_VERSION"
+  done
+}
+
+# -------------------------------------------------------------------- kwok --
+
+# kwok plays the kubelet for fake nodes: it heartbeats them and moves their pods to Running/Ready, so the
+# real controllers make Deployments, StatefulSets, DaemonSets and Jobs ready. Its stages ship in its module.
+provide_kwok() {
+  kwok_ok && return 0
+  find_go
+  log "building kwok $KWOK_VERSION (sigs.k8s.io/kwok) from the Go module proxy; ~10 minutes the first time"
+  local mod="$WORK/kwok"; mkdir -p "$mod"
+  local kmod; kmod="$(module_gomod "sigs.k8s.io/kwok@$KWOK_VERSION")"
+  local gover; gover="$(sed -n 's/^go \([0-9.]*\)$/\1/p' "$kmod" | head -n1)"
+  printf 'module windlass.invalid/kwok-build\n\ngo %s\n\nrequire sigs.k8s.io/kwok %s\n' "${gover:-1.24.0}" "$KWOK_VERSION" > "$mod/go.mod"
+  local t0=$SECONDS
+  if ! (cd "$mod" && gocmd build -trimpath -ldflags "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION" \
+      -o "$WORK/kwok-bin" sigs.k8s.io/kwok/cmd/kwok); then
+    die "go build of sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION failed; see the compiler output above"
+  fi
+  local src; src="$(dirname "$kmod")"
+  [ -d "$src/kustomize/stage" ] || src="$(cd "$mod" && gocmd list -m -f '{{.Dir}}' "sigs.k8s.io/kwok")"
+  local stages="$src/kustomize/stage"
+  [ -d "$stages" ] || die "kwok's stages not found under $stages"
+  # The standard stages: nodes initialised and kept Ready by a Lease heartbeat, pods made Running and Ready (and
+  # Jobs' pods Succeeded), volumes of kwok's storage class provisioned and bound. A node whose heartbeat kwok stops
+  # goes NotReady through the real node-lifecycle controller. Only Stage documents are taken (the storage class
+  # and RBAC beside them are created by the launcher or not needed).
+  {
+    local f first=1
+    for f in "$stages/node/fast/node-initialize.yaml" "$stages"/node/heartbeat-with-lease/*.yaml \
+             "$stages"/pod/fast/*.yaml "$stages"/volume/fast/*.yaml; do
+      [ -f "$f" ] || continue
+      grep -q '^kind: Stage' "$f" || continue
+      [ $first = 1 ] || printf -- '---\n'
+      first=0
+      sed '/^---[[:space:]]*$/d' "$f"
+    done
+  } > "$WORK/kwok-stages.yaml"
+  grep -q '^kind: Stage' "$WORK/kwok-stages.yaml" || die "no kwok Stage found in $stages"
+  mv -f "$WORK/kwok-bin" "$DIR/kwok"
+  mv -f "$WORK/kwok-stages.yaml" "$DIR/kwok-stages.yaml"
+  printf '%s\n' "$KWOK_VERSION" > "$DIR/kwok.version"
+  log "built kwok in $((SECONDS - t0))s"
+  kwok_ok || die "$DIR/kwok was built but does not run ('$DIR/kwok --help')"
 }
 
 # -------------------------------------------------------------------- etcd --
@@ -256,13 +321,15 @@ provide_etcd() {
 prepare_kubernetes
 provide_etcd
 build_kubernetes
+provide_kwok
 
 {
   echo "K8S_VERSION=$K8S_VERSION"
   echo "ETCD_VERSION=$(etcd_version "$DIR/etcd")"
+  echo "KWOK_VERSION=$KWOK_VERSION"
   echo "BUILT_AT=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$DIR/versions.env"
 
-log "ready after $((SECONDS - START))s: kube-apiserver $(apiserver_version "$DIR/kube-apiserver"), etcd $(etcd_version "$DIR/etcd") in $DIR"
+log "ready after $((SECONDS - START))s: kube-apiserver, kube-controller-manager, kube-scheduler $(apiserver_version "$DIR/kube-apiserver"), etcd $(etcd_version "$DIR/etcd"), kwok $KWOK_VERSION in $DIR"
 layout_kube_api_test
 printf '%s\n' "$DIR"

@@ -4,8 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where the kube-apiserver and etcd binaries are. They cannot be downloaded on machines that reach only package
- * registries, so scripts/kube-test-env.sh builds them from the Go module proxy into a cache directory.
+ * Where the control plane's binaries are: kube-apiserver and etcd, and for a whole control plane
+ * kube-controller-manager, kube-scheduler and kwok (with the stages kwok runs). They cannot be downloaded on machines
+ * that reach only package registries, so scripts/kube-test-env.sh builds them from the Go module proxy into a cache
+ * directory.
  */
 public record Binaries(Path dir) {
 
@@ -33,14 +35,36 @@ public record Binaries(Path dir) {
 
     public Path etcd() { return dir.resolve("etcd"); }
 
+    public Path controllerManager() { return dir.resolve("kube-controller-manager"); }
+
+    public Path scheduler() { return dir.resolve("kube-scheduler"); }
+
+    public Path kwok() { return dir.resolve("kwok"); }
+
+    /** kwok's own stages (node heartbeat, pods made running and ready), which the script copies from kwok's module. */
+    public Path kwokStages() { return dir.resolve("kwok-stages.yaml"); }
+
     /** Fails with what to run when a binary is missing; a skipped test would hide that nothing was tested. */
     public Binaries requirePresent() {
-        for (Path binary : new Path[] {apiServer(), etcd()}) {
-            if (!Files.isExecutable(binary)) {
-                throw new IllegalStateException(binary.getFileName() + " not found in " + dir
-                        + "; run scripts/kube-test-env.sh (first build takes ~10 min)");
-            }
+        return require(apiServer(), etcd());
+    }
+
+    /** Like {@link #requirePresent()}, for everything a whole control plane runs. */
+    public Binaries requireControlPlane() {
+        require(apiServer(), etcd(), controllerManager(), scheduler(), kwok());
+        if (!Files.isReadable(kwokStages())) throw missing(kwokStages());
+        return this;
+    }
+
+    private Binaries require(Path... binaries) {
+        for (Path binary : binaries) {
+            if (!Files.isExecutable(binary)) throw missing(binary);
         }
         return this;
+    }
+
+    private IllegalStateException missing(Path file) {
+        return new IllegalStateException(file.getFileName() + " not found in " + dir
+                + "; run scripts/kube-test-env.sh (the first build takes about 25 min)");
     }
 }

@@ -32,6 +32,8 @@ final class ChildProcess {
         return new ChildProcess(name, process, log);
     }
 
+    String name() { return name; }
+
     boolean alive() { return process.isAlive(); }
 
     long pid() { return process.pid(); }
@@ -43,8 +45,33 @@ final class ChildProcess {
         }
     }
 
-    /** SIGTERM, and SIGKILL if it does not end within a few seconds. */
+    /**
+     * Sends a signal by name ({@code STOP}, {@code CONT}, {@code KILL}): a stopped server keeps its sockets open and
+     * accepts connections but never answers, which is how a hung cluster looks from outside.
+     */
+    void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).redirectErrorStream(true).start();
+            String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (kill.waitFor() != 0 && process.isAlive()) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " (" + this.name + ") failed: " + said);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run kill -" + name + " for " + this.name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + this.name, e);
+        }
+    }
+
+    /** SIGTERM, and SIGKILL if it does not end within a few seconds. A stopped process is continued first. */
     void stop() {
+        if (!process.isAlive()) return;
+        try {
+            signal("CONT");
+        } catch (IllegalStateException e) {
+            // It ended meanwhile, or kill is missing: destroy below still ends it.
+        }
         process.destroy();
         try {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {

@@ -117,6 +117,16 @@ public final class KubeApiServer implements AutoCloseable {
         return RequestCounts.parse(metrics.body());
     }
 
+    /**
+     * Stops the API server process ({@code SIGSTOP}): its port still accepts connections, but no request is ever
+     * answered, which is how a hung cluster looks to a client. {@link #thaw()} continues it; {@link #close()} works
+     * on a frozen server too.
+     */
+    public void freeze() { servers.apiServer().signal("STOP"); }
+
+    /** Continues a server {@link #freeze() frozen} before. */
+    public void thaw() { servers.apiServer().signal("CONT"); }
+
     /** Stops the API server, then etcd, and deletes their files. */
     @Override public synchronized void close() {
         if (closed) return;

@@ -107,6 +107,9 @@ final class Servers {
 
     String url() { return "https://127.0.0.1:" + apiPort; }
 
+    /** The API server process, to stop and continue it. */
+    ChildProcess apiServer() { return apiServer; }
+
     String token() { return token; }
 
     Path servingCert() { return work.resolve("certs").resolve("apiserver.crt"); }

@@ -13,7 +13,18 @@ class BinariesTest {
     @Test void missingBinariesNameTheScript(@TempDir Path empty) {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> KubeApiServer.start(new Binaries(empty)));
 
-        assertEquals("kube-apiserver not found in " + empty + "; run scripts/kube-test-env.sh (first build takes ~10 min)",
+        assertEquals("kube-apiserver not found in " + empty + "; run scripts/kube-test-env.sh (the first build takes about 25 min)",
+                e.getMessage());
+    }
+
+    @Test void aControlPlaneNeedsTheControllersAndKwokToo(@TempDir Path dir) throws Exception {
+        for (String present : new String[] {"kube-apiserver", "etcd"}) {
+            Path binary = java.nio.file.Files.createFile(dir.resolve(present));
+            binary.toFile().setExecutable(true);
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> KubeCluster.start(new Binaries(dir), java.util.List.of()));
+
+        assertEquals("kube-controller-manager not found in " + dir + "; run scripts/kube-test-env.sh (the first build takes about 25 min)",
                 e.getMessage());
     }
 }
