@@ -4,6 +4,7 @@ import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.observe.Observer;
 import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.Action;
@@ -50,16 +51,28 @@ public final class Applier implements AutoCloseable {
 
     /** With, per cluster, the kinds remediation policies watch there (all objects of them, not only Windlass's). */
     public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster) {
+        return observe(kindsByCluster, targetsByCluster, DesiredObjects.NONE);
+    }
+
+    /**
+     * With what Git wants of each object, so that an object Windlass's own comparison finds different is confirmed by
+     * the API server before it counts as drift (clusters with server-side apply only).
+     */
+    public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster,
+                                 DesiredObjects desired) {
         Duration deadline = settings.observeDeadline();
         Map<String, CompletableFuture<ClusterObservation>> running = new LinkedHashMap<>();
         kindsByCluster.forEach((cluster, kinds) -> running.put(cluster, pool.submit(
-                        () -> observer.observe(cluster, kinds, targetsByCluster.getOrDefault(cluster, Set.of())), deadline,
+                        () -> observer.observe(cluster, kinds, targetsByCluster.getOrDefault(cluster, Set.of()), desired), deadline,
                         () -> ClusterObservation.unreachable(cluster, "timed out after " + seconds(deadline)))
                 .exceptionally(e -> ClusterObservation.unreachable(cluster, "observation failed: " + e))));
         Map<String, ClusterObservation> observed = new LinkedHashMap<>();
         running.forEach((cluster, future) -> observed.put(cluster, future.join()));
         return new ObservedState(observed);
     }
+
+    /** Dry runs sent to ask {@code cluster}'s API server about drift so far (see {@link #observe(Map, Map, DesiredObjects)}). */
+    public long driftDryRuns(String cluster) { return observer.driftDryRuns(cluster); }
 
     /** Executes every action of {@code stage}; results in the stage's action order. */
     public List<ActionResult> execute(Stage stage) { return execute(stage, cluster -> true); }

@@ -61,6 +61,16 @@ public record RequestCounts(List<Sample> samples) {
                 .mapToLong(Sample::count).sum();
     }
 
+    /**
+     * Writes to the objects themselves of {@code resource}: write verbs, dry runs and subresources ({@code status},
+     * {@code scale}, {@code eviction}) excluded, any answer. On a cluster whose controllers keep writing statuses, this
+     * is what a client that applies objects did.
+     */
+    public long objectWrites(String resource) {
+        return samples.stream().filter(s -> WRITE_VERBS.contains(s.verb()) && !s.dryRun() && s.subresource().isEmpty()
+                && s.resource().equals(resource)).mapToLong(Sample::count).sum();
+    }
+
     /** Writes of any resource, dry runs excluded. */
     public long writes() {
         return samples.stream().filter(s -> WRITE_VERBS.contains(s.verb()) && !s.dryRun()).mapToLong(Sample::count).sum();

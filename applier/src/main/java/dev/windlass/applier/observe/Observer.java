@@ -12,6 +12,7 @@ import dev.windlass.applier.reads.Query;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.ClusterObservation.Reachability;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.observe.NodeObservation;
@@ -52,6 +53,8 @@ public final class Observer {
     private final ClusterClients clients;
     /** Per cluster, the inventory records as last parsed. */
     private final Map<String, InventoryParses> inventoryParses = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per cluster, what its API server answered about objects Windlass's own comparison found different. */
+    private final Map<String, ServerDiffs> serverDiffs = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Observer(ClusterClients clients) { this.clients = clients; }
 
@@ -68,6 +71,14 @@ public final class Observer {
      * not. Nodes come from the nodes read anyway; any other kind is one more query.
      */
     public ClusterObservation observe(String cluster, Set<KindRef> kinds, Set<KindRef> targetKinds) {
+        return observe(cluster, kinds, targetKinds, DesiredObjects.NONE);
+    }
+
+    /**
+     * Also asks the API server, on clusters with server-side apply, about each managed object that Windlass's own
+     * comparison finds different from what {@code desired} says ({@link ServerDiffs}).
+     */
+    public ClusterObservation observe(String cluster, Set<KindRef> kinds, Set<KindRef> targetKinds, DesiredObjects desired) {
         ClusterConnection connection = clients.connection(cluster);
         if (connection instanceof ClusterConnection.Broken broken) {
             return ClusterObservation.unreachable(cluster, broken.message());
@@ -95,6 +106,9 @@ public final class Observer {
                     problems.add("cannot list " + kind.kind() + " (" + kind.apiVersion() + "): " + Failures.describe(e));
                 }
             }
+            if (connected.serverSideApply()) {
+                objects = serverDiffs.computeIfAbsent(cluster, c -> new ServerDiffs()).confirm(cluster, client, objects, desired);
+            }
             InventoryParses parses = inventoryParses.computeIfAbsent(cluster, c -> new InventoryParses());
             Map<String, List<InventoryEntry>> inventories = inventories(reads, parses, problems);
             Map<KindRef, List<ObservedTarget>> targets = new LinkedHashMap<>();
@@ -114,6 +128,12 @@ public final class Observer {
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
         }
+    }
+
+    /** Dry runs sent to ask {@code cluster}'s API server about drift so far. */
+    public long driftDryRuns(String cluster) {
+        ServerDiffs diffs = serverDiffs.get(cluster);
+        return diffs == null ? 0 : diffs.dryRuns();
     }
 
     /** What is read of a kind Windlass manages: its objects that carry the managed-by label. */

@@ -16,7 +16,7 @@ final class ChangedFields {
      * Windlass's own bookkeeping annotations are left out: they follow the rest.
      */
     static List<String> between(PreparedObject prepared, Map<String, Object> live) {
-        return withoutMarks(FieldDiff.differences(Quantities.spelledAsLive(prepared.body(), live), live));
+        return withoutMarks(FieldDiff.differences(prepared.body(), live));
     }
 
     static List<String> withoutMarks(List<String> paths) {

@@ -20,6 +20,7 @@ public final class ClientSideApply {
     /** Applies the action's object (never a delete, an orphaning or the implicit namespace: see {@link ActionWrite}). */
     ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
         PreparedObject prepared = PreparedObject.of(action);
+        if (prepared.annotationBytes() > PreparedObject.ANNOTATIONS_LIMIT) return tooBig(action, prepared);
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
         // The plan saw no such object, so a create goes straight out: one request per new object, not two. An
         // object someone created since answers 409 and is looked at and patched below. Apply-once objects are
@@ -36,6 +37,17 @@ public final class ClientSideApply {
             Map<String, Object> existing = target.get().orElseThrow(() -> e);
             return patch(target, prepared, existing, action);
         }
+    }
+
+    /**
+     * The copy client-side apply keeps in an annotation would pass the API server's limit: said before anything is
+     * sent, naming the object, instead of the server's 422 about annotations the user never wrote.
+     */
+    private static ActionResult tooBig(Action action, PreparedObject prepared) {
+        return ActionResult.failed(action, action.object() + " is too big for client-side apply: with the copy of the object"
+                + " it keeps in annotation " + dev.windlass.applier.kube.OwnershipMarks.LAST_APPLIED + ", its annotations take "
+                + prepared.annotationBytes() + " bytes, over the API server's limit of " + PreparedObject.ANNOTATIONS_LIMIT
+                + "; apply it server-side (spec.syncPolicy.applyStrategy: ServerSide, on a cluster that supports it)", false);
     }
 
     private ActionResult patch(Target target, PreparedObject prepared, Map<String, Object> live, Action action) {

@@ -2,6 +2,7 @@ package dev.windlass.applier.write;
 
 import dev.windlass.applier.kube.JsonTree;
 import dev.windlass.applier.kube.OwnershipMarks;
+import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.plan.Action;
 import java.util.LinkedHashMap;
@@ -10,19 +11,29 @@ import java.util.Map;
 
 /**
  * The object as Windlass sends it: the body from Git, cleaned of what only the server may set, plus the
- * ownership marks. Built from a copy; the manifest's own (unmodifiable) body is never touched.
+ * ownership marks. Built from a copy; the manifest's own (unmodifiable) body is never touched. Client-side apply also
+ * keeps the object as applied in {@link OwnershipMarks#LAST_APPLIED}, which its next three-way merge reads; server-side
+ * apply never writes it (the server tracks what Windlass owns, and the copy would double the object's size: a large
+ * CustomResourceDefinition would pass the server's limit on annotations).
  *
  * @param body     what is sent, marks included
  * @param fromGit  the cleaned Git body without marks, which becomes the next "last applied" state
  */
 record PreparedObject(Map<String, Object> body, Map<String, Object> fromGit) {
 
+    /** The API server's limit on the total size of an object's annotations, keys and values, in bytes. */
+    static final int ANNOTATIONS_LIMIT = 256 * 1024;
+
     /** Metadata the API server owns; sending a stale copy from Git would at best be ignored, at worst conflict. */
     private static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "generation",
             "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink");
 
     static PreparedObject of(Action action) {
-        Manifest manifest = action.desired();
+        return of(action.app(), action.desired(), action.strategy() == ApplyStrategy.ClientSide);
+    }
+
+    /** @param lastApplied keep the object as applied in an annotation, for client-side apply's next merge */
+    static PreparedObject of(String app, Manifest manifest, boolean lastApplied) {
         Map<String, Object> git = withoutNulls(JsonTree.copy(manifest.body()));
         git.remove("status");  // a subresource: patching it through the object is ignored, and would never converge
         Map<String, Object> meta = child(git, "metadata");
@@ -37,11 +48,23 @@ record PreparedObject(Map<String, Object> body, Map<String, Object> fromGit) {
         Map<String, Object> body = JsonTree.copy(git);
         Map<String, Object> labels = child(child(body, "metadata"), "labels");
         labels.put(OwnershipMarks.MANAGED_BY, OwnershipMarks.MANAGED_BY_VALUE);
-        labels.put(OwnershipMarks.APP, action.app());
+        labels.put(OwnershipMarks.APP, app);
         Map<String, Object> annotations = child(child(body, "metadata"), "annotations");
-        annotations.put(OwnershipMarks.LAST_APPLIED, JsonTree.toJson(git));
+        if (lastApplied) annotations.put(OwnershipMarks.LAST_APPLIED, JsonTree.toJson(git));
         annotations.put(OwnershipMarks.APPLIED_HASH, manifest.hash());
         return new PreparedObject(body, git);
+    }
+
+    /** The bytes the API server counts against {@link #ANNOTATIONS_LIMIT}: every annotation's key and value. */
+    int annotationBytes() {
+        Map<String, Object> annotations = JsonTree.childMap(JsonTree.childMap(body, "metadata"), "annotations");
+        if (annotations == null) return 0;
+        int bytes = 0;
+        for (var e : annotations.entrySet()) {
+            bytes += e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            bytes += String.valueOf(e.getValue()).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+        return bytes;
     }
 
     /** What a live object says was last applied from Git; empty when it has no (readable) annotation. */

@@ -151,4 +151,23 @@ class ClientSideApplyTest {
     private Deployment liveDeployment() {
         return cluster.client().apps().deployments().inNamespace("demo").withName("web").get();
     }
+
+    /**
+     * A ConfigMap of 140 KB fits the API server's 256 KiB limit on annotations by itself, but not with the copy
+     * client-side apply keeps in one: said before anything is sent, naming the object and what to do instead.
+     */
+    @Test void anObjectTooBigForItsLastAppliedCopyIsRefusedBeforeAnythingIsSent() {
+        String big = "x".repeat(140_000);
+        Manifest m = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dashboards, namespace: demo, annotations: {note: " + big
+                + "}}\ndata: {big: " + big + "}\n");
+
+        ActionResult result = apply.apply(cluster.client(), create("eu-1", m));
+
+        assertEquals(Outcome.Failed, result.outcome());
+        assertFalse(result.transientFailure(), "the same object fails the same way: nothing to retry");
+        assertTrue(result.message().startsWith("ConfigMap demo/dashboards is too big for client-side apply"), result.message());
+        assertTrue(result.message().contains("over the API server's limit of 262144")
+                && result.message().contains("spec.syncPolicy.applyStrategy: ServerSide"), result.message());
+        assertEquals(List.of(), cluster.takeRequests(), "nothing sent");
+    }
 }

@@ -3,6 +3,7 @@ package dev.windlass.engine.reconcile;
 import dev.windlass.applier.Applier;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.ActionResult;
@@ -46,6 +47,11 @@ public final class ClusterFleet implements Fleet {
 
     @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster) {
         return applier.observe(kindsByCluster, targetsByCluster);
+    }
+
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster,
+                                           DesiredObjects desired) {
+        return applier.observe(kindsByCluster, targetsByCluster, desired);
     }
 
     @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) {

@@ -1,6 +1,7 @@
 package dev.windlass.engine.reconcile;
 
 import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.ActionResult;
@@ -23,6 +24,15 @@ public interface Fleet extends AutoCloseable {
      */
     default ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster) {
         return observe(kindsByCluster);
+    }
+
+    /**
+     * Also asks the API servers that can answer (server-side apply) about each object Windlass's own comparison finds
+     * different from what {@code desired} says, so that what a server stores differently is not taken for drift.
+     */
+    default ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster,
+                                  DesiredObjects desired) {
+        return observe(kindsByCluster, targetsByCluster);
     }
 
     /** Runs the stage's actions for the given clusters only, in the stage's order. */

@@ -3,6 +3,7 @@ package dev.windlass.engine.reconcile;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.parse.RepoParser;
@@ -44,7 +45,7 @@ public final class Preview {
         Map<String, Set<KindRef>> recordedKinds = new TreeMap<>();
         kinds.forEach((c, k) -> (real.containsKey(c) ? liveKinds : recordedKinds).put(c, k));
         Map<String, ClusterObservation> all = new HashMap<>();
-        if (!liveKinds.isEmpty()) all.putAll(live.observe(liveKinds).clusters());
+        if (!liveKinds.isEmpty()) all.putAll(live.observe(liveKinds, Map.of(), DesiredObjects.of(desired)).clusters());
         if (!recordedKinds.isEmpty()) all.putAll(recorded.observe(recordedKinds).clusters());
         Plan plan = Planner.plan(desired, new ObservedState(all), state, now);
         List<ActionResult> dryRun = new ArrayList<>();

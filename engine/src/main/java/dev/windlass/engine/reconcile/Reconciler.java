@@ -10,6 +10,7 @@ import dev.windlass.git.HistoryTrim;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.parse.ParseCache;
 import dev.windlass.policy.parse.RepoParser;
@@ -88,7 +89,7 @@ public final class Reconciler {
         Snapshot snapshot = mirror.snapshot(source);
         DesiredState desired = RepoParser.parse(snapshot, parseCache);
         fleet.connect(desired.clusters());
-        ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired));
+        ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);
         String planText = PlanMarkdown.render(plan, branch);

@@ -2,6 +2,7 @@ package dev.windlass.engine.reconcile;
 
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.ActionResult;
@@ -44,13 +45,17 @@ public final class RoutedFleet implements Fleet {
     }
 
     @Override public ObservedState observe(Map<String, Set<KindRef>> kinds, Map<String, Set<KindRef>> targets) {
+        return observe(kinds, targets, DesiredObjects.NONE);
+    }
+
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kinds, Map<String, Set<KindRef>> targets, DesiredObjects desired) {
         Map<String, Set<KindRef>> liveKinds = new TreeMap<>();
         Map<String, Set<KindRef>> recordedKinds = new TreeMap<>();
         kinds.forEach((c, k) -> (liveClusters.contains(c) ? liveKinds : recordedKinds).put(c, k));
         Map<String, Set<KindRef>> liveTargets = new TreeMap<>();
         targets.forEach((c, k) -> { if (liveClusters.contains(c)) liveTargets.put(c, k); });
         Map<String, ClusterObservation> all = new HashMap<>();
-        if (!liveKinds.isEmpty()) all.putAll(live.observe(liveKinds, liveTargets).clusters());
+        if (!liveKinds.isEmpty()) all.putAll(live.observe(liveKinds, liveTargets, desired).clusters());
         if (!recordedKinds.isEmpty()) all.putAll(recorded.observe(recordedKinds).clusters());
         return new ObservedState(all);
     }

@@ -7,6 +7,7 @@ import dev.windlass.git.MergePreview;
 import dev.windlass.git.Mirror;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.ActionResult;
@@ -46,7 +47,7 @@ public final class ReviewPlanning {
         MergePreview.Merged merged = (MergePreview.Merged) preview;
         DesiredState head = RepoParser.parse(mirror.snapshot(merged.commit()));
         ObservedState observed = fleet.observe(union(Kinds.toObserve(main, state), Kinds.toObserve(head, state)),
-                union(Remediations.watched(main), Remediations.watched(head)));
+                union(Remediations.watched(main), Remediations.watched(head)), DesiredObjects.of(main));
         CommitRevisions revisions = new CommitRevisions(mirror);
         // The head differs from main only where the branch changed something: the rest of its targets are main's.
         PlanMemo memo = new PlanMemo();

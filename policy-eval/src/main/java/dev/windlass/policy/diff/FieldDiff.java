@@ -6,11 +6,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Which fields Git sets that the cluster does not have as written. Only fields present in the desired
- * object count: fields the API server defaults or other controllers add (status, metadata.uid,
- * extra labels) are not drift. Lists are compared item by item, and must have the same length.
- * Resource quantities compare by value ({@code 2000m} equals {@code "2"}). A Secret's {@code stringData} compares
- * as the {@code data} the API server turns it into.
+ * Which fields Git sets that the cluster does not have as written: the one normaliser Windlass has, used by the planner
+ * for drift and by the applier to name what a write changes. On clusters with server-side apply it is only the first
+ * look: what it finds is confirmed by asking the API server (see {@code LiveObject.serverDiff}).
+ *
+ * <p>Only fields present in the desired object count: fields the API server defaults or other controllers add
+ * (status, metadata.uid, extra labels) are not drift. The rules that keep what a server stores differently from
+ * being drift:
+ * <ul>
+ *   <li>a zero value ({@code 0}, {@code false}, {@code ""}, an empty map or list, {@code null}) equals a field the
+ *       server left out: it omits such fields when it stores them;</li>
+ *   <li>resource quantities compare by value ({@code 2000m} equals {@code "2"});</li>
+ *   <li>a number and the same number written as a string are equal (int-or-string fields such as ports and
+ *       {@code maxSurge});</li>
+ *   <li>a Secret's {@code stringData} compares as the {@code data} the API server turns it into.</li>
+ * </ul>
+ * Lists are compared item by item, and must have the same length.
  */
 public final class FieldDiff {
     private FieldDiff() {}
@@ -19,39 +30,53 @@ public final class FieldDiff {
     public static List<String> differences(Map<String, Object> desired, Map<String, Object> live) {
         List<String> out = new ArrayList<>();
         if (!SecretData.isSecret(desired)) {
-            compare("", desired, live, out);
+            compare("", "", "", desired, live, out);
             return out;
         }
-        compare("", SecretData.folded(desired), SecretData.folded(live), out);
+        compare("", "", "", SecretData.folded(desired), SecretData.folded(live), out);
         return SecretData.asWritten(out, desired);
     }
 
     /** Whether {@code live} has every field {@code desired} sets, with an equal value (the rule {@link #differences} applies). */
     static boolean same(String path, Object desired, Object live) {
-        List<String> out = new java.util.ArrayList<>();
-        compare(path, desired, live, out);
+        List<String> out = new ArrayList<>();
+        compare(path, "", "", desired, live, out);
         return out.isEmpty();
     }
 
-    private static void compare(String path, Object desired, Object live, List<String> out) {
+    /** @param key the map key this value sits at ("" inside a list); {@code parentKey} the key of the map holding it */
+    private static void compare(String path, String parentKey, String key, Object desired, Object live, List<String> out) {
+        if (live == null && isZero(desired)) return;
         if (desired instanceof Map<?, ?> d) {
             if (!(live instanceof Map<?, ?> l)) {
-                if (!(d.isEmpty() && live == null)) out.add(path.isEmpty() ? "." : path);
+                out.add(path.isEmpty() ? "." : path);
                 return;
             }
             for (var e : d.entrySet()) {
-                String key = String.valueOf(e.getKey());
-                compare(path.isEmpty() ? key : path + "." + key, e.getValue(), l.get(key), out);
+                String child = String.valueOf(e.getKey());
+                compare(path.isEmpty() ? child : path + "." + child, key, child, e.getValue(), l.get(child), out);
             }
         } else if (desired instanceof List<?> d) {
             if (!(live instanceof List<?> l) || l.size() != d.size()) {
-                if (!(d.isEmpty() && live == null)) out.add(path);
+                out.add(path);
                 return;
             }
-            for (int i = 0; i < d.size(); i++) compare(path + "[" + i + "]", d.get(i), l.get(i), out);
-        } else if (!scalarEquals(desired, live) && !(Quantity.isQuantityPath(path) && Quantity.sameQuantity(desired, live))) {
+            for (int i = 0; i < d.size(); i++) compare(path + "[" + i + "]", key, "", d.get(i), l.get(i), out);
+        } else if (!scalarEquals(desired, live) && !(Quantity.isQuantityField(parentKey, key) && Quantity.sameQuantity(desired, live))) {
             out.add(path);
         }
+    }
+
+    /**
+     * What the API server may leave out when it stores a field: Go's zero values, empty lists, and maps that hold
+     * nothing but zero values.
+     */
+    private static boolean isZero(Object value) {
+        if (value == null || Boolean.FALSE.equals(value) || "".equals(value)) return true;
+        if (value instanceof Number n) return new BigDecimal(n.toString()).signum() == 0;
+        if (value instanceof Map<?, ?> m) return m.values().stream().allMatch(FieldDiff::isZero);
+        if (value instanceof List<?> l) return l.isEmpty();
+        return false;
     }
 
     private static boolean scalarEquals(Object desired, Object live) {

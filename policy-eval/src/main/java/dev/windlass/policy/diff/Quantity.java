@@ -2,12 +2,14 @@ package dev.windlass.policy.diff;
 
 import java.math.BigDecimal;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Kubernetes resource quantities ({@code 500m}, {@code 2}, {@code 1Gi}, {@code 1e3}) as numbers, so
- * {@code cpu: 2000m} in Git and the {@code "2"} an API server stores are the same value, not drift.
+ * Kubernetes resource quantities ({@code 500m}, {@code 2}, {@code 1Gi}, {@code 1e3}) as numbers, so {@code cpu: 2000m}
+ * in Git and the {@code "2"} an API server stores are the same value, not drift. The one rule for quantities in
+ * Windlass: the planner's drift and the applier's changed fields both come through {@link FieldDiff}.
  */
 final class Quantity {
     private static final Pattern FORM = Pattern.compile("([+-]?[0-9.]+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?");
@@ -18,6 +20,15 @@ final class Quantity {
             Map.entry("Ki", BigDecimal.valueOf(1L << 10)), Map.entry("Mi", BigDecimal.valueOf(1L << 20)),
             Map.entry("Gi", BigDecimal.valueOf(1L << 30)), Map.entry("Ti", BigDecimal.valueOf(1L << 40)),
             Map.entry("Pi", BigDecimal.valueOf(1L << 50)), Map.entry("Ei", BigDecimal.valueOf(1L << 60)));
+
+    /**
+     * Keys whose values are maps of quantities: container and pod resources, quotas, limit ranges, claims and volumes,
+     * node capacity, runtime class overhead.
+     */
+    private static final Set<String> QUANTITY_MAPS = Set.of("limits", "requests", "hard", "used", "min", "max", "default",
+            "defaultRequest", "maxLimitRequestRatio", "capacity", "allocatable", "podFixed", "overhead");
+    /** Keys whose value is one quantity. */
+    private static final Set<String> QUANTITY_FIELDS = Set.of("sizeLimit", "storage");
 
     private Quantity() {}
 
@@ -38,9 +49,9 @@ final class Quantity {
         }
     }
 
-    /** Paths whose values are quantities: resource requests and limits, quotas, storage sizes. */
-    static boolean isQuantityPath(String path) {
-        return path.contains(".resources.") || path.contains("hard.") || path.contains("capacity.") || path.endsWith(".storage");
+    /** Whether the value at {@code key}, inside a map found at {@code parentKey}, is a quantity. */
+    static boolean isQuantityField(String parentKey, String key) {
+        return QUANTITY_MAPS.contains(parentKey) || QUANTITY_FIELDS.contains(key);
     }
 
     static boolean sameQuantity(Object desired, Object live) {

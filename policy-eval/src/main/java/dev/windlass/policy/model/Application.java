@@ -40,7 +40,21 @@ public record Application(String name, Map<String, String> labels, String source
 
     public enum ApplyStrategy { ServerSide, ClientSide }
 
-    public record SyncPolicy(boolean prune, boolean selfHeal, ApplyStrategy applyStrategy, boolean force) {
-        public static final SyncPolicy DEFAULT = new SyncPolicy(true, true, ApplyStrategy.ServerSide, false);
+    /** @param ignoreDifferences fields other controllers own, from {@code spec.ignoreDifferences} */
+    public record SyncPolicy(boolean prune, boolean selfHeal, ApplyStrategy applyStrategy, boolean force,
+                             List<IgnoreDifferences> ignoreDifferences) {
+        public static final SyncPolicy DEFAULT = new SyncPolicy(true, true, ApplyStrategy.ServerSide, false, List.of());
+
+        public SyncPolicy {
+            ignoreDifferences = List.copyOf(ignoreDifferences);
+        }
+
+        public SyncPolicy(boolean prune, boolean selfHeal, ApplyStrategy applyStrategy, boolean force) {
+            this(prune, selfHeal, applyStrategy, force, List.of());
+        }
+
+        public SyncPolicy withIgnoreDifferences(List<IgnoreDifferences> rules) {
+            return new SyncPolicy(prune, selfHeal, applyStrategy, force, rules);
+        }
     }
 }

@@ -22,6 +22,16 @@ public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> bod
     /** When an object that left Git (or whose application left) is deleted from the cluster. */
     public enum GcPolicy { ON_APP_UPDATE, ON_APP_DELETE, NEVER }
 
+    /**
+     * The same manifest sending {@code sentBody} instead of Git's body, with Git's hash kept: the hash says which Git
+     * content is live, and an update that keeps another controller's fields (ignored differences) still applies that
+     * content.
+     */
+    public Manifest sending(Map<String, Object> sentBody) {
+        if (sentBody == body) return this;
+        return new Manifest(ref, apiVersion, sentBody, location, hash, wave, applyMode, gcPolicy, implicit);
+    }
+
     /** The same object with {@code labels} added to its metadata, and its hash recomputed. */
     public Manifest withLabels(Map<String, String> labels) {
         if (labels.isEmpty()) return this;

@@ -4,7 +4,9 @@ import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.model.Application.SyncPolicy;
 import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.IgnoreDifferences;
 import dev.windlass.policy.model.LabelSelector;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -38,7 +40,7 @@ final class ApplicationReader {
         Fields placementFields = spec.has("placement") ? spec.object("placement") : null;
         var clusterNamesAt = placementFields != null ? placementFields.at("clusterNames") : spec.at();
         Application.Placement placement = placement(spec, placementFields);
-        SyncPolicy sync = syncPolicy(spec);
+        SyncPolicy sync = syncPolicy(spec).withIgnoreDifferences(ignoreDifferences(spec));
         List<String> dependsOn = spec.strings("dependsOn");
         boolean suspend = spec.bool("suspend", false);
         var sourceAt = source != null ? source.at("path") : spec.at();
@@ -70,6 +72,35 @@ final class ApplicationReader {
             return null;
         }
         return new Application.Placement(selector, names, max);
+    }
+
+    /**
+     * {@code spec.ignoreDifferences}: per group and kind (optionally one name or namespace), JSON pointers and field
+     * managers whose fields are neither drift nor reset. At least one of the two, and pointers that start with "/".
+     */
+    private static List<IgnoreDifferences> ignoreDifferences(Fields spec) {
+        List<IgnoreDifferences> rules = new ArrayList<>();
+        for (Fields r : spec.objects("ignoreDifferences")) {
+            String group = r.string("group", "");
+            String kind = r.requiredString("kind");
+            String name = r.string("name", "");
+            String namespace = r.string("namespace", "");
+            List<String> pointers = r.strings("jsonPointers");
+            List<String> managers = r.strings("managedFieldsManagers");
+            for (String p : pointers) {
+                if (!p.startsWith("/") || p.length() < 2) {
+                    r.error("jsonPointers", "Application.spec.ignoreDifferences.jsonPointers: '" + p
+                            + "' is not a JSON pointer; write it from the object's root, like /spec/replicas");
+                }
+            }
+            if (pointers.isEmpty() && managers.isEmpty()) {
+                r.errorHere("Application.spec.ignoreDifferences entry for " + (kind == null ? "?" : kind)
+                        + " ignores nothing: give jsonPointers (like /spec/replicas) and/or managedFieldsManagers (like kube-controller-manager)");
+            }
+            r.end();
+            if (kind != null) rules.add(new IgnoreDifferences(group, kind, name, namespace, pointers, managers));
+        }
+        return rules;
     }
 
     private static SyncPolicy syncPolicy(Fields spec) {

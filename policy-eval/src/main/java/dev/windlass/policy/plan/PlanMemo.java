@@ -130,7 +130,7 @@ public final class PlanMemo {
             if (a == b) return true;
             if (a instanceof LiveObject x && b instanceof LiveObject y) {
                 return x.body() == y.body() && x.ref().equals(y.ref()) && x.health() == y.health()
-                        && x.healthMessage().equals(y.healthMessage());
+                        && x.healthMessage().equals(y.healthMessage()) && java.util.Objects.equals(x.serverDiff(), y.serverDiff());
             }
             return a instanceof Boolean && a.equals(b);
         }

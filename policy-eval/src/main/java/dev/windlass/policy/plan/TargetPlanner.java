@@ -1,6 +1,7 @@
 package dev.windlass.policy.plan;
 
 import dev.windlass.policy.diff.FieldDiff;
+import dev.windlass.policy.diff.IgnoredFields;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.model.Manifest;
@@ -77,17 +78,18 @@ final class TargetPlanner {
             }
             health = health.worse(live.health());
             if (m.applyMode() == Manifest.ApplyMode.ONCE) continue;
-            List<String> fields = FieldDiff.differences(m.body(), live.body());
+            List<String> fields = drift(app, m, live);
             String applied = annotation(live, APPLIED_HASH);
             String owner = label(live, APP_LABEL);
+            Manifest sent = sentOver(app, m, live);
             if (owner != null && !owner.equals(app.name())) {
-                applies.add(action(app, cluster, m, Operation.Update, "taken over from application " + owner, fields, strategy));
+                applies.add(action(app, cluster, sent, Operation.Update, "taken over from application " + owner, fields, strategy));
             } else if (!m.hash().equals(applied)) {
                 String why = applied == null ? "on the cluster but not applied by Windlass yet" : "changed in Git";
-                applies.add(action(app, cluster, m, Operation.Update, why, fields, strategy));
+                applies.add(action(app, cluster, sent, Operation.Update, why, fields, strategy));
             } else if (!fields.isEmpty()) {
                 if (app.syncPolicy().selfHeal()) {
-                    applies.add(action(app, cluster, m, Operation.Update, "drift: changed on the cluster, self-heal restores Git's version", fields, strategy));
+                    applies.add(action(app, cluster, sent, Operation.Update, "drift: changed on the cluster, self-heal restores Git's version", fields, strategy));
                 } else {
                     for (String f : fields) drift.add(m.ref() + ": " + f);
                 }
@@ -107,6 +109,24 @@ final class TargetPlanner {
         TargetPlan.Sync sync = changes || !drift.isEmpty() ? TargetPlan.Sync.OutOfSync : TargetPlan.Sync.Synced;
         return new Result(applies, deletes, held, released,
                 new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes), released, app.revision()));
+    }
+
+    /**
+     * The fields Git sets that the live object does not have as written, ignored differences left out. Windlass's own
+     * comparison looks first; when it finds something and the API server was asked about this very content (a dry
+     * run, on clusters with server-side apply), the server's answer decides: what it stores differently is no drift.
+     */
+    static List<String> drift(Application app, Manifest m, LiveObject live) {
+        List<String> fields = FieldDiff.differences(IgnoredFields.leftOut(m.ref(), m.body(), live.body(), app.syncPolicy().ignoreDifferences()), live.body());
+        if (fields.isEmpty() || live.serverDiff() == null || !live.serverDiff().desiredHash().equals(m.hash())) return fields;
+        return live.serverDiff().fields();
+    }
+
+    /** The object an update sends: Git's, with the live value of each field the application ignores differences in. */
+    static Manifest sentOver(Application app, Manifest m, LiveObject live) {
+        var rules = app.syncPolicy().ignoreDifferences();
+        if (!IgnoredFields.any(m.ref(), rules)) return m;
+        return m.sending(IgnoredFields.liveValuesKept(m.ref(), m.body(), live.body(), rules));
     }
 
     /**
