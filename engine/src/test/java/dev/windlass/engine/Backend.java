@@ -1,17 +1,53 @@
 package dev.windlass.engine;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 
-/** Where scenario clusters come from: the embedded sandbox or a real API server. The same scenarios run on both. */
-public interface Backend {
+/**
+ * Where a scenario's clusters run: the embedded sandbox, or real control planes (API server, controller-manager,
+ * scheduler, kwok nodes). Scenarios written against this run the same on both; each fault is a real mechanism on a
+ * real control plane, never a status written by the test.
+ */
+public interface Backend extends AutoCloseable {
 
-    /** The {@code spec.connection} of a Cluster object for this backend, as YAML flow text. */
-    String connection(String cluster);
+    /** Real control planes, rather than the sandbox. */
+    boolean real();
+
+    /**
+     * The {@code spec.connection} of a Cluster object for {@code cluster}, as YAML flow text, with {@code nodes} nodes
+     * of which {@code controlPlaneNodes} are control-plane nodes, named {@code <cluster>-cp-<i>} and
+     * {@code <cluster>-worker-<i>} (from 1). A real backend starts the cluster the first time it is named.
+     */
+    String connection(String cluster, int nodes, int controlPlaneNodes);
 
     KubernetesClient client(String cluster);
 
-    /** Writes (POST/PUT/PATCH/DELETE) the engine sent to the cluster since the last reset, counted by the server side. */
+    /**
+     * The engine's clock moves on by {@code step}, and the clusters catch up: the sandbox's simulator acts on the new
+     * time; a real cluster's controllers are given the real time they need, until its workloads are rolled out or
+     * stuck (a Pod nobody can schedule), a few seconds at most.
+     */
+    void advance(MutableClock clock, Duration step);
+
+    /** The cluster's API server stops answering (connections refused) or answers again. */
+    void down(String cluster, boolean down);
+
+    /**
+     * A node's kubelet stops (the node goes not ready) or starts again. Returns once the node's Ready condition says
+     * so: on a real cluster the node-lifecycle controller takes its grace period.
+     */
+    void nodeReady(String cluster, String node, boolean ready);
+
+    /**
+     * New Pods cannot start on the cluster ({@code true}) or can again: on a real cluster every node is cordoned, so
+     * a rollout's new Pods stay Pending; on the sandbox every workload stays not ready.
+     */
+    void noRoomForNewPods(String cluster, boolean full);
+
+    /** Writes (POST/PUT/PATCH/DELETE) to objects Windlass manages on the cluster since the last reset, counted by the server side. */
     long writes(String cluster);
 
     void resetWrites(String cluster);
+
+    @Override void close();
 }

@@ -1,18 +1,41 @@
 package dev.windlass.engine;
 
+import dev.windlass.sandbox.Sandbox;
+import dev.windlass.sandbox.sim.WorkloadMatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 
-/** Scenario clusters on the embedded sandbox of a {@link TestFleet}; writes are counted by its request log. */
+/** Scenario clusters on the embedded sandbox; faults are the simulator's, writes are counted by its request log. */
 final class SandboxBackend implements Backend {
-    private final TestFleet fleet;
+    private final Sandbox sandbox;
 
-    SandboxBackend(TestFleet fleet) { this.fleet = fleet; }
+    SandboxBackend(Sandbox sandbox) { this.sandbox = sandbox; }
 
-    @Override public String connection(String cluster) { return "{sandbox: {nodes: 1}}"; }
+    @Override public boolean real() { return false; }
 
-    @Override public KubernetesClient client(String cluster) { return fleet.cluster(cluster).newClient(); }
+    @Override public String connection(String cluster, int nodes, int controlPlaneNodes) {
+        return "{sandbox: {nodes: " + nodes + ", controlPlaneNodes: " + controlPlaneNodes + "}}";
+    }
 
-    @Override public long writes(String cluster) { return fleet.cluster(cluster).requests().writes(); }
+    @Override public KubernetesClient client(String cluster) { return sandbox.cluster(cluster).newClient(); }
 
-    @Override public void resetWrites(String cluster) { fleet.cluster(cluster).requests().reset(); }
+    @Override public void advance(MutableClock clock, Duration step) {
+        clock.advance(step);
+        sandbox.simulator().tick(clock.instant());
+    }
+
+    @Override public void down(String cluster, boolean down) { sandbox.cluster(cluster).down(down); }
+
+    @Override public void nodeReady(String cluster, String node, boolean ready) { sandbox.simulator().nodeReady(node, ready); }
+
+    @Override public void noRoomForNewPods(String cluster, boolean full) {
+        sandbox.simulator().workloadNeverReady(new WorkloadMatch(cluster, null, null, null, null), full);
+    }
+
+    @Override public long writes(String cluster) { return sandbox.cluster(cluster).requests().writes(); }
+
+    @Override public void resetWrites(String cluster) { sandbox.cluster(cluster).requests().reset(); }
+
+    /** The sandbox belongs to the fleet that made it. */
+    @Override public void close() {}
 }

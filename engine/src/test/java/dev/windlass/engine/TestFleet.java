@@ -25,23 +25,73 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
 
 /**
- * A real Git origin, a developer who pushes to it, sandbox clusters driven by a hand-moved clock, and
- * an engine: everything an end-to-end test needs, nothing faked.
+ * A real Git origin, a developer who pushes to it, clusters (sandbox, or real control planes), an engine driven by a
+ * hand-moved clock: everything an end-to-end test needs, nothing faked. On real control planes the clock still decides
+ * what the engine believes about time (tolerations, soak times, deadlines); the clusters' controllers run in real time,
+ * and {@link #passLater()} gives them the time they need.
  */
 public final class TestFleet implements AutoCloseable {
     public final Path origin;
     public final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T09:00:00Z"));
     public final Sandbox sandbox;
+    public final Backend backend;
     public final Engine engine;
     private final Mirror developer;
 
-    public TestFleet(Path dir) throws Exception {
+    /** On the sandbox. */
+    public TestFleet(Path dir) throws Exception { this(dir, false); }
+
+    /** @param real on real control planes (started as scenarios name clusters), else on the sandbox */
+    public TestFleet(Path dir, boolean real) throws Exception {
         origin = dir.resolve("origin.git");
         Git.init().setBare(true).setInitialBranch("main").setDirectory(origin.toFile()).call().close();
         developer = Mirror.open(dir.resolve("developer"), GitRemote.anonymous(origin.toString()));
         sandbox = new Sandbox(ClusterSettings.defaults(), new Simulator(Duration.ofSeconds(2), clock));
+        backend = real ? new ControlPlanes(dir) : new SandboxBackend(sandbox);
         engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())), "main", "windlass/status", sandbox, clock);
     }
+
+    /**
+     * A Cluster object for this fleet's backend: {@code labels} as YAML flow text ({@code "env: prod"}), {@code nodes}
+     * nodes of which {@code controlPlaneNodes} control-plane ones, and {@code moreSpec} lines under spec.
+     */
+    public String clusterYaml(String name, String labels, int nodes, int controlPlaneNodes, String moreSpec) {
+        return "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: " + name + ", labels: {" + labels + "}}\nspec:\n"
+                + "  connection: " + backend.connection(name, nodes, controlPlaneNodes) + "\n" + moreSpec.indent(2);
+    }
+
+    /**
+     * The examples repo (examples-repo/), its clusters connected to this fleet's backend with the nodes the examples
+     * give them.
+     */
+    public static UnaryOperator<BranchChange> examples(TestFleet fleet) {
+        Path root = Path.of("..", "examples-repo");
+        return change -> {
+            BranchChange c = folder(root, "").apply(change);
+            if (!fleet.backend.real()) return c;
+            try (Stream<Path> files = Files.list(root.resolve("clusters"))) {
+                for (Path f : files.sorted().toList()) {
+                    c = c.write("clusters/" + f.getFileName(), fleet.connectedHere(Files.readString(f)));
+                }
+                return c;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    /** A sandbox Cluster file with its connection replaced by this fleet's backend's, same name and nodes. */
+    String connectedHere(String clusterFile) {
+        java.util.regex.Matcher name = java.util.regex.Pattern.compile("(?m)^  name: (\\S+)$").matcher(clusterFile);
+        java.util.regex.Matcher nodes = java.util.regex.Pattern.compile("(?m)^\\s+nodes: (\\d+)$").matcher(clusterFile);
+        java.util.regex.Matcher cp = java.util.regex.Pattern.compile("(?m)^\\s+controlPlaneNodes: (\\d+)$").matcher(clusterFile);
+        if (!name.find() || !nodes.find()) throw new IllegalArgumentException("not a sandbox Cluster file:\n" + clusterFile);
+        String connection = backend.connection(name.group(1), Integer.parseInt(nodes.group(1)), cp.find() ? Integer.parseInt(cp.group(1)) : 0);
+        return clusterFile.replaceAll("(?ms)^  connection:\n(    .*?\n)+", "  connection: " + java.util.regex.Matcher.quoteReplacement(connection) + "\n");
+    }
+
+    /** An admin client of a cluster, whichever the backend; the caller closes it. */
+    public io.fabric8.kubernetes.client.KubernetesClient client(String cluster) { return backend.client(cluster); }
 
     /** Pushes one commit to main, as a developer would. */
     public void push(String message, UnaryOperator<BranchChange> edit) throws IOException {
@@ -124,10 +174,14 @@ public final class TestFleet implements AutoCloseable {
         return engine.reconciler().reconcile();
     }
 
-    /** Lets simulated time pass (workloads become ready) and runs a pass. */
+    /** Lets time pass (workloads become ready: simulated on the sandbox, by the real controllers otherwise) and runs a pass. */
     public PassReport passLater() throws IOException {
-        clock.advance(Duration.ofSeconds(5));
-        sandbox.simulator().tick(clock.instant());
+        return passAfter(Duration.ofSeconds(5));
+    }
+
+    /** Moves the engine's clock on by {@code step}, lets the clusters catch up, and runs a pass. */
+    public PassReport passAfter(Duration step) throws IOException {
+        backend.advance(clock, step);
         return pass();
     }
 
@@ -165,6 +219,7 @@ public final class TestFleet implements AutoCloseable {
 
     @Override public void close() {
         engine.close();
+        backend.close();
         sandbox.close();
         developer.close();
     }

@@ -1,7 +1,6 @@
 package dev.windlass.engine;
 
 import java.nio.file.Path;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,11 +8,12 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class TrackingContract {
     @TempDir Path dir;
 
-    abstract Function<TestFleet, Backend> backend();
+    /** Real control planes, or the sandbox. */
+    abstract boolean real();
 
     private void run(ScenarioStep step) throws Exception {
-        try (TestFleet fleet = new TestFleet(dir)) {
-            step.run(new TrackingScenarios(fleet, backend(), dir));
+        try (TestFleet fleet = new TestFleet(dir, real())) {
+            step.run(new TrackingScenarios(fleet, dir));
         }
     }
 

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.function.Function;
 
 /**
  * What resource tracking promises, told through Git pushes and checked on the cluster: gc policies,
@@ -29,9 +28,9 @@ final class TrackingScenarios {
     private final Backend backend;
     private final Path dir;
 
-    TrackingScenarios(TestFleet fleet, Function<TestFleet, Backend> backend, Path dir) {
+    TrackingScenarios(TestFleet fleet, Path dir) {
         this.fleet = fleet;
-        this.backend = backend.apply(fleet);
+        this.backend = fleet.backend;
         this.dir = dir;
     }
 
@@ -47,7 +46,7 @@ final class TrackingScenarios {
     }
 
     String cluster() {
-        return "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c1}\nspec: {connection: " + backend.connection("c1") + "}\n";
+        return fleet.clusterYaml("c1", "", 1, 0, "");
     }
 
     static String app(String name) {

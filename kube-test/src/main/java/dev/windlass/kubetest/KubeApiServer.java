@@ -127,6 +127,23 @@ public final class KubeApiServer implements AutoCloseable {
     /** Continues a server {@link #freeze() frozen} before. */
     public void thaw() { servers.apiServer().signal("CONT"); }
 
+    /**
+     * {@code true}: stops the API server process, so every connection is refused, as when a cluster's control plane is
+     * down; etcd keeps the data. {@code false}: starts it again on the same port with the same etcd, and returns once it
+     * is ready.
+     */
+    public void down(boolean down) {
+        if (down) {
+            servers.stopApiServer();
+            return;
+        }
+        try {
+            servers.startAgain();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Stops the API server, then etcd, and deletes their files. */
     @Override public synchronized void close() {
         if (closed) return;

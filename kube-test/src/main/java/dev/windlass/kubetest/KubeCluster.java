@@ -212,6 +212,21 @@ public final class KubeCluster implements AutoCloseable {
     /** See {@link KubeApiServer#thaw()}. */
     public void thaw() { api.thaw(); }
 
+    /**
+     * The API server is down ({@code true}: its process is stopped, every connection is refused) or up again
+     * ({@code false}: started on the same port with the same etcd, returns once it is ready). The controllers and
+     * kubelets keep running and reconnect, as on a cluster whose API server restarts.
+     */
+    public void down(boolean down) {
+        api.down(down);
+        this.down = down;
+    }
+
+    /** Whether {@link #down(boolean)} took the API server down. */
+    public boolean isDown() { return down; }
+
+    private volatile boolean down;
+
     /** The last log lines of the controllers, to explain what a test saw. */
     public String controllerLogs(int lines) {
         StringBuilder out = new StringBuilder(controllers.tails(lines));

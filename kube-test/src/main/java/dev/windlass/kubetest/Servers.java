@@ -63,9 +63,30 @@ final class Servers {
         }
     }
 
+    private Binaries binaries;
+    private ServiceAccountKeys keys;
+    private Path tokens;
+
     private void startApiServer(Binaries binaries) throws IOException {
-        ServiceAccountKeys keys = ServiceAccountKeys.writeTo(work);
-        Path tokens = Files.writeString(work.resolve("tokens.csv"), token + ",admin,admin,system:masters\n");
+        this.binaries = binaries;
+        this.keys = ServiceAccountKeys.writeTo(work);
+        this.tokens = Files.writeString(work.resolve("tokens.csv"), token + ",admin,admin,system:masters\n");
+        startApiServer(keys, tokens);
+    }
+
+    /** Stops the API server process; etcd and every file stay. Connections are refused until {@link #startAgain()}. */
+    synchronized void stopApiServer() {
+        apiServer.stop();
+    }
+
+    /** Starts the API server again on the same port, with the same certificates, keys and etcd; waits until ready. */
+    synchronized void startAgain() throws IOException {
+        if (apiServer.alive()) return;
+        startApiServer(keys, tokens);
+        awaitReady();
+    }
+
+    private void startApiServer(ServiceAccountKeys keys, Path tokens) throws IOException {
         await("etcd on port " + etcdPort, ETCD_READY, etcd, () -> {
             var health = ApiProbe.plain().get("http://127.0.0.1:" + etcdPort + "/health");
             return health != null && health.body().contains("\"health\":\"true\"");

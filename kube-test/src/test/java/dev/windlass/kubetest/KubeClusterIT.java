@@ -175,4 +175,22 @@ class KubeClusterIT {
             assertNotNull(impatient.namespaces().withName("default").get(), "answers again once thawed");
         }
     }
+
+    @Test void anApiServerThatIsDownRefusesConnectionsAndComesBackWithItsData() {
+        client.configMaps().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata().withName("kept").endMetadata().addToData("k", "v").build()).create();
+        try (KubernetesClient impatient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(cluster.config())
+                .withRequestTimeout(2_000).withConnectionTimeout(2_000).withRequestRetryBackoffLimit(0).build()).build()) {
+            cluster.down(true);
+            try {
+                KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> impatient.namespaces().withName("default").get());
+                boolean refused = false;
+                for (Throwable t = e; t != null; t = t.getCause()) refused |= t instanceof java.net.ConnectException;
+                assertTrue(refused, "connection refused: " + e);
+            } finally {
+                cluster.down(false);
+            }
+            assertEquals("v", impatient.configMaps().inNamespace("default").withName("kept").get().getData().get("k"), "etcd kept it");
+        }
+    }
 }

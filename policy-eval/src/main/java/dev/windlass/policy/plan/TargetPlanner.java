@@ -63,6 +63,10 @@ final class TargetPlanner {
                 continue;
             }
             LiveObject live = obs.objects().get(m.ref());
+            if (live == null && ranToCompletion(m, inventory.get(m.ref()))) {
+                notes.add(m.ref() + " ran to completion and was removed after its ttlSecondsAfterFinished; it runs again when it changes in Git");
+                continue;
+            }
             if (live == null) {
                 health = health.worse(Health.Missing);
                 if (healthMessage.isEmpty()) healthMessage = m.ref() + " is missing";
@@ -153,6 +157,15 @@ final class TargetPlanner {
                     orphan ? "removed from Git; gc Never keeps it, unmanaged" : "removed from Git", List.of(), null, ApplyStrategy.ClientSide, false));
         }
         return out;
+    }
+
+    /**
+     * A Job the cluster deletes once it has finished ({@code spec.ttlSecondsAfterFinished}), already applied with this
+     * very content: it ran, and creating it again would run it again on every pass. It runs again when Git changes it.
+     */
+    static boolean ranToCompletion(Manifest m, InventoryEntry applied) {
+        return applied != null && m.hash().equals(applied.hash()) && m.ref().group().equals("batch") && m.ref().kind().equals("Job")
+                && m.body().get("spec") instanceof Map<?, ?> spec && spec.get("ttlSecondsAfterFinished") != null;
     }
 
     /** Everything recorded for an application on a cluster it leaves: deleted, or orphaned when its gc policy is Never. */

@@ -1,0 +1,150 @@
+package dev.windlass.engine;
+
+import dev.windlass.kubetest.KubeCluster;
+import dev.windlass.kubetest.RequestCounts;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Scenario clusters on real control planes, one per cluster name, reached like production clusters: through a
+ * kubeconfig file, with server-side apply. Started the first time a scenario names the cluster, closed with the
+ * fleet. Writes are counted by each API server itself.
+ */
+final class ControlPlanes implements Backend {
+
+    /** What Windlass writes in the scenarios; controllers write other resources (pods, replica sets, leases, events). */
+    static final List<String> WRITTEN_BY_WINDLASS = List.of("configmaps", "secrets", "namespaces", "services", "deployments",
+            "statefulsets", "daemonsets", "jobs", "poddisruptionbudgets");
+
+    /** How long a cluster's controllers are given, in real time, to roll out what the engine applied. */
+    static final Duration CATCH_UP = Duration.ofSeconds(5);
+
+    private final Path dir;
+    private final Map<String, KubeCluster> clusters = new ConcurrentHashMap<>();
+    private final Map<String, Path> kubeconfigs = new ConcurrentHashMap<>();
+    private final Map<String, RequestCounts> baselines = new ConcurrentHashMap<>();
+
+    ControlPlanes(Path dir) { this.dir = dir; }
+
+    @Override public boolean real() { return true; }
+
+    @Override public synchronized String connection(String cluster, int nodes, int controlPlaneNodes) {
+        KubeCluster c = clusters.computeIfAbsent(cluster, name -> KubeCluster.start(nodeSpecs(name, nodes, controlPlaneNodes)));
+        Path kubeconfig = kubeconfigs.computeIfAbsent(cluster, name -> c.kubeconfig(dir.resolve(name + ".kubeconfig")));
+        baselines.computeIfAbsent(cluster, name -> c.requestCounts());
+        return "{kubeconfig: {path: \"" + kubeconfig + "\"}}";
+    }
+
+    /** The sandbox's names: {@code <cluster>-cp-<i>} (labelled as control plane), then {@code <cluster>-worker-<i>}. */
+    static List<KubeCluster.NodeSpec> nodeSpecs(String cluster, int nodes, int controlPlaneNodes) {
+        List<KubeCluster.NodeSpec> specs = new ArrayList<>();
+        for (int i = 1; i <= nodes; i++) {
+            boolean cp = i <= controlPlaneNodes;
+            specs.add(cp ? new KubeCluster.NodeSpec(cluster + "-cp-" + i, Map.of("node-role.kubernetes.io/control-plane", ""))
+                    : KubeCluster.NodeSpec.named(cluster + "-worker-" + (i - controlPlaneNodes)));
+        }
+        return specs;
+    }
+
+    KubeCluster cluster(String name) {
+        KubeCluster c = clusters.get(name);
+        if (c == null) throw new IllegalArgumentException("no cluster " + name + " started; clusters: " + clusters.keySet());
+        return c;
+    }
+
+    @Override public KubernetesClient client(String cluster) { return cluster(cluster).newClient(); }
+
+    @Override public void advance(MutableClock clock, Duration step) {
+        clock.advance(step);
+        long deadline = System.nanoTime() + CATCH_UP.toNanos();
+        for (String name : new TreeMap<>(clusters).keySet()) {
+            if (cluster(name).isDown()) continue;
+            try (KubernetesClient k = client(name)) {
+                while (!rolledOutOrStuck(k) && System.nanoTime() < deadline) pause();
+            }
+        }
+    }
+
+    /**
+     * Every Deployment Windlass manages has rolled out, or has a Pod the scheduler could not place (nodes cordoned or
+     * not ready): waiting longer would change nothing.
+     */
+    private static boolean rolledOutOrStuck(KubernetesClient k) {
+        List<Deployment> deployments = k.apps().deployments().inAnyNamespace().withLabel("app.kubernetes.io/managed-by", "windlass").list().getItems();
+        boolean unschedulable = k.pods().inAnyNamespace().list().getItems().stream().anyMatch(ControlPlanes::unschedulable);
+        return unschedulable || deployments.stream().allMatch(ControlPlanes::rolledOut);
+    }
+
+    private static boolean rolledOut(Deployment d) {
+        var s = d.getStatus();
+        int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+        return s != null && s.getObservedGeneration() != null && s.getObservedGeneration() >= d.getMetadata().getGeneration()
+                && replicas == n(s.getUpdatedReplicas()) && replicas == n(s.getAvailableReplicas()) && replicas == n(s.getReplicas());
+    }
+
+    private static boolean unschedulable(Pod p) {
+        return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                .anyMatch(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()));
+    }
+
+    private static int n(Integer i) { return i == null ? 0 : i; }
+
+    @Override public void down(String cluster, boolean down) { cluster(cluster).down(down); }
+
+    @Override public void nodeReady(String cluster, String node, boolean ready) {
+        KubeCluster c = cluster(cluster);
+        if (ready) c.resumeHeartbeat(node);
+        else c.stopHeartbeat(node);
+        c.awaitNodeReady(node, ready);
+    }
+
+    @Override public void noRoomForNewPods(String cluster, boolean full) {
+        try (KubernetesClient k = client(cluster)) {
+            for (String node : cluster(cluster).nodes()) {
+                k.nodes().withName(node).edit(n -> {
+                    n.getSpec().setUnschedulable(full ? Boolean.TRUE : null);
+                    return n;
+                });
+            }
+        }
+    }
+
+    @Override public long writes(String cluster) {
+        RequestCounts since = counted(cluster).since(baselines.get(cluster));
+        return WRITTEN_BY_WINDLASS.stream().mapToLong(since::objectWrites).sum();
+    }
+
+    /** The server counts a request once it has answered it; a last request, answered, makes every earlier one counted. */
+    private RequestCounts counted(String cluster) {
+        KubeCluster c = cluster(cluster);
+        long sentinels = c.requestCounts().count("GET", "priorityclasses");
+        try (KubernetesClient k = client(cluster)) {
+            k.scheduling().v1().priorityClasses().withName("windlass-test-sentinel").get();
+        }
+        return dev.windlass.kubetest.Await.until(Duration.ofSeconds(10), "the sentinel request to be counted", c::requestCounts,
+                counts -> counts.count("GET", "priorityclasses") > sentinels);
+    }
+
+    @Override public void resetWrites(String cluster) { baselines.put(cluster, counted(cluster)); }
+
+    @Override public void close() {
+        clusters.values().parallelStream().forEach(KubeCluster::close);
+        clusters.clear();
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

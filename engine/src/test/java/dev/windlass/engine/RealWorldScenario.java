@@ -1,0 +1,105 @@
+package dev.windlass.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.Outcome;
+import dev.windlass.policy.state.TargetStatus;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Manifests nobody here wrote, one set as one application on one cluster: every object is created, the application
+ * becomes Healthy once its workloads are ready (simulated on the sandbox, by the real controllers on a control plane,
+ * where a LoadBalancer Service stays Progressing: no cloud gives it an address), and five idle passes after that plan
+ * nothing, record nothing and write nothing, as the cluster's server side counts it. Run by RealWorldSetsE2E (sandbox)
+ * and RealWorldSetsIT (real control planes).
+ */
+final class RealWorldScenario {
+    static final int IDLE_PASSES = 5;
+
+    private RealWorldScenario() {}
+
+    static void appliesBecomesHealthyAndThenWritesNothing(TestFleet fleet, String set) throws Exception {
+        fleet.push("add " + set, c -> TestFleet.folder(RealWorldFixtures.folder().resolve(set), "apps/" + set + "/manifests/").apply(c
+                .write("clusters/lab.yaml", fleet.clusterYaml("lab", "env: lab", 2, 0, ""))
+                .write("apps/" + set + "/app.yaml", """
+                        apiVersion: windlass.dev/v1alpha1
+                        kind: Application
+                        metadata: {name: %s}
+                        spec:
+                          namespace: %s
+                          placement: {clusterNames: [lab]}
+                        """.formatted(set, set))));
+
+        PassReport first = fleet.pass();
+        assertEquals(List.of(), first.desired().diagnostics().stream().filter(d -> d.isError()).toList());
+        Application app = first.desired().apps().get(set);
+        List<ActionResult> notCreated = first.applied().results().stream().filter(r -> r.outcome() != Outcome.Created).toList();
+        assertEquals(List.of(), notCreated, "every object is created");
+        try (KubernetesClient k = fleet.client("lab")) {
+            for (Manifest m : app.manifests()) {
+                var kind = k.genericKubernetesResources(m.apiVersion(), m.ref().kind());
+                GenericKubernetesResource live = m.ref().namespaced()
+                        ? kind.inNamespace(m.ref().namespace()).withName(m.ref().name()).get() : kind.withName(m.ref().name()).get();
+                assertTrue(live != null, m.ref() + " on the cluster");
+            }
+        }
+
+        TargetStatus lab = settled(fleet, set);
+        assertEquals("Synced", lab.sync(), lab.toString());
+        assertEquals(app.manifests().stream().filter(m -> !m.implicit()).count(), lab.inventory().size(), "every object is in the inventory");
+        if (fleet.backend.real() && servesALoadBalancer(app)) {
+            assertEquals("Progressing", lab.health(), lab.message());
+            assertTrue(lab.message().contains("Waiting for the load balancer to get an address"), lab.message());
+        } else {
+            assertEquals("Healthy", lab.health(), lab.message());
+        }
+
+        fleet.backend.resetWrites("lab");
+        for (int i = 0; i < IDLE_PASSES; i++) {
+            PassReport idle = fleet.pass();
+            assertFalse(idle.plan().hasChanges(), "idle pass " + i + " plans nothing:\n" + idle.plan());
+            assertFalse(idle.committed(), "idle pass " + i + " records nothing");
+        }
+        assertEquals(0, fleet.backend.writes("lab"), "writes over " + IDLE_PASSES + " idle passes");
+    }
+
+    /**
+     * Passes as time goes by until the application is in sync and done progressing, but for what no controller here
+     * can finish (a load balancer's address on a real control plane).
+     */
+    private static TargetStatus settled(TestFleet fleet, String app) throws Exception {
+        TargetStatus lab = null;
+        PassReport r = null;
+        for (int i = 0; i < 30; i++) {
+            r = fleet.passLater();
+            lab = fleet.engine.reconciler().state().apps().get(app).target("lab");
+            boolean waitingOnlyForAnAddress = fleet.backend.real() && lab.message().contains("load balancer");
+            if (!r.plan().hasChanges() && "Synced".equals(lab.sync()) && ("Healthy".equals(lab.health()) || waitingOnlyForAnAddress)) {
+                return lab;
+            }
+        }
+        throw new AssertionError("did not settle: " + lab.sync() + ", " + lab.health() + " " + lab.message()
+                + "; the last pass planned:\n" + r.plan().stages());
+    }
+
+    private static boolean servesALoadBalancer(Application app) {
+        return app.manifests().stream().anyMatch(m -> m.ref().kind().equals("Service")
+                && m.body().get("spec") instanceof java.util.Map<?, ?> spec && "LoadBalancer".equals(spec.get("type")));
+    }
+
+    /** Runs the scenario in a fleet of its own. */
+    static void run(Path dir, boolean real, String set) throws Exception {
+        try (TestFleet fleet = new TestFleet(dir, real)) {
+            appliesBecomesHealthyAndThenWritesNothing(fleet, set);
+        }
+    }
+}
