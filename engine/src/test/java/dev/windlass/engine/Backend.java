@@ -38,6 +38,11 @@ public interface Backend extends AutoCloseable {
      */
     void nodeReady(String cluster, String node, boolean ready);
 
+    /** Like {@link #nodeReady(String, String, boolean)} for several nodes at once. */
+    default void nodesReady(String cluster, java.util.List<String> nodes, boolean ready) {
+        for (String node : nodes) nodeReady(cluster, node, ready);
+    }
+
     /**
      * New Pods cannot start on the cluster ({@code true}) or can again: on a real cluster every node is cordoned, so
      * a rollout's new Pods stay Pending; on the sandbox every workload stays not ready.
@@ -48,6 +53,9 @@ public interface Backend extends AutoCloseable {
     long writes(String cluster);
 
     void resetWrites(String cluster);
+
+    /** DELETE requests for objects of {@code resource} (plural, like {@code deployments}) since the last reset. */
+    long deletes(String cluster, String resource);
 
     @Override void close();
 }

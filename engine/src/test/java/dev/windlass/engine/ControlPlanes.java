@@ -24,8 +24,11 @@ final class ControlPlanes implements Backend {
     static final List<String> WRITTEN_BY_WINDLASS = List.of("configmaps", "secrets", "namespaces", "services", "deployments",
             "statefulsets", "daemonsets", "jobs", "poddisruptionbudgets");
 
-    /** How long a cluster's controllers are given, in real time, to roll out what the engine applied. */
-    static final Duration CATCH_UP = Duration.ofSeconds(5);
+    /**
+     * How long a cluster's controllers are given, in real time, to roll out what the engine applied. A scenario that
+     * wants a Deployment to fail sets a progress deadline shorter than this.
+     */
+    static final Duration CATCH_UP = Duration.ofSeconds(10);
 
     private final Path dir;
     private final Map<String, KubeCluster> clusters = new ConcurrentHashMap<>();
@@ -74,13 +77,16 @@ final class ControlPlanes implements Backend {
     }
 
     /**
-     * Every Deployment Windlass manages has rolled out, or has a Pod the scheduler could not place (nodes cordoned or
-     * not ready): waiting longer would change nothing.
+     * Every Deployment Windlass manages has rolled out, or has failed (its progress deadline passed), or is stuck (a Pod
+     * in its namespace that the scheduler could not place: nodes cordoned or not ready) with a deadline too far away to
+     * wait for: waiting longer would change nothing a pass could see.
      */
     private static boolean rolledOutOrStuck(KubernetesClient k) {
         List<Deployment> deployments = k.apps().deployments().inAnyNamespace().withLabel("app.kubernetes.io/managed-by", "windlass").list().getItems();
-        boolean unschedulable = k.pods().inAnyNamespace().list().getItems().stream().anyMatch(ControlPlanes::unschedulable);
-        return unschedulable || deployments.stream().allMatch(ControlPlanes::rolledOut);
+        java.util.Set<String> stuckIn = new java.util.HashSet<>();
+        for (Pod p : k.pods().inAnyNamespace().list().getItems()) if (unschedulable(p)) stuckIn.add(p.getMetadata().getNamespace());
+        return deployments.stream().allMatch(d -> rolledOut(d) || deadlineExceeded(d)
+                || stuckIn.contains(d.getMetadata().getNamespace()) && deadline(d).compareTo(CATCH_UP) > 0);
     }
 
     private static boolean rolledOut(Deployment d) {
@@ -88,6 +94,16 @@ final class ControlPlanes implements Backend {
         int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
         return s != null && s.getObservedGeneration() != null && s.getObservedGeneration() >= d.getMetadata().getGeneration()
                 && replicas == n(s.getUpdatedReplicas()) && replicas == n(s.getAvailableReplicas()) && replicas == n(s.getReplicas());
+    }
+
+    private static boolean deadlineExceeded(Deployment d) {
+        return d.getStatus() != null && d.getStatus().getConditions() != null && d.getStatus().getConditions().stream()
+                .anyMatch(c -> "Progressing".equals(c.getType()) && "ProgressDeadlineExceeded".equals(c.getReason()));
+    }
+
+    private static Duration deadline(Deployment d) {
+        Integer seconds = d.getSpec().getProgressDeadlineSeconds();
+        return Duration.ofSeconds(seconds == null ? 600 : seconds);
     }
 
     private static boolean unschedulable(Pod p) {
@@ -104,6 +120,16 @@ final class ControlPlanes implements Backend {
         if (ready) c.resumeHeartbeat(node);
         else c.stopHeartbeat(node);
         c.awaitNodeReady(node, ready);
+    }
+
+    /** Stops (or starts) every kubelet first, then waits for them all: one node-lifecycle grace period, not one each. */
+    @Override public void nodesReady(String cluster, List<String> nodes, boolean ready) {
+        KubeCluster c = cluster(cluster);
+        for (String node : nodes) {
+            if (ready) c.resumeHeartbeat(node);
+            else c.stopHeartbeat(node);
+        }
+        for (String node : nodes) c.awaitNodeReady(node, ready);
     }
 
     @Override public void noRoomForNewPods(String cluster, boolean full) {
@@ -134,6 +160,12 @@ final class ControlPlanes implements Backend {
     }
 
     @Override public void resetWrites(String cluster) { baselines.put(cluster, counted(cluster)); }
+
+    @Override public long deletes(String cluster, String resource) {
+        return counted(cluster).since(baselines.get(cluster)).samples().stream()
+                .filter(x -> x.verb().equals("DELETE") && !x.dryRun() && x.subresource().isEmpty() && x.resource().equals(resource))
+                .mapToLong(RequestCounts.Sample::count).sum();
+    }
 
     @Override public void close() {
         clusters.values().parallelStream().forEach(KubeCluster::close);

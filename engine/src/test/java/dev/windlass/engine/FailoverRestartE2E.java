@@ -69,9 +69,9 @@ class FailoverRestartE2E {
 
     /** eu-1 down past the toleration, and one engine pass that dies as {@code dies} says. */
     TestFleet downAndKilled(boolean afterApplying) throws Exception {
-        TestFleet fleet = FailoverE2E.startIn(dir, "Gracefully", 10, "", FailoverE2E.ONE_PROD_CLUSTER);
+        TestFleet fleet = FailoverContract.startIn(dir, false, "Gracefully", 10, "", FailoverContract.ONE_PROD_CLUSTER);
         fleet.cluster("eu-1").down(true);
-        FailoverE2E.after(fleet, 5);
+        FailoverContract.after(fleet, 5);
         fleet.clock.advance(Duration.ofSeconds(60));
         ClusterClients clients = new ClusterClients();
         try (Mirror mirror = Mirror.open(dir.resolve("dying"), GitRemote.anonymous(fleet.origin.toString()))) {
@@ -120,13 +120,13 @@ class FailoverRestartE2E {
         assertEquals(1, commitsContaining(fleet, "stream failover eu-1 → eu-2 (ClusterUnreachable) healthy after"), "completed once");
         assertEquals(creates, fleet.cluster("eu-2").requests().count("POST", "/apis/apps/v1/namespaces/stream/deployments"),
                 "the new copy is created once in all");
-        assertNotNull(FailoverE2E.ingest(fleet, "eu-2", "stream"));
+        assertNotNull(FailoverContract.ingest(fleet, "eu-2", "stream"));
     }
 
     @Test
     void killedBetweenRecordingTheEvictionAndApplying() throws Exception {
         try (TestFleet fleet = downAndKilled(false)) {
-            assertNull(FailoverE2E.ingest(fleet, "eu-2", "stream"), "nothing applied before the kill");
+            assertNull(FailoverContract.ingest(fleet, "eu-2", "stream"), "nothing applied before the kill");
             try (Engine engine = restart(fleet, "after-kill")) {
                 finish(fleet, engine);
                 assertFinishedOnce(fleet, engine, 1);
@@ -137,7 +137,7 @@ class FailoverRestartE2E {
     @Test
     void killedAfterApplyingBeforeRecordingTheOutcome() throws Exception {
         try (TestFleet fleet = downAndKilled(true)) {
-            assertNotNull(FailoverE2E.ingest(fleet, "eu-2", "stream"), "applied before the kill");
+            assertNotNull(FailoverContract.ingest(fleet, "eu-2", "stream"), "applied before the kill");
             fleet.resetRequestCounts();
             try (Engine engine = restart(fleet, "after-kill")) {
                 finish(fleet, engine);
@@ -157,7 +157,7 @@ class FailoverRestartE2E {
                 fleet.cluster("eu-1").down(false);
                 finish(fleet, engine);
                 assertFinishedOnce(fleet, engine, 0);
-                assertNull(FailoverE2E.ingest(fleet, "eu-1", "stream"), "Gracefully, failover done: removed once eu-1 answers");
+                assertNull(FailoverContract.ingest(fleet, "eu-1", "stream"), "Gracefully, failover done: removed once eu-1 answers");
                 assertEquals(1, fleet.cluster("eu-1").requests().count("DELETE", INGEST));
             }
         }

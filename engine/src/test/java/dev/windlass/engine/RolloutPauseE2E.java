@@ -33,7 +33,7 @@ class RolloutPauseE2E {
     void pauseHoldsTheNextWaveAndResumeContinuesIt() throws Exception {
         try (TestFleet fleet = new RolloutE2E().startIn(dir, "Pause")) {
             String original = ReconcileLoopE2E.read(Path.of("..", "examples-repo", "apps/web/app.yaml"));
-            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             fleet.pass();
             String workdir = dir.resolve("cli").toString();
             cli("rollout", "pause", "web", "--reason", "canary latency", "--author", "Alice <alice@example.com>",
@@ -43,24 +43,24 @@ class RolloutPauseE2E {
                 assertEquals("windlass: pause rollout of web: canary latency (Alice)", head.getShortMessage());
                 assertEquals("Alice", head.getAuthorIdent().getName());
             }
-            for (int i = 0; i < 10; i++) RolloutE2E.step(fleet, Duration.ofSeconds(10), new ArrayList<>());
-            RolloutState paused = RolloutE2E.web(fleet).rollout();
+            for (int i = 0; i < 10; i++) RolloutContract.step(fleet, Duration.ofSeconds(10), new ArrayList<>());
+            RolloutState paused = RolloutContract.web(fleet).rollout();
             assertEquals(RolloutState.Result.Paused, paused.result(), paused.toString());
             assertEquals(ClusterStep.State.Succeeded, paused.step("eu-1").state(), "the step under way finishes");
             assertEquals(ClusterStep.State.Pending, paused.step("eu-2").state(), "no new step starts");
-            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-2"));
+            assertEquals("1.4.2", RolloutContract.image(fleet, "eu-2"));
             PassReport held = fleet.pass();
             assertTrue(held.plan().held().stream().anyMatch(h -> h.heldBy().equals("rollout paused: canary latency (Alice)")), held.plan().held().toString());
-            assertEquals(paused.revision(), RolloutE2E.web(fleet).rollout().revision(), "pausing does not change the revision");
+            assertEquals(paused.revision(), RolloutContract.web(fleet).rollout().revision(), "pausing does not change the revision");
 
             cli("rollout", "resume", "web", "--author", "Bob <bob@example.com>", "--repo", fleet.origin.toString(), "--workdir", workdir);
             try (Git git = Git.open(fleet.origin.toFile())) {
                 var id = git.getRepository().resolve("refs/heads/main:apps/web/app.yaml");
                 assertEquals(original, new String(git.getRepository().open(id).getBytes()), "the file is back as it was written");
             }
-            for (int i = 0; i < 40 && RolloutE2E.web(fleet).rollout().active(); i++) RolloutE2E.step(fleet, Duration.ofSeconds(10), new ArrayList<>());
-            assertEquals(RolloutState.Result.Succeeded, RolloutE2E.web(fleet).rollout().result());
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "us-1"));
+            for (int i = 0; i < 40 && RolloutContract.web(fleet).rollout().active(); i++) RolloutContract.step(fleet, Duration.ofSeconds(10), new ArrayList<>());
+            assertEquals(RolloutState.Result.Succeeded, RolloutContract.web(fleet).rollout().result());
+            assertEquals("1.5.0", RolloutContract.image(fleet, "us-1"));
         }
     }
 }

@@ -73,7 +73,7 @@ class RolloutRestartE2E {
     @Test
     void killedBetweenRecordingAndApplying() throws Exception {
         try (TestFleet fleet = new RolloutE2E().startIn(dir, "Pause")) {
-            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             ClusterClients clients = new ClusterClients();
             try (Mirror mirror = Mirror.open(dir.resolve("dying"), GitRemote.anonymous(fleet.origin.toString()))) {
                 Reconciler dying = new Reconciler(mirror, "main", new StatusWriter(mirror, "windlass/status", RetryPolicy.DEFAULT),
@@ -83,12 +83,12 @@ class RolloutRestartE2E {
                 clients.close();
             }
             assertTrue(fleet.statusLog().get(0).getFullMessage().contains("wave 1/3 started on eu-1"), "recorded before the crash");
-            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-1"), "nothing applied before the crash");
+            assertEquals("1.4.2", RolloutContract.image(fleet, "eu-1"), "nothing applied before the crash");
 
             fleet.resetRequestCounts();
             try (Engine engine = restart(fleet, "after-crash")) {
                 engine.reconciler().reconcile();
-                assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"), "the recorded step is applied after the restart");
+                assertEquals("1.5.0", RolloutContract.image(fleet, "eu-1"), "the recorded step is applied after the restart");
                 assertEquals(1, fleet.cluster("eu-1").requests().count("PATCH", WEB), "applied once");
                 assertEquals(0, fleet.cluster("eu-2").requests().count("PATCH", WEB), "no second cluster started: maxConcurrency 1");
                 RolloutState r = rollout(engine);
@@ -104,7 +104,7 @@ class RolloutRestartE2E {
     @Test
     void killedBetweenWaves() throws Exception {
         try (TestFleet fleet = new RolloutE2E().startIn(dir, "Pause")) {
-            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             fleet.pass();
             for (int i = 0; i < 20 && rollout(fleet.engine).step("eu-1").state() != ClusterStep.State.Succeeded; i++) {
                 tick(fleet);

@@ -1,15 +1,18 @@
 package dev.windlass.engine;
 
 import dev.windlass.sandbox.Sandbox;
-import dev.windlass.sandbox.sim.WorkloadMatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 
 /** Scenario clusters on the embedded sandbox; faults are the simulator's, writes are counted by its request log. */
 final class SandboxBackend implements Backend {
     private final Sandbox sandbox;
+    private final java.time.Clock clock;
 
-    SandboxBackend(Sandbox sandbox) { this.sandbox = sandbox; }
+    SandboxBackend(Sandbox sandbox, java.time.Clock clock) {
+        this.sandbox = sandbox;
+        this.clock = clock;
+    }
 
     @Override public boolean real() { return false; }
 
@@ -29,12 +32,18 @@ final class SandboxBackend implements Backend {
     @Override public void nodeReady(String cluster, String node, boolean ready) { sandbox.simulator().nodeReady(node, ready); }
 
     @Override public void noRoomForNewPods(String cluster, boolean full) {
-        sandbox.simulator().workloadNeverReady(new WorkloadMatch(cluster, null, null, null, null), full);
+        sandbox.simulator().noRoomForNewPods(cluster, full, clock.instant());
     }
 
     @Override public long writes(String cluster) { return sandbox.cluster(cluster).requests().writes(); }
 
     @Override public void resetWrites(String cluster) { sandbox.cluster(cluster).requests().reset(); }
+
+    @Override public long deletes(String cluster, String resource) {
+        return sandbox.cluster(cluster).requests().snapshot().entrySet().stream()
+                .filter(e -> e.getKey().method().equals("DELETE") && e.getKey().path().contains("/" + resource + "/"))
+                .mapToLong(java.util.Map.Entry::getValue).sum();
+    }
 
     /** The sandbox belongs to the fleet that made it. */
     @Override public void close() {}

@@ -50,7 +50,7 @@ class SuspensionE2E {
             String app = ReconcileLoopE2E.read(EXAMPLES.resolve(WEB_APP));
             fleet.push("suspend web while we debug", c -> c.write(WEB_APP, suspended(app)));
             fleet.pass();
-            Condition condition = RolloutE2E.web(fleet).condition("Suspended");
+            Condition condition = RolloutContract.web(fleet).condition("Suspended");
             assertEquals("True", condition.status(), condition.toString());
             assertEquals("Dev <dev@example.com>", condition.by(), "who suspended it: the commit's author");
 
@@ -63,10 +63,10 @@ class SuspensionE2E {
             fleet.resetRequestCounts();
             fleet.passLater();
             assertTrue(fleet.statusFile("status/apps/web.yaml").contains("Deployment web/web: spec.replicas"), "observation goes on: drift is reported");
-            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             PassReport held = fleet.passLater();
             assertEquals(0, webWrites(fleet), "no apply, no drift correction: " + fleet.sandbox.clusters());
-            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals("1.4.2", RolloutContract.image(fleet, "eu-1"));
             assertEquals(7, replicas(fleet, "eu-1"), "the hand edit stays while suspended");
             assertTrue(held.plan().held().stream().allMatch(h -> !h.action().app().equals("web") || h.heldBy().startsWith("Application/web suspended")),
                     held.plan().held().toString());
@@ -77,7 +77,7 @@ class SuspensionE2E {
             PassReport resumed = fleet.pass();
             assertEquals(List.of("Deployment web/web"), resumed.applied().results().stream().filter(r -> r.action().app().equals("web"))
                     .map(r -> r.action().object().toString()).distinct().toList(), "exactly the accumulated change");
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals("1.5.0", RolloutContract.image(fleet, "eu-1"));
             assertEquals(2, replicas(fleet, "eu-1"), "the drift is corrected on resume");
             String story = commits(fleet);
             assertTrue(story.contains("web suspended: on eu-1, eu-2, us-1 by Application/web suspended"), story);
@@ -92,15 +92,15 @@ class SuspensionE2E {
             fleet.settle();
             String us1 = ReconcileLoopE2E.read(EXAMPLES.resolve("clusters/us-1.yaml"));
             fleet.push("freeze us-1 until cut-over", c -> c.write("clusters/us-1.yaml", us1.replace("spec:\n", "spec:\n  suspend: true\n")));
-            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             fleet.pass();
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-2"));
-            assertEquals("1.4.2", RolloutE2E.image(fleet, "us-1"), "the suspended cluster gets nothing");
+            assertEquals("1.5.0", RolloutContract.image(fleet, "eu-1"));
+            assertEquals("1.5.0", RolloutContract.image(fleet, "eu-2"));
+            assertEquals("1.4.2", RolloutContract.image(fleet, "us-1"), "the suspended cluster gets nothing");
             assertTrue(fleet.statusFile("status/clusters/us-1.yaml").contains("type: Suspended"));
             fleet.push("cut-over done", c -> c.write("clusters/us-1.yaml", us1));
             fleet.pass();
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "us-1"), "updated on resume");
+            assertEquals("1.5.0", RolloutContract.image(fleet, "us-1"), "updated on resume");
             assertTrue(commits(fleet).contains("cluster us-1 resumed"));
         }
     }
@@ -108,9 +108,9 @@ class SuspensionE2E {
     @Test
     void aCronFreezeHoldsTheNextWaveAndStopsItsClocks() throws Exception {
         try (TestFleet fleet = new TestFleet(dir)) {
-            fleet.push("fleet", c -> TestFleet.folder(EXAMPLES, "").apply(c).write("policies/rollout.yaml", RolloutE2E.policy("Pause")));
+            fleet.push("fleet", c -> TestFleet.folder(EXAMPLES, "").apply(c).write("policies/rollout.yaml", RolloutContract.policy("Pause")));
             fleet.settle();
-            String slow = RolloutE2E.policy("Pause").replace("minSuccessTime: 30s", "minSuccessTime: 10m").replace("progressDeadline: 2m", "progressDeadline: 20m");
+            String slow = RolloutContract.policy("Pause").replace("minSuccessTime: 30s", "minSuccessTime: 10m").replace("progressDeadline: 2m", "progressDeadline: 20m");
             fleet.push("a nightly freeze, and a longer soak", c -> c.write("policies/rollout.yaml", slow)
                     .write("policies/freeze.yaml", """
                             apiVersion: windlass.dev/v1alpha1
@@ -125,21 +125,21 @@ class SuspensionE2E {
             fleet.settle();
             Instant nine55 = Instant.parse("2026-11-22T09:55:00Z");
             fleet.clock.advance(Duration.between(fleet.clock.instant(), nine55));
-            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             fleet.pass();
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"), "before the window: wave 1 starts");
+            assertEquals("1.5.0", RolloutContract.image(fleet, "eu-1"), "before the window: wave 1 starts");
             Instant eu2Started = null;
             List<List<String>> progressing = new ArrayList<>();
             while (fleet.clock.instant().isBefore(Instant.parse("2026-11-22T10:50:00Z"))) {
-                PassReport r = RolloutE2E.step(fleet, Duration.ofMinutes(1), progressing);
+                PassReport r = RolloutContract.step(fleet, Duration.ofMinutes(1), progressing);
                 Instant now = fleet.clock.instant();
-                ClusterStep eu1 = RolloutE2E.web(fleet).rollout().step("eu-1");
+                ClusterStep eu1 = RolloutContract.web(fleet).rollout().step("eu-1");
                 if (now.isAfter(Instant.parse("2026-11-22T10:00:00Z")) && now.isBefore(Instant.parse("2026-11-22T10:30:00Z"))) {
                     assertEquals(ClusterStep.State.Progressing, eu1.state(), "frozen at " + now + ": no success, and no timeout at 10:15");
                     assertTrue(r.plan().held().stream().anyMatch(h -> h.action().cluster().equals("eu-2")
                             && h.heldBy().startsWith("Freeze/maintenance until 2026-11-22T10:30Z")), r.plan().held().toString());
                 }
-                if (eu2Started == null && RolloutE2E.image(fleet, "eu-2").equals("1.5.0")) eu2Started = now;
+                if (eu2Started == null && RolloutContract.image(fleet, "eu-2").equals("1.5.0")) eu2Started = now;
             }
             assertTrue(eu2Started != null && !eu2Started.isBefore(Instant.parse("2026-11-22T10:35:00Z")),
                     "eu-1 soaks 10m of unfrozen time (09:55-10:00, then 10:30-10:35): wave 2 starts at " + eu2Started);
@@ -159,15 +159,15 @@ class SuspensionE2E {
                       selector: {matchLabels: {tier: frontend}}
                       reason: no changes during the sale
                     """));
-            fleet.push("web 1.5.0", c -> c.write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+            fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             PassReport frozen = fleet.pass();
-            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals("1.4.2", RolloutContract.image(fleet, "eu-1"));
             assertTrue(frozen.plan().held().stream().allMatch(h -> h.heldBy().equals(
                     "Freeze/black-friday until the Freeze is removed: no changes during the sale")), frozen.plan().held().toString());
             fleet.push("the sale is over", c -> c.delete("policies/freeze.yaml"));
             fleet.pass();
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "us-1"));
+            assertEquals("1.5.0", RolloutContract.image(fleet, "eu-1"));
+            assertEquals("1.5.0", RolloutContract.image(fleet, "us-1"));
         }
     }
 
@@ -180,15 +180,15 @@ class SuspensionE2E {
             fleet.push("freeze the frontend", c -> c.write("policies/freeze.yaml", freeze));
             fleet.pass();
             fleet.push("a typo in the freeze, and a web release", c -> c.write("policies/freeze.yaml", freeze + "  reason: [unclosed\n")
-                    .write(RolloutE2E.DEPLOYMENT, RolloutE2E.web("1.5.0")));
+                    .write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             PassReport r = fleet.pass();
-            assertEquals("1.4.2", RolloutE2E.image(fleet, "eu-1"), "the freeze did not vanish with its file");
+            assertEquals("1.4.2", RolloutContract.image(fleet, "eu-1"), "the freeze did not vanish with its file");
             assertTrue(r.plan().held().stream().allMatch(h -> h.heldBy().equals(
                     "policies/freeze.yaml held a Freeze or RolloutPolicy and cannot be read; nothing is applied until it is fixed")), r.plan().held().toString());
             assertTrue(r.plan().diagnostics().stream().anyMatch(d -> d.toString().startsWith("policies/freeze.yaml:")), "the YAML error is shown with its place");
             fleet.push("sale over", c -> c.delete("policies/freeze.yaml"));
             fleet.pass();
-            assertEquals("1.5.0", RolloutE2E.image(fleet, "eu-1"));
+            assertEquals("1.5.0", RolloutContract.image(fleet, "eu-1"));
         }
     }
 }

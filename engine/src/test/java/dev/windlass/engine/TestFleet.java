@@ -47,7 +47,7 @@ public final class TestFleet implements AutoCloseable {
         Git.init().setBare(true).setInitialBranch("main").setDirectory(origin.toFile()).call().close();
         developer = Mirror.open(dir.resolve("developer"), GitRemote.anonymous(origin.toString()));
         sandbox = new Sandbox(ClusterSettings.defaults(), new Simulator(Duration.ofSeconds(2), clock));
-        backend = real ? new ControlPlanes(dir) : new SandboxBackend(sandbox);
+        backend = real ? new ControlPlanes(dir) : new SandboxBackend(sandbox, clock);
         engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())), "main", "windlass/status", sandbox, clock);
     }
 

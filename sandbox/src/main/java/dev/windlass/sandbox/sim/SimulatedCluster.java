@@ -31,6 +31,8 @@ final class SimulatedCluster {
     private final SandboxCluster cluster;
     private final NodePool nodes;
     private Map<Sighting, Instant> firstSeen = new HashMap<>();
+    /** Since when the cluster has had no room for new Pods, or null: workloads first seen since then never get ready. */
+    private volatile Instant noRoomSince;
 
     SimulatedCluster(SandboxCluster cluster, NodePool nodes) {
         this.cluster = cluster;
@@ -43,6 +45,14 @@ final class SimulatedCluster {
 
     NodePool nodes() {
         return nodes;
+    }
+
+    /**
+     * No room for new Pods (as when every node is cordoned): an object generation first seen from {@code since} on never
+     * gets ready; what was rolled out before stays as it is. Null lifts it.
+     */
+    void noRoomSince(Instant since) {
+        noRoomSince = since;
     }
 
     void tick(Instant now, Duration readyDelay, Collection<WorkloadMatch> neverReady) {
@@ -68,7 +78,9 @@ final class SimulatedCluster {
             Instant since = firstSeen.getOrDefault(sighting, now);
             seen.put(sighting, since);
             Instant due = since.plus(readyDelay);
-            boolean stuck = neverReady.stream().anyMatch(m -> m.matches(cluster.name(), object));
+            Instant full = noRoomSince;
+            boolean stuck = neverReady.stream().anyMatch(m -> m.matches(cluster.name(), object))
+                    || full != null && !since.isBefore(full) && !controller.type().getSimpleName().equals("PersistentVolumeClaim");
             Progress.Stage stage = now.isBefore(due) ? Progress.Stage.ROLLING_OUT
                     : stuck ? Progress.Stage.STUCK : Progress.Stage.READY;
             Progress progress = new Progress(sighting.generation(), since, due, stage, nodeCount, readyNodes);

@@ -141,6 +141,20 @@ public final class Simulator implements AutoCloseable {
         }
     }
 
+    /**
+     * The cluster has no room for new Pods ({@code full}), as when every node is cordoned: a workload (or generation of
+     * one) first seen from {@code now} on never gets ready, while what was already rolled out stays ready. False lifts it.
+     */
+    public void noRoomForNewPods(String clusterName, boolean full, Instant now) {
+        for (SimulatedCluster simulated : snapshot()) {
+            if (simulated.cluster().name().equals(clusterName)) {
+                simulated.noRoomSince(full ? now : null);
+                return;
+            }
+        }
+        throw new IllegalArgumentException("no sandbox cluster named " + clusterName);
+    }
+
     /** Lifts every workload fault and wants every node Ready again. */
     public void clearFaults() {
         neverReady.clear();
