@@ -59,7 +59,7 @@ class RemediationActionsE2E {
     TestFleet start(String policy) throws Exception {
         TestFleet fleet = new TestFleet(dir);
         fleet.push("a cluster and a remediation policy", c -> c
-                .write("clusters/c.yaml", RemediationE2E.cluster("c", 1, false).replace("cp-", ""))
+                .write("clusters/c.yaml", RemediationContract.cluster(fleet, "c", 1, false))
                 .write("policies/remediation.yaml", policy));
         fleet.settle();
         try (KubernetesClient k = fleet.cluster("c").newClient()) {
@@ -90,7 +90,7 @@ class RemediationActionsE2E {
     }
 
     static void passesFor(TestFleet fleet, int seconds) throws Exception {
-        for (int t = 0; t < seconds; t += 10) RemediationE2E.after(fleet, 10);
+        for (int t = 0; t < seconds; t += 10) RemediationContract.after(fleet, 10);
     }
 
     @Test
@@ -182,7 +182,7 @@ class RemediationActionsE2E {
             database(fleet);
             passesFor(fleet, 20);
             fleet.sandbox.simulator().workloadNeverReady(DB.onCluster("c"), true);
-            for (int i = 0; i < 20 && !"Marked".equals(record(fleet.engine, "Deployment data/db").state()); i++) RemediationE2E.after(fleet, 10);
+            for (int i = 0; i < 20 && !"Marked".equals(record(fleet.engine, "Deployment data/db").state()); i++) RemediationContract.after(fleet, 10);
             assertEquals("Marked", record(fleet.engine, "Deployment data/db").state());
             fleet.clock.advance(Duration.ofSeconds(10));
             ClusterClients clients = new ClusterClients();

@@ -288,8 +288,9 @@ public final class Remediations {
             for (UnhealthyCondition u : policy.unhealthyConditions()) {
                 ObservedTarget.Condition c = t.condition(u.type());
                 if (c == null || !c.status().equals(u.status().name())) continue;
-                String since = !c.lastTransitionTime().isEmpty() ? c.lastTransitionTime()
-                        : wasUnhealthy && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
+                // The engine's own clock, never the server's lastTransitionTime: clocks differ between hosts, and a
+                // skewed one would remediate too early or never. Since when this engine has seen it unhealthy.
+                String since = wasUnhealthy && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
                 long held = Duration.between(Instant.parse(since), now).toSeconds();
                 String reason = u.type() + "=" + u.status() + " for " + seconds(held);
                 if (held < u.timeoutSeconds()) {
@@ -307,7 +308,7 @@ public final class Remediations {
             boolean isReady = ready != null && ready.status().equals("True");
             boolean everHealthy = prev != null && prev.everHealthy() || isReady;
             if (!everHealthy && policy.startupTimeoutSeconds() > 0) {
-                String created = !t.createdAt().isEmpty() ? t.createdAt() : firstSeen;
+                String created = firstSeen;  // when this engine first saw it, for the same reason
                 long age = Duration.between(Instant.parse(created), now).toSeconds();
                 if (age >= policy.startupTimeoutSeconds()) {
                     String state = prev != null && isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";

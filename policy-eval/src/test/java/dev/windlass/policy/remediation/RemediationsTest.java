@@ -22,7 +22,11 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Decisions that need no cluster to show: missing members and the startup timeout, from records and observations. */
+/**
+ * Decisions that need no cluster to show: missing members and the startup timeout, from records and observations. Every
+ * duration is the engine's own: how long it has seen a target unhealthy, or since it first saw it; never a time the
+ * server wrote (hosts' clocks differ).
+ */
 class RemediationsTest {
     static final Instant NOW = Instant.parse("2026-11-21T10:00:00Z");
     static final KindRef NODE = new KindRef("v1", "Node");
@@ -62,10 +66,27 @@ class RemediationsTest {
 
     static EngineState recorded(String... healthyNodes) {
         List<RemediationRecord> records = new ArrayList<>();
-        for (String n : healthyNodes) {
-            records.add(new RemediationRecord("control-plane", "Node " + n, "Healthy", "", "2026-11-21T09:00:00Z", null,
-                    "2026-11-21T09:00:00Z", true, null, 0, null, ""));
-        }
+        for (String n : healthyNodes) records.add(healthy(n));
+        return recorded(records);
+    }
+
+    static RemediationRecord healthy(String node) {
+        return new RemediationRecord("control-plane", "Node " + node, "Healthy", "", "2026-11-21T09:00:00Z", null,
+                "2026-11-21T09:00:00Z", true, null, 0, null, "");
+    }
+
+    /** A node this engine has seen unhealthy since {@code since}, not yet for the timeout. */
+    static RemediationRecord pending(String node, String since) {
+        return new RemediationRecord("control-plane", "Node " + node, "Pending", "Ready=False", "2026-11-21T09:00:00Z", since,
+                null, true, null, 0, null, "");
+    }
+
+    /** A node this engine first saw at {@code firstSeen}, never ready since. */
+    static RemediationRecord starting(String node, String firstSeen) {
+        return new RemediationRecord("control-plane", "Node " + node, "Pending", "starting", firstSeen, null, null, false, null, 0, null, "");
+    }
+
+    static EngineState recorded(List<RemediationRecord> records) {
         ClusterStatus cp = new ClusterStatus("cp", "clusters/cp.yaml", "Reachable", "", "ServerSide", 3, 3, List.of(), "Healthy", null,
                 "2026-11-21T09:00:00Z", records);
         return EngineState.of("abc", Map.of(), Map.of("cp", cp));
@@ -77,7 +98,8 @@ class RemediationsTest {
     void aMemberThatDisappearedCountsAsUnhealthySoOneMoreFailureIsBelowQuorum() {
         DesiredState desired = repo(READY_FALSE);
         var d = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
-                node("n2", "False", "2026-11-21T09:50:00Z", "")), recorded("n1", "n2", "n3"), Suspensions.at(desired, NOW), NOW);
+                node("n2", "False", "2026-11-21T09:59:59Z", "")),
+                recorded(List.of(healthy("n1"), pending("n2", "2026-11-21T09:50:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
         var cp = d.clusters().get("cp");
         assertEquals(List.of("Node n1:Healthy", "Node n2:Unhealthy", "Node n3:Missing"),
                 cp.records().stream().map(r -> r.target() + ":" + r.state()).toList());
@@ -90,8 +112,8 @@ class RemediationsTest {
     void aNewMemberJoiningReplacesTheMissingOne() {
         DesiredState desired = repo(READY_FALSE);
         var d = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
-                node("n2", "False", "2026-11-21T09:50:00Z", ""), node("n4", "True", "2026-11-21T09:59:00Z", "")),
-                recorded("n1", "n2", "n3"), Suspensions.at(desired, NOW), NOW);
+                node("n2", "False", "2026-11-21T09:59:59Z", ""), node("n4", "True", "2026-11-21T09:59:00Z", "")),
+                recorded(List.of(healthy("n1"), pending("n2", "2026-11-21T09:50:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
         var cp = d.clusters().get("cp");
         assertEquals(List.of("Node n1:Healthy", "Node n2:Marked", "Node n4:Healthy"),
                 cp.records().stream().map(r -> r.target() + ":" + r.state()).toList());
@@ -103,13 +125,13 @@ class RemediationsTest {
     void aTargetNeverReadyWithinTheStartupTimeoutIsUnhealthy() {
         DesiredState desired = repo(READY_FALSE + "\nstartupTimeoutSeconds: 600");
         var young = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
-                node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T09:55:00Z")),
-                recorded("n1", "n2"), Suspensions.at(desired, NOW), NOW);
+                node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T08:00:00Z")),
+                recorded(List.of(healthy("n1"), healthy("n2"), starting("n3", "2026-11-21T09:55:00Z"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord n3 = young.clusters().get("cp").records().get(2);
-        assertEquals("Pending", n3.state(), "5 minutes old: still starting");
+        assertEquals("Pending", n3.state(), "seen for 5 minutes, whatever the server says its age is: still starting");
         var old = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
-                node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T09:45:00Z")),
-                recorded("n1", "n2"), Suspensions.at(desired, NOW), NOW);
+                node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T09:59:00Z")),
+                recorded(List.of(healthy("n1"), healthy("n2"), starting("n3", "2026-11-21T09:45:00Z"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord late = old.clusters().get("cp").records().get(2);
         assertEquals("Marked", late.state());
         assertEquals("never Ready within 10m", late.reason());
