@@ -22,14 +22,23 @@ public final class RealCluster implements AutoCloseable {
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
     private final KubeApiServer server;
+    private final dev.windlass.kubetest.KubeCluster controlPlane;
     private final KubernetesClient admin;
 
-    private RealCluster(KubeApiServer server) {
+    private RealCluster(KubeApiServer server, dev.windlass.kubetest.KubeCluster controlPlane) {
         this.server = server;
+        this.controlPlane = controlPlane;
         this.admin = server.newClient();
     }
 
-    public static RealCluster start() { return new RealCluster(KubeApiServer.start()); }
+    /** An API server alone: nothing schedules or runs Pods. */
+    public static RealCluster start() { return new RealCluster(KubeApiServer.start(), null); }
+
+    /** A whole control plane (controllers, scheduler, kwok kubelets) with these nodes, so Pods really run. */
+    public static RealCluster withNodes(String... nodes) {
+        var cp = dev.windlass.kubetest.KubeCluster.start(java.util.Arrays.stream(nodes).map(dev.windlass.kubetest.KubeCluster.NodeSpec::named).toList());
+        return new RealCluster(cp.api(), cp);
+    }
 
     public KubeApiServer server() { return server; }
 
@@ -60,6 +69,7 @@ public final class RealCluster implements AutoCloseable {
 
     @Override public void close() {
         admin.close();
-        server.close();
+        if (controlPlane != null) controlPlane.close();
+        else server.close();
     }
 }

@@ -53,6 +53,27 @@ final class RemediationRecordKeeping {
         return next.withConditions(conds).withRemediation(cr.records());
     }
 
+    /**
+     * The actions the cluster refused, kept in their targets' records ("CordonAndDrain attempt 1 of 2 failed: ..."), so
+     * the status says why an attempt did nothing and the error reaches the status branch with it.
+     */
+    static ClusterStatus failures(ClusterStatus next, List<ActionResult> results) {
+        List<RemediationRecord> records = new ArrayList<>(next.remediationRecords());
+        boolean changed = false;
+        for (ActionResult r : results) {
+            Action a = r.action();
+            if (!a.app().isEmpty() || !a.cluster().equals(next.name()) || r.succeeded()) continue;
+            String target = a.object().kind() + " " + (a.object().namespaced() ? a.object().namespace() + "/" + a.object().name() : a.object().name());
+            for (int i = 0; i < records.size(); i++) {
+                RemediationRecord rec = records.get(i);
+                if (!rec.target().equals(target)) continue;
+                records.set(i, rec.withMessage(rec.message() + (rec.message().isEmpty() ? "" : " ") + "failed: " + r.message()));
+                changed = true;
+            }
+        }
+        return changed ? next.withRemediation(records) : next;
+    }
+
     private static Event line(String cluster, RemediationRecord r, String what) {
         return new Event(Event.Type.Remediation, cluster + ": " + r.target() + " " + what + " (" + r.policy() + ")");
     }

@@ -133,6 +133,7 @@ public final class Transition {
                 next = next.withConditions(conds);
             }
             next = RemediationRecordKeeping.record(next, plan.remediation().get(name), prevCluster, now, remediationEvents);
+            next = RemediationRecordKeeping.failures(next, applied.results());
             clusters.put(name, next);
         });
         java.util.Set<String> policyFiles = new java.util.TreeSet<>();

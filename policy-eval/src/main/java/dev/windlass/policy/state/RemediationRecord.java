@@ -10,12 +10,13 @@ package dev.windlass.policy.state;
  *                      Remediating (the action was taken), GaveUp (maxRetry reached), Missing (expected, not there)
  * @param reason        why it is unhealthy, in words ("Ready=False for 5m0s"), "" when healthy
  * @param firstSeen     when Windlass first saw it (the startup clock when the object has no creation time)
- * @param unhealthySince since when an unhealthy condition has held (from the object's lastTransitionTime when it has one)
+ * @param unhealthySince since when this engine has seen an unhealthy condition hold (its own clock, never the server's)
  * @param healthySince  since when it has been healthy without a break; healthy for minHealthyPeriodSeconds resets attempts
  * @param everHealthy   whether it was ever healthy (a target that never was is judged by startupTimeoutSeconds)
  * @param markedAt      when the {@code windlass.dev/unhealthy} annotation was put on it
  * @param attempts      actions taken in the current retry sequence
  * @param lastAttemptAt when the last one was taken
+ * @param message       what is happening now, in words: the step, what it waits for, why an attempt failed
  */
 public record RemediationRecord(String policy, String target, String state, String reason, String firstSeen, String unhealthySince,
                                 String healthySince, boolean everHealthy, String markedAt, int attempts, String lastAttemptAt,
@@ -26,4 +27,9 @@ public record RemediationRecord(String policy, String target, String state, Stri
     }
 
     public boolean inFlight() { return state.equals("Marked") || state.equals("Remediating"); }
+
+    public RemediationRecord withMessage(String text) {
+        return new RemediationRecord(policy, target, state, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt,
+                attempts, lastAttemptAt, text);
+    }
 }
