@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.engine.cli.Main;
-import dev.windlass.kubetest.KubeApiServer;
+import dev.windlass.kubetest.KubeCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -19,7 +19,7 @@ class PlanDryRunIT {
 
     @Test
     void theServersValidationErrorIsInThePlanAndNothingIsCreated() throws Exception {
-        try (KubeApiServer server = KubeApiServer.start(); TestFleet fleet = new TestFleet(dir)) {
+        try (KubeCluster server = KubeCluster.start(1); TestFleet fleet = new TestFleet(dir)) {
             Path kubeconfig = server.kubeconfig(dir.resolve("lab.kubeconfig"));
             fleet.push("a broken deployment", c -> c
                     .write("clusters/lab.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: lab}\n"

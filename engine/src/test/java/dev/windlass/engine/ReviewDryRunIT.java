@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.engine.cli.Main;
-import dev.windlass.kubetest.KubeApiServer;
+import dev.windlass.kubetest.KubeCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The review of a branch ({@code windlass plan --base main --head <branch>}) asks a real API server to dry-run the
+ * The review of a branch ({@code windlass plan --base main --head <branch>}) asks a real control plane to dry-run the
  * merge's actions: the server's own validation errors show in the review, and nothing is created or changed.
  */
 class ReviewDryRunIT {
@@ -39,11 +39,11 @@ class ReviewDryRunIT {
      * One server per test: objects another test's engine applied carry Windlass's marks for app {@code shop}, and a
      * review would rightly plan to prune them.
      */
-    KubeApiServer server;
+    KubeCluster server;
 
     @TempDir Path dir;
 
-    @BeforeEach void start() { server = KubeApiServer.start(); }
+    @BeforeEach void start() { server = KubeCluster.start(1); }
 
     @AfterEach void stop() { if (server != null) server.close(); }
 

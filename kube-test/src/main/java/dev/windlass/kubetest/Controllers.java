@@ -28,6 +28,8 @@ final class Controllers {
                     "--controllers=*,-serviceaccount-token",
                     "--node-monitor-grace-period=" + KubeCluster.NODE_MONITOR_GRACE_SECONDS + "s", "--node-monitor-period=1s",
                     "--concurrent-deployment-syncs=10", "--concurrent-replicaset-syncs=10",
+                    // Autoscalers act within a second or two, not the default 15 s.
+                    "--horizontal-pod-autoscaler-sync-period=1s",
                     "--kube-api-qps=200", "--kube-api-burst=400", "--v=1"),
                     work.resolve("kube-controller-manager.log")));
             started.add(ChildProcess.start("kube-scheduler", List.of(binaries.scheduler().toString(),

@@ -112,7 +112,11 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
             delivered();
             return held.standIn;
         }
-        if (object.getMetadata() != null) object.getMetadata().setManagedFields(null);  // never read; bulky
+        if (object.getMetadata() != null && object.getMetadata().getManagedFields() != null) {
+            // Bulky: only other managers' non-status entries are read (ignoreDifferences), so only those are kept.
+            object.getMetadata().setManagedFields(object.getMetadata().getManagedFields().stream()
+                    .filter(m -> !"windlass".equals(m.getManager()) && !"status".equals(m.getSubresource())).toList());
+        }
         Item old = items.put(key, new Item(standIn(object), object));
         delivered();
         return old == null ? null : old.standIn;

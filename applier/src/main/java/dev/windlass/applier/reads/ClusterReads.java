@@ -9,7 +9,7 @@ import java.util.Map;
 public interface ClusterReads extends AutoCloseable {
 
     /**
-     * The objects {@code query} names, as frozen JSON trees without {@code metadata.managedFields}, in key order
+     * The objects {@code query} names, as frozen JSON trees with only other managers' non-status managedFields, in key order
      * (namespace, then name): what a LIST made now would return.
      *
      * @throws KubernetesClientException when the cluster had to be asked and did not answer, or refused

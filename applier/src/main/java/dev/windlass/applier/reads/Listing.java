@@ -41,7 +41,9 @@ final class Listing {
 
     /**
      * An object as a frozen JSON tree. Items of a LIST may come without apiVersion and kind; the kind asked for is the
-     * truth. {@code metadata.managedFields} is dropped: it is bulky, and nothing in Windlass reads it.
+     * truth. Of {@code metadata.managedFields} only what other field managers own outside status is kept: that is what
+     * an application's ignoreDifferences may name ({@code managedFieldsManagers}); Windlass's own entries (it knows
+     * what it applies) and every status entry (bulky, and never a field Git sets) are dropped.
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> body(KubernetesSerialization json, Query query, GenericKubernetesResource item) {
@@ -49,9 +51,19 @@ final class Listing {
         body.putIfAbsent("apiVersion", query.apiVersion());
         body.putIfAbsent("kind", query.kind());
         Map<String, Object> meta = JsonTree.childMap(body, "metadata");
-        if (meta != null) meta.remove("managedFields");
+        if (meta != null && meta.get("managedFields") instanceof List<?> entries) {
+            List<Object> others = new ArrayList<>();
+            for (Object e : entries) {
+                if (e instanceof Map<?, ?> m && !OWN_MANAGER.equals(m.get("manager")) && !"status".equals(m.get("subresource"))) others.add(e);
+            }
+            if (others.isEmpty()) meta.remove("managedFields");
+            else meta.put("managedFields", others);
+        }
         return JsonTree.frozen(body);
     }
+
+    /** The field manager Windlass applies as (ServerSideApply.FIELD_MANAGER, which this package cannot see). */
+    private static final String OWN_MANAGER = "windlass";
 
     /** {@code namespace/name}, or {@code name} for a cluster-scoped object: the order LISTs come in. */
     static String key(Map<String, Object> body) {
