@@ -22,7 +22,7 @@
 #   GO                        go binary (default: go on PATH, else /usr/local/go/bin/go)
 #
 # All diagnostics go to stderr; stdout carries only the cache directory (last line).
-# The first run downloads ~1 GiB of Go modules and compiles for about 25 minutes on
+# The first run downloads ~1 GiB of Go modules and compiles for about 7-10 minutes on
 # 2 cores (niced, GOMAXPROCS=2); later runs only check the cached binaries (<1 s).
 set -euo pipefail
 
@@ -201,7 +201,7 @@ build_kubernetes() {
   [ ${#K8S_PKGS[@]} -gt 0 ] || return 0
   log "building ${K8S_NAMES[*]} $K8S_VERSION from the Go module proxy"
   if [ "${K8S_NAMES[0]}" = kube-apiserver ]; then
-    log "a cold build takes ~15 minutes on 2 cores (~0.7 GiB of modules, ~3 GiB of Go build cache); please wait"
+    log "a cold build takes ~5 minutes on 2 cores (~0.7 GiB of modules, ~3 GiB of Go build cache); please wait"
   fi
   local date; date="$(module_time "k8s.io/kubernetes@$K8S_VERSION")"
   local ld="-s -w" p
@@ -230,7 +230,7 @@ build_kubernetes() {
 provide_kwok() {
   kwok_ok && return 0
   find_go
-  log "building kwok $KWOK_VERSION (sigs.k8s.io/kwok) from the Go module proxy; ~10 minutes the first time"
+  log "building kwok $KWOK_VERSION (sigs.k8s.io/kwok) from the Go module proxy; ~2 minutes the first time"
   local mod="$WORK/kwok"; mkdir -p "$mod"
   local kmod; kmod="$(module_gomod "sigs.k8s.io/kwok@$KWOK_VERSION")"
   local gover; gover="$(sed -n 's/^go \([0-9.]*\)$/\1/p' "$kmod" | head -n1)"

@@ -65,6 +65,6 @@ public record Binaries(Path dir) {
 
     private IllegalStateException missing(Path file) {
         return new IllegalStateException(file.getFileName() + " not found in " + dir
-                + "; run scripts/kube-test-env.sh (the first build takes about 25 min)");
+                + "; run scripts/kube-test-env.sh (the first build takes about 10 min)");
     }
 }

@@ -13,7 +13,7 @@ class BinariesTest {
     @Test void missingBinariesNameTheScript(@TempDir Path empty) {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> KubeApiServer.start(new Binaries(empty)));
 
-        assertEquals("kube-apiserver not found in " + empty + "; run scripts/kube-test-env.sh (the first build takes about 25 min)",
+        assertEquals("kube-apiserver not found in " + empty + "; run scripts/kube-test-env.sh (the first build takes about 10 min)",
                 e.getMessage());
     }
 
@@ -24,7 +24,7 @@ class BinariesTest {
         }
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> KubeCluster.start(new Binaries(dir), java.util.List.of()));
 
-        assertEquals("kube-controller-manager not found in " + dir + "; run scripts/kube-test-env.sh (the first build takes about 25 min)",
+        assertEquals("kube-controller-manager not found in " + dir + "; run scripts/kube-test-env.sh (the first build takes about 10 min)",
                 e.getMessage());
     }
 }
