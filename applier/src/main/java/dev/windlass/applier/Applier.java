@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
@@ -32,6 +35,7 @@ public final class Applier implements AutoCloseable {
     private final Observer observer;
     private final ActionWrite writes = new ActionWrite();
     private final DeadlinePool pool;
+    private final Map<String, ClusterLane> lanes = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Applier(ClusterClients clients) { this(clients, ApplierSettings.DEFAULT); }
 
@@ -57,22 +61,134 @@ public final class Applier implements AutoCloseable {
     /**
      * With what Git wants of each object, so that an object Windlass's own comparison finds different is confirmed by
      * the API server before it counts as drift (clusters with server-side apply only).
+     *
+     * <p>One cluster's trouble stays its own: each cluster is observed on its own thread, and the pass waits for it at
+     * most its allowance ({@link ClusterLane}); one that has not answered by then is reported unreachable, its
+     * observation goes on in the background, and later passes do not wait for it while a background probe finds it
+     * not answering.
      */
     public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster, Map<String, Set<KindRef>> targetsByCluster,
                                  DesiredObjects desired) {
         Duration deadline = settings.observeDeadline();
-        Map<String, CompletableFuture<ClusterObservation>> running = new LinkedHashMap<>();
-        kindsByCluster.forEach((cluster, kinds) -> running.put(cluster, pool.submit(
-                        () -> observer.observe(cluster, kinds, targetsByCluster.getOrDefault(cluster, Set.of()), desired), deadline,
-                        () -> ClusterObservation.unreachable(cluster, "timed out after " + seconds(deadline)))
-                .exceptionally(e -> ClusterObservation.unreachable(cluster, "observation failed: " + e))));
         Map<String, ClusterObservation> observed = new LinkedHashMap<>();
-        running.forEach((cluster, future) -> observed.put(cluster, future.join()));
-        return new ObservedState(observed);
+        Map<String, CompletableFuture<ClusterObservation>> running = new LinkedHashMap<>();
+        long started = System.nanoTime();
+        for (var e : kindsByCluster.entrySet()) {
+            String cluster = e.getKey();
+            ClusterLane lane = lane(cluster);
+            String silent = lane.notAnswering();
+            if (silent != null || lane.busy()) {
+                lane.probeIfDue(settings.probeEvery(), () -> probe(cluster));
+                observed.put(cluster, ClusterObservation.unreachable(cluster, silent != null ? silent
+                        : "still busy with the last observation, which did not finish in time"));
+                continue;
+            }
+            running.put(cluster, pool.submit(
+                            () -> timed(lane, () -> observer.observe(cluster, e.getValue(), targetsByCluster.getOrDefault(cluster, Set.of()), desired)),
+                            deadline, () -> ClusterObservation.unreachable(cluster, "timed out after " + seconds(deadline)))
+                    .exceptionally(x -> ClusterObservation.unreachable(cluster, "observation failed: " + x)));
+        }
+        Duration othersTypical = typicalOf(running.keySet());
+        for (var e : running.entrySet()) {
+            String cluster = e.getKey();
+            ClusterLane lane = lane(cluster);
+            Duration allowance = lane.allowance(settings, othersTypical);
+            long left = started + allowance.toNanos() - System.nanoTime();
+            try {
+                // Allowed the whole deadline: the observation's own deadline ends it.
+                observed.put(cluster, allowance.compareTo(deadline) >= 0 ? e.getValue().join()
+                        : e.getValue().get(Math.max(0, left), TimeUnit.NANOSECONDS));
+            } catch (TimeoutException late) {
+                String why = "did not answer within " + seconds(allowance) + " (it usually takes "
+                        + (lane.typical() == null ? "no longer than the others" : seconds(lane.typical()))
+                        + "); not waited for until it answers again";
+                lane.gaveUpWaiting(e.getValue(), why);
+                e.getValue().whenComplete((r, x) -> lane.finishedLate(e.getValue()));
+                observed.put(cluster, ClusterObservation.unreachable(cluster, why));
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                observed.put(cluster, ClusterObservation.unreachable(cluster, "observation interrupted"));
+            } catch (ExecutionException x) {
+                observed.put(cluster, ClusterObservation.unreachable(cluster, "observation failed: " + x.getCause()));
+            }
+        }
+        Map<String, ClusterObservation> ordered = new LinkedHashMap<>();
+        kindsByCluster.keySet().forEach(c -> ordered.put(c, observed.get(c)));
+        return new ObservedState(ordered);
     }
+
+    /** Runs an observation and, when it reached the cluster, notes how long it took. */
+    private static ClusterObservation timed(ClusterLane lane, java.util.function.Supplier<ClusterObservation> observation) {
+        long start = System.nanoTime();
+        ClusterObservation result = observation.get();
+        if (result.reachable()) lane.answered(Duration.ofNanos(System.nanoTime() - start));
+        return result;
+    }
+
+    /** Whether a cluster answers at all: one {@code GET /readyz}, with the client's own request timeout. */
+    private CompletableFuture<Boolean> probe(String cluster) {
+        return pool.submit(() -> observer.answers(cluster), settings.observeDeadline(), () -> false).exceptionally(x -> false);
+    }
+
+    /** The median usual observation time of these clusters, for one that has none yet; null when none has one. */
+    private Duration typicalOf(Set<String> clusters) {
+        List<Duration> known = new ArrayList<>();
+        for (String c : clusters) {
+            Duration t = lane(c).typical();
+            if (t != null) known.add(t);
+        }
+        if (known.isEmpty()) return null;
+        known.sort(null);
+        return known.get(known.size() / 2);
+    }
+
+    private ClusterLane lane(String cluster) { return lanes.computeIfAbsent(cluster, c -> new ClusterLane()); }
 
     /** Dry runs sent to ask {@code cluster}'s API server about drift so far (see {@link #observe(Map, Map, DesiredObjects)}). */
     public long driftDryRuns(String cluster) { return observer.driftDryRuns(cluster); }
+
+    /**
+     * Executes a plan's stages, every cluster on its own ({@link ClusterPipeline}): each runs its part of each stage in
+     * turn, under its own deadline for all of them, and moves on without waiting for other clusters. Clusters taken to
+     * be not answering are not written to. Results in the plan's order, only for the actions executed.
+     */
+    public List<ActionResult> executeStages(List<Stage> stages) {
+        Map<String, List<List<Action>>> byCluster = new LinkedHashMap<>();
+        for (int i = 0; i < stages.size(); i++) {
+            for (Action action : stages.get(i).actions()) {
+                List<List<Action>> perStage = byCluster.computeIfAbsent(action.cluster(), c -> new ArrayList<>());
+                while (perStage.size() <= i) perStage.add(new ArrayList<>());
+                perStage.get(i).add(action);
+            }
+        }
+        Map<String, CompletableFuture<List<ActionResult>>> running = new LinkedHashMap<>();
+        byCluster.forEach((cluster, perStage) -> {
+            perStage.removeIf(List::isEmpty);
+            ClusterPipeline pipeline = new ClusterPipeline(cluster, perStage, writes);
+            int actions = perStage.stream().mapToInt(List::size).sum();
+            Duration deadline = settings.executeDeadline(actions);
+            String silent = lane(cluster).notAnswering();
+            if (silent != null) {
+                running.put(cluster, CompletableFuture.completedFuture(pipeline.endWith("skipped: cluster " + cluster + " " + silent,
+                        "skipped: cluster " + cluster + " is not answering", true)));
+                return;
+            }
+            running.put(cluster, pool.submit(() -> pipeline.run(clients.connection(cluster)), deadline,
+                            () -> pipeline.endWith("timed out after " + seconds(deadline) + "; it may or may not have been applied",
+                                    "skipped: cluster " + cluster + " timed out", true))
+                    .exceptionally(e -> pipeline.endWith("failed unexpectedly: " + e, "skipped after an unexpected failure", false)));
+        });
+        Map<Action, ActionResult> byAction = new java.util.IdentityHashMap<>();
+        running.values().forEach(f -> f.join().forEach(r -> byAction.put(r.action(), r)));
+        List<ActionResult> ordered = new ArrayList<>();
+        for (Stage stage : stages) {
+            for (Action action : stage.actions()) {
+                ActionResult r = byAction.get(action);
+                if (r != null) ordered.add(r);
+            }
+        }
+        return ordered;
+    }
 
     /** Executes every action of {@code stage}; results in the stage's action order. */
     public List<ActionResult> execute(Stage stage) { return execute(stage, cluster -> true); }

@@ -130,6 +130,17 @@ public final class Observer {
         }
     }
 
+    /** Whether the cluster answers at all: one {@code GET /readyz}; any answer, ready or not, counts. */
+    public boolean answers(String cluster) {
+        if (!(clients.connection(cluster) instanceof ClusterConnection.Connected connected)) return false;
+        try {
+            notReady(connected.client());
+            return true;
+        } catch (KubernetesClientException e) {
+            return false;
+        }
+    }
+
     /** Dry runs sent to ask {@code cluster}'s API server about drift so far. */
     public long driftDryRuns(String cluster) {
         ServerDiffs diffs = serverDiffs.get(cluster);

@@ -58,6 +58,10 @@ public final class ClusterFleet implements Fleet {
         return applier.execute(stage, clusters);
     }
 
+    @Override public List<ActionResult> executeStages(List<Stage> stages) {
+        return applier.executeStages(stages);
+    }
+
     @Override public List<ActionResult> dryRun(Stage stage, Set<String> clusters) {
         return applier.dryRun(stage, clusters);
     }

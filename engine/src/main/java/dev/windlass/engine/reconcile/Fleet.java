@@ -39,6 +39,26 @@ public interface Fleet extends AutoCloseable {
     List<ActionResult> execute(Stage stage, Set<String> clusters);
 
     /**
+     * Runs a plan's stages: a cluster moves to the next stage only when every action of the last one succeeded there.
+     * Results in plan order. This default runs stage after stage across the fleet; a fleet that can lets each cluster go
+     * through its stages without waiting for the others.
+     */
+    default List<ActionResult> executeStages(List<Stage> stages) {
+        List<ActionResult> results = new java.util.ArrayList<>();
+        Set<String> failed = new java.util.HashSet<>();
+        for (Stage stage : stages) {
+            Set<String> clusters = new java.util.TreeSet<>(stage.clusters());
+            clusters.removeAll(failed);
+            if (clusters.isEmpty()) continue;
+            for (ActionResult r : execute(stage, clusters)) {
+                results.add(r);
+                if (!r.succeeded()) failed.add(r.action().cluster());
+            }
+        }
+        return results;
+    }
+
+    /**
      * Asks the API servers what the stage's actions would do, changing nothing: the server's own
      * validation errors and defaults show before anything is applied. Clusters that cannot dry-run
      * answer {@code Skipped}.

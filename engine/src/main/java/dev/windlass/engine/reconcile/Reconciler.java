@@ -140,20 +140,12 @@ public final class Reconciler {
         }
     }
 
-    /** Stages run in order; a cluster moves to the next stage only when every action of the last one succeeded there. */
+    /**
+     * Stages run in order on each cluster; a cluster moves to the next stage only when every action of the last one
+     * succeeded there, and never waits for another cluster's stages.
+     */
     private ApplyResult execute(Plan plan) {
-        List<ActionResult> results = new ArrayList<>();
-        Set<String> failed = new HashSet<>();
-        for (Stage stage : plan.stages()) {
-            Set<String> clusters = new TreeSet<>(stage.clusters());
-            clusters.removeAll(failed);
-            if (clusters.isEmpty()) continue;
-            for (ActionResult r : fleet.execute(stage, clusters)) {
-                results.add(r);
-                if (!r.succeeded()) failed.add(r.action().cluster());
-            }
-        }
-        return new ApplyResult(results);
+        return new ApplyResult(fleet.executeStages(plan.stages()));
     }
 
     /** Writes only the files that differ from what is recorded; an identical tree makes no commit. */
