@@ -84,4 +84,28 @@ class ApplierTest {
         assertTrue(observed.cluster("west").reachable());
         assertTrue(observed.cluster("west").objects().isEmpty(), "no kinds asked for");
     }
+
+    /**
+     * A manifest the client cannot write (a count past int32, which the parser refuses before this, but an applier may
+     * still be handed one) fails alone: the cluster answered nothing wrong, so the application's next object is applied.
+     */
+    @Test void anObjectTheClientCannotWriteFailsAloneAndTheNextObjectIsApplied() {
+        Action overflow = create("east", dev.windlass.applier.support.Fixtures.manifest("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: big, namespace: demo}
+                spec:
+                  replicas: 99999999999
+                  selector: {matchLabels: {a: b}}
+                  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: x}]}}
+                """));
+        Action next = create("east", configMap("demo", "after", "1"));
+
+        List<ActionResult> results = applier.execute(new Stage("apply", "", List.of(overflow, next)));
+
+        assertEquals(Outcome.Failed, results.get(0).outcome());
+        assertFalse(results.get(0).transientFailure());
+        assertFalse(results.get(0).message().contains("unreachable"), results.get(0).message());
+        assertEquals(Outcome.Created, results.get(1).outcome(), "not skipped as if the cluster were gone: " + results.get(1).message());
+    }
 }

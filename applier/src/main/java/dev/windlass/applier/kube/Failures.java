@@ -21,15 +21,21 @@ public final class Failures {
         /** The client could not work out where to send the request, e.g. a kind the cluster does not serve (yet). */
         Unresolved,
         /** The server refused this request: 4xx other than 408 and 429 (validation, forbidden, conflict). */
-        Rejected;
+        Rejected,
+        /**
+         * The request was never made: the client could not write the object as a request (a value its types cannot
+         * hold, such as a count past int32). Says nothing about the cluster; the same object fails the same way.
+         */
+        Unsendable;
 
         /** True when a later pass may succeed without a change in Git. */
-        public boolean transientFailure() { return this != Rejected; }
+        public boolean transientFailure() { return this != Rejected && this != Unsendable; }
     }
 
     private Failures() {}
 
     public static Kind classify(Throwable failure) {
+        if (unsendable(failure) != null) return Kind.Unsendable;
         if (ioCause(failure) != null) return Kind.Unreachable;
         if (failure instanceof KubernetesClientException k) {
             int code = k.getCode();
@@ -42,6 +48,9 @@ public final class Failures {
 
     /** A short message for people: what went wrong, with the server's own words when it gave any. */
     public static String describe(Throwable failure) {
+        if (unsendable(failure) != null) {
+            return "the object cannot be written as a request: a value does not fit the field's type; fix it in Git";
+        }
         Throwable io = ioCause(failure);
         if (io != null) {
             // The client wraps the informative exception in generic ones; name the most specific in the chain.
@@ -59,6 +68,14 @@ public final class Failures {
             return "HTTP " + k.getCode() + (said.isEmpty() ? "" : ": " + said);
         }
         return String.valueOf(failure.getMessage());
+    }
+
+    /** A cause that says the client could not write or read the object itself (JSON processing), or null. */
+    private static Throwable unsendable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof com.fasterxml.jackson.core.JsonProcessingException) return t;
+        }
+        return null;
     }
 
     /** The first cause that means the request never got an answer, or null. */

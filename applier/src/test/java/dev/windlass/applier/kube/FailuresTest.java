@@ -46,4 +46,14 @@ class FailuresTest {
         assertTrue(Failures.Kind.Unresolved.transientFailure());
         assertFalse(Failures.describe(failure).isEmpty());
     }
+
+    /** A value the client's types cannot hold fails in the client, before any request: not the cluster's doing. */
+    @Test void anObjectTheClientCannotWriteIsUnsendableNotUnreachable() {
+        var overflow = new KubernetesClientException("create failed",
+                new com.fasterxml.jackson.databind.exc.InvalidFormatException(null, "out of range", "99999999999", Integer.class));
+
+        assertEquals(Failures.Kind.Unsendable, Failures.classify(overflow));
+        assertFalse(Failures.Kind.Unsendable.transientFailure(), "the same object fails the same way");
+        assertEquals("the object cannot be written as a request: a value does not fit the field's type; fix it in Git", Failures.describe(overflow));
+    }
 }

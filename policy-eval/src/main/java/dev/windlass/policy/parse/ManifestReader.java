@@ -33,6 +33,11 @@ final class ManifestReader {
                     + (metadata != null && metadata.get("generateName") != null ? " (generateName is not supported: objects need a stable name to be tracked)" : "")));
             return null;
         }
+        Diagnostic refused = ManifestSchema.check(doc, v, apiVersion, kind, name);
+        if (refused != null) {
+            out.add(refused);
+            return null;
+        }
         String group = ObjectRef.groupOf(apiVersion);
         String namespace = metadata.get("namespace") instanceof String s ? s : null;
         Map<String, Object> body = v;

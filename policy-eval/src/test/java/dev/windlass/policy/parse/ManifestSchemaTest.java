@@ -1,0 +1,73 @@
+package dev.windlass.policy.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.policy.RepoFiles;
+import dev.windlass.policy.model.DesiredState;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Built-in kinds checked against the Kubernetes API's own types before anything is planned: what the API server would
+ * refuse to decode is an error at its place, for that application only; the application beside it is applied.
+ */
+class ManifestSchemaTest {
+
+    static DesiredState repo(String broken) {
+        return RepoParser.parse(RepoFiles.inline(
+                "clusters/a.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: a}\nspec:\n  connection: {sandbox: {nodes: 1}}\n",
+                "apps/bad/app.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: bad}\nspec:\n  namespace: bad\n  placement: {clusterNames: [a]}\n",
+                "apps/bad/manifests/deploy.yaml", broken,
+                "apps/good/app.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: good}\nspec:\n  namespace: good\n  placement: {clusterNames: [a]}\n",
+                "apps/good/manifests/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\ndata: {k: v}\n"));
+    }
+
+    static List<String> errors(DesiredState s) { return s.diagnostics().stream().filter(d -> d.isError()).map(Object::toString).toList(); }
+
+    static final String DEPLOYMENT = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: web}
+            spec:
+              replicas: %s
+              selector: {matchLabels: {app: web}}
+              template:
+                metadata: {labels: {app: web}}
+                spec:
+                  containers:
+                  - name: web
+                    image: %s
+                    ports: [{containerPort: %s}]
+            """;
+
+    @Test void anIntegerPastInt32IsAnErrorAtItsPlaceAndTheOtherAppGoesOn() {
+        DesiredState s = repo(DEPLOYMENT.formatted("99999999999", "nginx", "80"));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:13: Deployment web: spec.replicas is out of range: it must be a whole number from "
+                + "-2147483648 to 2147483647 (int32); the API server would refuse it, so nothing of this application is applied"), errors(s));
+        assertFalse(s.apps().get("bad").valid());
+        assertTrue(s.apps().get("good").valid());
+    }
+
+    @Test void aValueOfTheWrongTypeIsNamedByWhatTheFieldHolds() {
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:13:33: Deployment web: spec.template.spec.containers[0].ports[0].containerPort must be "
+                + "a whole number from -2147483648 to 2147483647 (int32); the API server would refuse it, so nothing of this application is applied"),
+                errors(repo(DEPLOYMENT.formatted("2", "nginx", "\"eighty\""))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:12:16: Deployment web: spec.template.spec.containers[0].image must be "
+                + "a string (quote it); the API server would refuse it, so nothing of this application is applied"),
+                errors(repo(DEPLOYMENT.formatted("2", "1.25", "80"))));
+    }
+
+    @Test void aSecretValueIsNeverQuoted() {
+        DesiredState s = repo("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: 424242}\n");
+        assertEquals(1, errors(s).size());
+        assertTrue(errors(s).get(0).startsWith("apps/bad/manifests/deploy.yaml:4:24: Secret db: stringData.password must be a string (quote it)"), errors(s).get(0));
+        assertFalse(errors(s).get(0).contains("424242"));
+    }
+
+    @Test void customResourcesAndWellFormedObjectsPass() {
+        assertEquals(List.of(), errors(repo(DEPLOYMENT.formatted("2", "nginx", "80"))));
+        assertEquals(List.of(), errors(repo("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: \"big\", count: 99999999999}\n")));
+    }
+}
