@@ -147,6 +147,13 @@ final class TrackingScenarios {
         backend.resetWrites("c1");
         PassReport again = fleet.pass();
         assertFalse(again.plan().hasChanges(), "stringData as the server stores it is no change:\n" + again.plan());
+        String hash = again.desired().apps().get("keys").manifests().stream().filter(m -> m.ref().kind().equals("Secret")).findFirst().orElseThrow().hash();
+        assertFalse(fleet.statusFile("status/apps/keys.yaml").contains(hash), "no hash of the Secret's content on the status branch");
+        try (KubernetesClient k = backend.client("c1")) {
+            var inventory = k.configMaps().inNamespace("windlass-system").withName("windlass-inventory-keys").get();
+            assertTrue(inventory != null && inventory.getData().values().stream().noneMatch(v -> v.contains(hash)),
+                    "nor in the cluster's inventory, which people who may not read Secrets can read");
+        }
         assertEquals(0, backend.writes("c1"), "nothing rewritten");
         fleet.push("rotate", c -> c.write("apps/keys/manifests/secret.yaml", secret.formatted("second")));
         PassReport rotated = fleet.pass();

@@ -71,7 +71,9 @@ public final class RecordedFleet implements Fleet {
                     // same, with the hash it was recorded with; its fields are the closest version at hand.
                     for (Manifest m : applied.manifests()) {
                         if (m.ref().equals(e.ref())) {
-                            objects.put(m.ref(), new LiveObject(m.ref(), withHash(m, e.hash()), Health.valueOf(t.health()), ""));
+                            // A Secret's record has no hash: what was applied is the manifest of the commit it came from.
+                            String hash = e.hash().isEmpty() ? m.hash() : e.hash();
+                            objects.put(m.ref(), new LiveObject(m.ref(), withHash(m, hash), Health.valueOf(t.health()), ""));
                         }
                     }
                 }
