@@ -1,0 +1,77 @@
+package dev.windlass.policy.remediation;
+
+import dev.windlass.policy.model.RemediationPolicy;
+import dev.windlass.policy.model.RemediationPolicy.UnhealthyCondition;
+import dev.windlass.policy.observe.ObservedTarget;
+import dev.windlass.policy.state.RemediationRecord;
+import java.time.Instant;
+
+/**
+ * A target's record at {@code now}, before any step is decided: its state from its conditions (Healthy, Pending within a
+ * timeout, or unhealthy), with its clocks and counters carried over from the record before. Every clock is the engine's
+ * own: since when this engine has seen a condition hold, or has seen the target at all, never a time the server wrote,
+ * since hosts' clocks differ and a skewed one would remediate too early or never.
+ */
+final class Assessment {
+    private final RemediationPolicy policy;
+    private final Instant now;
+
+    Assessment(RemediationPolicy policy, Instant now) {
+        this.policy = policy;
+        this.now = now;
+    }
+
+    /** Whether {@code o}, judged as a target seen for the first time, is healthy. */
+    boolean healthy(ObservedTarget o) {
+        return of(o, null).state().equals("Healthy");
+    }
+
+    RemediationRecord of(ObservedTarget t, RemediationRecord prev) {
+        String firstSeen = prev == null ? now.toString() : prev.firstSeen();
+        boolean wasUnhealthy = prev != null && (Remediations.isUnhealthy(prev.state()) || prev.state().equals("Pending"));
+        for (UnhealthyCondition u : policy.unhealthyConditions()) {
+            ObservedTarget.Condition c = t.condition(u.type());
+            if (c == null || !c.status().equals(u.status().name())) continue;
+            String since = wasUnhealthy && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
+            long held = Durations.between(since, now);
+            String reason = u.type() + "=" + u.status() + " for " + Durations.seconds(held);
+            if (held < u.timeoutSeconds()) {
+                return new RemediationRecord(policy.name(), t.id(), "Pending", reason, firstSeen, since, null,
+                        prev != null && prev.everHealthy(), prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(),
+                        prev == null ? null : prev.lastAttemptAt(), "unhealthy for less than " + Durations.seconds(u.timeoutSeconds()));
+            }
+            String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
+            return new RemediationRecord(policy.name(), t.id(), state, reason, firstSeen, since, null, prev != null && prev.everHealthy(),
+                    prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(), prev == null ? null : prev.lastAttemptAt(),
+                    prev == null ? "" : prev.message());
+        }
+        String readyType = policy.unhealthyConditions().isEmpty() ? "Ready" : policy.unhealthyConditions().get(0).type();
+        ObservedTarget.Condition ready = t.condition(readyType);
+        boolean isReady = ready != null && ready.status().equals("True");
+        boolean everHealthy = prev != null && prev.everHealthy() || isReady;
+        if (!everHealthy && policy.startupTimeoutSeconds() > 0) {
+            // Seen this long by this engine, never ready: the startup clock, for the same reason as above.
+            if (Durations.between(firstSeen, now) >= policy.startupTimeoutSeconds()) {
+                String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
+                return new RemediationRecord(policy.name(), t.id(), state, "never " + readyType + " within "
+                        + Durations.seconds(policy.startupTimeoutSeconds()), firstSeen, firstSeen, null, false,
+                        prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(), prev == null ? null : prev.lastAttemptAt(),
+                        prev == null ? "" : prev.message());
+            }
+            return new RemediationRecord(policy.name(), t.id(), "Pending", "starting", firstSeen, null, null, false, null, 0, null,
+                    "not " + readyType + " yet; startup timeout " + Durations.seconds(policy.startupTimeoutSeconds()));
+        }
+        String healthySince = prev != null && prev.state().equals("Healthy") && prev.healthySince() != null ? prev.healthySince() : now.toString();
+        int attempts = prev == null ? 0 : prev.attempts();
+        String lastAttempt = prev == null ? null : prev.lastAttemptAt();
+        String message = "";
+        if (attempts > 0 && Durations.between(healthySince, now) >= policy.minHealthyPeriodSeconds()) {
+            attempts = 0;
+            lastAttempt = null;
+        } else if (attempts > 0) {
+            message = attempts + (attempts == 1 ? " attempt" : " attempts") + " so far; healthy for "
+                    + Durations.seconds(policy.minHealthyPeriodSeconds()) + " starts a new retry sequence";
+        }
+        return new RemediationRecord(policy.name(), t.id(), "Healthy", "", firstSeen, null, healthySince, true, null, attempts, lastAttempt, message);
+    }
+}

@@ -1,0 +1,190 @@
+package dev.windlass.policy.remediation;
+
+import dev.windlass.policy.model.RemediationPolicy;
+import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.KindRef;
+import dev.windlass.policy.observe.ObservedTarget;
+import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.state.RemediationRecord;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** One policy on one cluster in one pass: every target's record, then at most the steps the gates allow. */
+final class PolicyPass {
+    private final RemediationPolicy policy;
+    private final String cluster;
+    private final ClusterObservation obs;
+    private final List<RemediationRecord> before;
+    private final String hold;
+    private final String rollout;
+    private final Instant now;
+    private final List<RemediationRecord> out;
+    private final List<Action> actions;
+    private final String[] blocked;
+    private final Assessment assessment;
+    private final TargetActions act;
+
+    /**
+     * @param hold    what holds the cluster (suspended, frozen), or null
+     * @param rollout the application whose rollout step is under way on the cluster, or null
+     * @param out     where the records go
+     * @param actions where the actions go
+     * @param blocked the first block of the cluster's pass: {reason, message}, filled in when still empty
+     */
+    PolicyPass(RemediationPolicy policy, String cluster, ClusterObservation obs, List<RemediationRecord> before, String hold,
+               String rollout, Instant now, List<RemediationRecord> out, List<Action> actions, String[] blocked) {
+        this.policy = policy;
+        this.cluster = cluster;
+        this.obs = obs;
+        this.before = before;
+        this.hold = hold;
+        this.rollout = rollout;
+        this.now = now;
+        this.out = out;
+        this.actions = actions;
+        this.blocked = blocked;
+        this.assessment = new Assessment(policy, now);
+        this.act = new TargetActions(policy.name(), cluster);
+    }
+
+    void run() {
+        KindRef kind = new KindRef(policy.target().apiVersion(), policy.target().kind());
+        if (!obs.targets().containsKey(kind)) {
+            // Not listed this pass (the cluster refused the LIST, or a plan made from recorded state): no decision.
+            before.stream().filter(r -> r.policy().equals(policy.name())).forEach(out::add);
+            return;
+        }
+        Map<String, ObservedTarget> seen = new TreeMap<>();
+        for (ObservedTarget t : obs.targets().getOrDefault(kind, List.of())) {
+            if (policy.target().selector() == null || policy.target().selector().matches(t.labels())) seen.put(t.id(), t);
+        }
+        Map<String, RemediationRecord> prev = new HashMap<>();
+        before.stream().filter(r -> r.policy().equals(policy.name())).forEach(r -> prev.put(r.target(), r));
+
+        Map<String, RemediationRecord> next = new LinkedHashMap<>();
+        seen.forEach((id, t) -> next.put(id, assessment.of(t, prev.get(id))));
+        // Expected targets that are gone count as unhealthy, until as many new ones have joined.
+        long joined = seen.keySet().stream().filter(id -> !prev.containsKey(id)).count();
+        // A target this policy deleted was deleted only after its replacement joined: it is simply gone.
+        List<RemediationRecord> gone = prev.values().stream().filter(r -> !seen.containsKey(r.target()))
+                .filter(r -> !(r.state().equals("Remediating") && policy.action() == RemediationPolicy.Action.Delete))
+                .sorted(Comparator.comparing(RemediationRecord::target)).toList();
+        for (RemediationRecord r : gone.subList((int) Math.min(joined, gone.size()), gone.size())) {
+            next.put(r.target(), Remediations.with(r, "Missing", "expected and not seen; counts as unhealthy until a new one joins"));
+        }
+
+        int total = next.size();
+        int unhealthy = (int) next.values().stream().filter(Remediations::counted).count();
+        List<String> order = next.values().stream().filter(r -> Remediations.isUnhealthy(r.state()) && seen.containsKey(r.target()))
+                .sorted(Comparator.comparing((RemediationRecord r) -> r.unhealthySince() == null ? "" : r.unhealthySince())
+                        .thenComparing(RemediationRecord::target))
+                .map(RemediationRecord::target).toList();
+        for (String id : order) {
+            RemediationRecord r = next.get(id);
+            if (r.state().equals("GaveUp")) continue;
+            String why = gate(total, unhealthy, next, id);
+            if (why != null) {
+                next.put(id, Remediations.with(r, r.state(), why));
+                continue;
+            }
+            Map<String, String> firstSeen = new HashMap<>();
+            next.values().forEach(x -> firstSeen.put(x.target(), x.firstSeen()));
+            next.put(id, step(r, seen.get(id), seen, firstSeen));
+        }
+        // Healthy again: the mark comes off.
+        seen.forEach((id, t) -> {
+            RemediationRecord r = next.get(id);
+            if (!Remediations.isUnhealthy(r.state()) && t.annotations().containsKey(Remediations.MARK)) {
+                actions.add(act.unmark(t, "healthy again: the unhealthy mark is removed"));
+            }
+        });
+        out.addAll(next.values());
+    }
+
+    /** What blocks acting on target {@code id} now, in words with the numbers, or null. */
+    private String gate(int total, int unhealthy, Map<String, RemediationRecord> next, String id) {
+        long inFlight = next.values().stream().filter(r -> r.inFlight() && !r.target().equals(id)).count();
+        boolean alreadyActing = next.get(id).inFlight();
+        if (hold != null) return block("Suspended", "nothing is remediated on " + cluster + " while it holds: " + hold);
+        if (rollout != null) return block("RolloutInProgress", "deferred: a rollout step of " + rollout + " is under way on " + cluster);
+        Verdict g = Gate.allows(policy.triggerIf(), total, unhealthy);
+        if (!g.allowed()) return block("TooManyUnhealthy", g.why());
+        if (policy.quorum() && !alreadyActing) {
+            Verdict q = Quorum.allows(total, total - unhealthy, (int) inFlight);
+            if (!q.allowed()) return block("Quorum", q.why());
+        } else if (!alreadyActing && inFlight >= policy.maxInFlight()) {
+            return block("MaxInFlight", inFlight + " remediation(s) in flight; maxInFlight is " + policy.maxInFlight());
+        }
+        return null;
+    }
+
+    private String block(String reason, String why) {
+        String text = policy.name() + ": " + why;
+        if (blocked[0] == null) {
+            blocked[0] = reason;
+            blocked[1] = text;
+        }
+        return text;
+    }
+
+    /** The next step for an unhealthy target the gates let through. */
+    private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen) {
+        if (!t.annotations().containsKey(Remediations.MARK)) {
+            actions.add(act.mark(t, r.reason()));
+            return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
+                    r.everHealthy(), r.markedAt() == null ? now.toString() : r.markedAt(), r.attempts(), r.lastAttemptAt(),
+                    policy.action() == RemediationPolicy.Action.Annotate ? "marked; the owner remediates" : "marked; acting next pass");
+        }
+        if (policy.action() == RemediationPolicy.Action.Annotate) {
+            return Remediations.with(r, "Marked", "marked; the owner remediates");
+        }
+        // Attempts are paced by retryPeriodSeconds whether or not the target looked healthy in between.
+        if (r.lastAttemptAt() != null && Durations.between(r.lastAttemptAt(), now) < policy.retryPeriodSeconds()) {
+            return Remediations.with(r, r.state().equals("GaveUp") ? "GaveUp" : "Remediating", "attempt " + r.attempts() + " of " + policy.maxRetry()
+                    + " at " + r.lastAttemptAt() + "; next no sooner than " + Instant.parse(r.lastAttemptAt()).plusSeconds(policy.retryPeriodSeconds()));
+        }
+        if (r.attempts() >= policy.maxRetry()) {
+            String why = "still unhealthy after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") + " (maxRetry "
+                    + policy.maxRetry() + "); given up, nothing more is done until it is healthy: look at it by hand";
+            return Remediations.with(r, "GaveUp", why);
+        }
+        String refused = take(t, seen, r, firstSeen);
+        if (refused != null) return Remediations.with(r, r.state(), refused);
+        int attempt = r.attempts() + 1;
+        return new RemediationRecord(r.policy(), r.target(), "Remediating", r.reason(), r.firstSeen(), r.unhealthySince(), null,
+                r.everHealthy(), r.markedAt(), attempt, now.toString(), policy.action() + " attempt " + attempt + " of " + policy.maxRetry());
+    }
+
+    /** Adds the policy's action on {@code t}; or says why it cannot be taken now. */
+    private String take(ObservedTarget t, Map<String, ObservedTarget> seen, RemediationRecord r, Map<String, String> firstSeen) {
+        switch (policy.action()) {
+            case Delete -> {
+                if (t.owners().isEmpty()) {
+                    return "Delete refused: " + t.id() + " has no owner that would replace it; use action Annotate (the owner "
+                            + "remediates) or CordonAndDrain";
+                }
+                String owner = t.owners().get(0);
+                // A replacement: another target of the same owner, first seen after the mark (by this engine's clock,
+                // not the server's creation time), and healthy.
+                boolean replaced = seen.values().stream().anyMatch(o -> o != t && o.owners().contains(owner) && r.markedAt() != null
+                        && firstSeen.getOrDefault(o.id(), "").compareTo(r.markedAt()) >= 0 && assessment.healthy(o));
+                if (!replaced) {
+                    return "waiting for " + owner + " to add a healthy replacement before " + t.id() + " is deleted (scale up before scale down)";
+                }
+                actions.add(act.delete(t, r.reason() + "; a replacement has joined"));
+            }
+            case CordonAndDrain -> {
+                actions.add(act.cordon(t, r.reason()));
+                actions.add(act.drain(t, r.reason()));
+            }
+            case Restart -> actions.add(act.restart(t, now.toString(), r.reason()));
+            case Annotate -> { }
+        }
+        return null;
+    }
+}
