@@ -107,7 +107,7 @@ class RemediationActionsE2E {
             assertEquals(1, commits(fleet, "Restart attempt 1 of 2"));
             assertEquals(1, commits(fleet, "Restart attempt 2 of 2"));
             assertEquals(0, commits(fleet, "attempt 3"));
-            assertTrue(r.message().startsWith("still unhealthy after 2 attempts (maxRetry 2); given up"), r.message());
+            assertTrue(r.message().startsWith("given up after 2 attempts (maxRetry 2), still unhealthy"), r.message());
             assertEquals(1, commits(fleet, "given up"), "given up once, not every pass");
 
             fleet.sandbox.simulator().workloadNeverReady(DB.onCluster("c"), false);

@@ -111,11 +111,11 @@ abstract class RemediationContract {
             assertEquals("Ready=" + notReadyStatus(fleet) + " for 1m", mark(fleet, "cp-cp-2"));
             assertEquals("Marked", record(fleet, "cp-cp-2").state());
             assertTrue(marked.plan().recordFirst(), "the decision is recorded before it is acted on");
-            assertTrue(story(fleet).contains("cp: Node cp-cp-2 marked unhealthy (Ready=" + notReadyStatus(fleet) + " for 1m): marked; the owner remediates (control-plane)"), story(fleet));
+            assertTrue(story(fleet).contains("cp: Node cp-cp-2 marked unhealthy (Ready=" + notReadyStatus(fleet) + " for 1m): marked (attempt 1 of 3); the owner remediates (control-plane)"), story(fleet));
             assertTrue(story(fleet).contains("Windlass-Event: Remediation"));
             for (int i = 0; i < 5; i++) after(fleet, 30);
             assertEquals("Ready=" + notReadyStatus(fleet) + " for 1m", mark(fleet, "cp-cp-2"), "Annotate only marks: the owner remediates; it is not re-marked");
-            assertEquals(0, record(fleet, "cp-cp-2").attempts());
+            assertEquals(1, record(fleet, "cp-cp-2").attempts(), "the mark was its one attempt");
 
             notReady(fleet, "cp-cp-2", false);
             after(fleet, 5);
@@ -163,6 +163,63 @@ abstract class RemediationContract {
             after(fleet, 5);
             assertNotNull(mark(fleet, "cp-cp-2"), "cp-1 is healthy: cp-2 goes next");
             assertNull(mark(fleet, "cp-cp-1"));
+        }
+    }
+
+    /** Marks, from NotReady on: a pass 5 s later sees it, one 60 s later finds it unhealthy for the timeout. */
+    static void unhealthyForTheTimeout(TestFleet fleet, String node) throws Exception {
+        notReady(fleet, node, true);
+        after(fleet, 5);
+        after(fleet, 60);
+    }
+
+    static long lines(TestFleet fleet, String text) throws Exception {
+        return story(fleet).lines().filter(l -> l.startsWith("- ") && l.contains(text)).count();
+    }
+
+    @Test
+    void aFlappingNodeIsMarkedOncePerRetryPeriodAndGivenUpAfterMaxRetry() throws Exception {
+        try (TestFleet fleet = start(3, "quorum: true\naction: Annotate\nmaxRetry: 2\nretryPeriodSeconds: 120\nminHealthyPeriodSeconds: 600")) {
+            unhealthyForTheTimeout(fleet, "cp-cp-2");
+            assertNotNull(mark(fleet, "cp-cp-2"));
+            assertEquals(1, record(fleet, "cp-cp-2").attempts(), "a mark is an attempt");
+            notReady(fleet, "cp-cp-2", false);
+            after(fleet, 5);
+            assertNull(mark(fleet, "cp-cp-2"), "healthy again: the mark comes off");
+            assertEquals(1, record(fleet, "cp-cp-2").attempts(), "healthy for less than minHealthyPeriodSeconds: the attempt still counts");
+
+            unhealthyForTheTimeout(fleet, "cp-cp-2");
+            assertNull(mark(fleet, "cp-cp-2"), "70 s after the first mark: the next waits for retryPeriodSeconds");
+            after(fleet, 60);
+            assertNotNull(mark(fleet, "cp-cp-2"), "130 s after the first mark: marked again");
+            assertEquals(2, record(fleet, "cp-cp-2").attempts());
+            notReady(fleet, "cp-cp-2", false);
+            after(fleet, 5);
+            assertNull(mark(fleet, "cp-cp-2"));
+
+            unhealthyForTheTimeout(fleet, "cp-cp-2");
+            after(fleet, 120);
+            assertNull(mark(fleet, "cp-cp-2"), "maxRetry marks made: given up");
+            assertEquals("GaveUp", record(fleet, "cp-cp-2").state());
+            for (int i = 0; i < 3; i++) after(fleet, 60);
+            assertNull(mark(fleet, "cp-cp-2"));
+            assertEquals(2, lines(fleet, "cp-cp-2 marked unhealthy"), story(fleet));
+            assertEquals(1, lines(fleet, "cp-cp-2 given up"), story(fleet));
+
+            notReady(fleet, "cp-cp-2", false);
+            after(fleet, 5);
+            unhealthyForTheTimeout(fleet, "cp-cp-2");
+            assertNull(mark(fleet, "cp-cp-2"), "healthy for less than minHealthyPeriodSeconds after giving up: not marked again");
+            assertEquals("GaveUp", record(fleet, "cp-cp-2").state());
+
+            notReady(fleet, "cp-cp-2", false);
+            after(fleet, 5);
+            after(fleet, 600);
+            assertEquals(0, record(fleet, "cp-cp-2").attempts(), "healthy for minHealthyPeriodSeconds: a fresh sequence");
+            unhealthyForTheTimeout(fleet, "cp-cp-2");
+            assertNotNull(mark(fleet, "cp-cp-2"));
+            assertEquals(1, record(fleet, "cp-cp-2").attempts());
+            assertEquals(3, lines(fleet, "cp-cp-2 marked unhealthy"), story(fleet));
         }
     }
 

@@ -134,30 +134,57 @@ final class PolicyPass {
 
     /** The next step for an unhealthy target the gates let through. */
     private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen) {
+        if (policy.action() == RemediationPolicy.Action.Annotate) return annotate(r, t);
         if (!t.annotations().containsKey(Remediations.MARK)) {
             actions.add(act.mark(t, r.reason()));
             return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                    r.everHealthy(), r.markedAt() == null ? now.toString() : r.markedAt(), r.attempts(), r.lastAttemptAt(),
-                    policy.action() == RemediationPolicy.Action.Annotate ? "marked; the owner remediates" : "marked; acting next pass");
-        }
-        if (policy.action() == RemediationPolicy.Action.Annotate) {
-            return Remediations.with(r, "Marked", "marked; the owner remediates");
+                    r.everHealthy(), r.markedAt() == null ? now.toString() : r.markedAt(), r.attempts(), r.lastAttemptAt(), "marked; acting next pass");
         }
         // Attempts are paced by retryPeriodSeconds whether or not the target looked healthy in between.
-        if (r.lastAttemptAt() != null && Durations.between(r.lastAttemptAt(), now) < policy.retryPeriodSeconds()) {
+        if (retryDue(r) != null) {
             return Remediations.with(r, r.state().equals("GaveUp") ? "GaveUp" : "Remediating", "attempt " + r.attempts() + " of " + policy.maxRetry()
-                    + " at " + r.lastAttemptAt() + "; next no sooner than " + Instant.parse(r.lastAttemptAt()).plusSeconds(policy.retryPeriodSeconds()));
+                    + " at " + r.lastAttemptAt() + "; next no sooner than " + retryDue(r));
         }
-        if (r.attempts() >= policy.maxRetry()) {
-            String why = "still unhealthy after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") + " (maxRetry "
-                    + policy.maxRetry() + "); given up, nothing more is done until it is healthy: look at it by hand";
-            return Remediations.with(r, "GaveUp", why);
-        }
+        if (r.attempts() >= policy.maxRetry()) return Remediations.with(r, "GaveUp", givenUp(r));
         String refused = take(t, seen, r, firstSeen);
         if (refused != null) return Remediations.with(r, r.state(), refused);
         int attempt = r.attempts() + 1;
         return new RemediationRecord(r.policy(), r.target(), "Remediating", r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), r.markedAt(), attempt, now.toString(), policy.action() + " attempt " + attempt + " of " + policy.maxRetry());
+    }
+
+    /**
+     * Annotate: the mark is the action, so each mark is an attempt. While it stays on, the owner is at work and nothing more
+     * is done. Once it is off (the target was healthy a while, or the owner took it off) and the target is unhealthy, it is
+     * marked again no sooner than retryPeriodSeconds after the last mark, at most maxRetry times, then given up: a target
+     * flapping around its timeout is not re-marked on every flap.
+     */
+    private RemediationRecord annotate(RemediationRecord r, ObservedTarget t) {
+        boolean markOn = t.annotations().containsKey(Remediations.MARK);
+        if (markOn && r.state().equals("Marked")) return r;
+        if (retryDue(r) != null) {
+            return Remediations.with(r, "Unhealthy", "marked " + r.attempts() + " of " + policy.maxRetry() + " times, last at " + r.lastAttemptAt()
+                    + "; marked again no sooner than " + retryDue(r));
+        }
+        if (r.attempts() >= policy.maxRetry()) return Remediations.with(r, "GaveUp", givenUp(r));
+        actions.add(act.mark(t, r.reason()));
+        int attempt = r.attempts() + 1;
+        return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
+                r.everHealthy(), now.toString(), attempt, now.toString(), "marked (attempt " + attempt + " of " + policy.maxRetry()
+                + "); the owner remediates");
+    }
+
+    /** When the next attempt may be made, if that is still to come; null when it is due (or none was made). */
+    private Instant retryDue(RemediationRecord r) {
+        if (r.lastAttemptAt() == null) return null;
+        Instant due = Instant.parse(r.lastAttemptAt()).plusSeconds(policy.retryPeriodSeconds());
+        return now.isBefore(due) ? due : null;
+    }
+
+    private String givenUp(RemediationRecord r) {
+        return "given up after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") + " (maxRetry " + policy.maxRetry()
+                + "), still unhealthy: nothing more is done until it has been healthy for " + Durations.seconds(policy.minHealthyPeriodSeconds())
+                + "; look at it by hand";
     }
 
     /** Adds the policy's action on {@code t}; or says why it cannot be taken now. */

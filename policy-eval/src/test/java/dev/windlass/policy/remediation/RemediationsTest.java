@@ -136,4 +136,34 @@ class RemediationsTest {
         assertEquals("Marked", late.state());
         assertEquals("never Ready within 10m", late.reason());
     }
+
+    /** A node this engine saw unhealthy since {@code since}, with {@code attempts} marks made, the last at {@code lastAttempt}. */
+    static RemediationRecord unhealthy(String node, String state, String since, int attempts, String lastAttempt) {
+        return new RemediationRecord("control-plane", "Node " + node, state, "Ready=False", "2026-11-21T09:00:00Z", since, null, true,
+                null, attempts, lastAttempt, "");
+    }
+
+    @Test
+    void aMarkIsAnAttemptSoAFlappingNodeIsMarkedAgainOnlyAfterTheRetryPeriod() {
+        DesiredState desired = repo(READY_FALSE);  // Annotate; maxRetry 3, retryPeriodSeconds 300 by default
+        ObservedState flapped = observed(node("n1", "True", "", ""), node("n2", "False", "", ""), node("n3", "True", "", ""));
+        // Marked at 09:58, healthy a moment (the mark came off), unhealthy again past the timeout.
+        var soon = Remediations.decide(desired, flapped, recorded(List.of(healthy("n1"),
+                unhealthy("n2", "Pending", "2026-11-21T09:59:00Z", 1, "2026-11-21T09:58:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
+        RemediationRecord n2 = soon.clusters().get("cp").records().get(1);
+        assertEquals("Unhealthy", n2.state());
+        assertEquals(1, n2.attempts());
+        assertTrue(soon.actions().isEmpty(), "2 minutes after the last mark: not marked again yet");
+
+        Instant later = NOW.plusSeconds(180);
+        var due = Remediations.decide(desired, flapped, recorded(List.of(healthy("n1"), n2, healthy("n3"))), Suspensions.at(desired, later), later);
+        assertEquals(1, due.actions().size(), "5 minutes after the last mark: marked again");
+        assertEquals(2, due.clusters().get("cp").records().get(1).attempts());
+        assertEquals("Marked", due.clusters().get("cp").records().get(1).state());
+
+        var spent = Remediations.decide(desired, flapped, recorded(List.of(healthy("n1"),
+                unhealthy("n2", "Unhealthy", "2026-11-21T09:58:00Z", 3, "2026-11-21T09:50:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
+        assertEquals("GaveUp", spent.clusters().get("cp").records().get(1).state(), "maxRetry marks made");
+        assertTrue(spent.actions().isEmpty());
+    }
 }
