@@ -70,6 +70,21 @@ class DaemonE2E {
         }
     }
 
+    /** Without an interval of its own, the daemon polls as the repo's Settings say, and follows a change to them. */
+    @Test
+    void theRepositorysSettingsSetThePollIntervalWhenNoneIsGiven() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            String settings = "apiVersion: windlass.dev/v1alpha1\nkind: Settings\nmetadata: {name: windlass}\nspec: {interval: %s}\n";
+            fleet.push("add the fleet", c -> TestFleet.folder(EXAMPLES, "").apply(c).write("windlass.yaml", settings.formatted("7s")));
+            try (Daemon daemon = new Daemon(fleet.engine.reconciler(), null, "main", null, new InetSocketAddress("127.0.0.1", 0), SECRET,
+                    fleet.clock).start()) {
+                await(() -> daemon.interval().equals(Duration.ofSeconds(7)), "the Settings' interval after the first pass");
+                fleet.push("poll faster", c -> c.write("windlass.yaml", settings.formatted("2s")));
+                await(() -> daemon.interval().equals(Duration.ofSeconds(2)), "the new interval, picked up by a poll");
+            }
+        }
+    }
+
     private HttpResponse<String> get(String url) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     }

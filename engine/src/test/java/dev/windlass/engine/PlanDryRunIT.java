@@ -40,7 +40,7 @@ class PlanDryRunIT {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "plan", "--repo", fleet.origin.toString(),
-                    "--workdir", dir.resolve("cli").toString(), "--ref", "main");
+                    "--workdir", dir.resolve("cli").toString(), "--kubeconfig-dir", dir.toString(), "--ref", "main");
             assertEquals(2, code, out + "\n" + err);
             String plan = out.toString();
             assertTrue(plan.contains("## Server dry-run"), plan);

@@ -53,7 +53,7 @@ class ReviewDryRunIT {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "plan", "--repo", fleet.origin.toString(),
-                "--workdir", dir.resolve(workdir).toString(), "--base", "main", "--head", head);
+                "--workdir", dir.resolve(workdir).toString(), "--kubeconfig-dir", dir.toString(), "--base", "main", "--head", head);
         return new Run(code, out.toString(), err.toString());
     }
 

@@ -11,19 +11,30 @@ import java.time.Duration;
  * @param retryInterval first back-off between those retries (the client doubles it each time)
  * @param watch         whether observations read from watches kept open per query (the engine) or LIST each time
  *                      (one-off commands, where a watch would outlive its use); see {@code reads.WatchCache}
+ * @param kubeconfigDir the only directory a Cluster's kubeconfig path may lead into (symbolic links followed first);
+ *                      null: anywhere (tests, and library use that vets paths itself). A path in Git names a file on the
+ *                      engine's host: without this, a commit could make the engine read any file it can
  */
-public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval, boolean watch) {
+public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval, boolean watch,
+                             java.nio.file.Path kubeconfigDir) {
 
     public static final ClientSettings DEFAULT =
-            new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 1, Duration.ofMillis(250), true);
+            new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 1, Duration.ofMillis(250), true, null);
 
     /** Reads from watches. */
     public ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval) {
-        this(connectTimeout, requestTimeout, retryLimit, retryInterval, true);
+        this(connectTimeout, requestTimeout, retryLimit, retryInterval, true, null);
     }
 
     /** The same, reading by one LIST each time. */
-    public ClientSettings withoutWatches() { return new ClientSettings(connectTimeout, requestTimeout, retryLimit, retryInterval, false); }
+    public ClientSettings withoutWatches() {
+        return new ClientSettings(connectTimeout, requestTimeout, retryLimit, retryInterval, false, kubeconfigDir);
+    }
+
+    /** The same, reading kubeconfig files only inside {@code dir}. */
+    public ClientSettings confinedTo(java.nio.file.Path dir) {
+        return new ClientSettings(connectTimeout, requestTimeout, retryLimit, retryInterval, watch, dir);
+    }
 
     public ClientSettings {
         if (connectTimeout.isNegative() || connectTimeout.isZero() || requestTimeout.isNegative() || requestTimeout.isZero()) {

@@ -79,18 +79,46 @@ public final class ClusterClients implements AutoCloseable {
         for (String name : clusters()) remove(name);
     }
 
+    /**
+     * A client from a kubeconfig file on the engine's host. Messages name the path and what is wrong, never what the
+     * file holds: they reach the status branch, commit messages and {@code windlass status}.
+     */
     private ClusterConnection fromKubeconfig(Cluster.Kubeconfig k) {
         Path path = expandHome(k.path());
+        String outside = outsideTheKubeconfigDir(path);
+        if (outside != null) return new Broken(outside);
+        String text;
         try {
-            Config config = Config.fromKubeconfig(k.context(), Files.readString(path), path.toString());
-            return connected(config, true);
+            text = Files.readString(path);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new Broken("kubeconfig " + path + " does not exist");
         } catch (IOException e) {
-            return new Broken("cannot read kubeconfig " + path + ": " + e);
-        } catch (RuntimeException e) {
-            // The client library reports a bad file or unknown context with assorted runtime exceptions.
-            String context = k.context() == null ? "" : " (context " + k.context() + ")";
-            return new Broken("unusable kubeconfig " + path + context + ": " + e.getMessage());
+            return new Broken("cannot read kubeconfig " + path + " (" + e.getClass().getSimpleName() + ")");
         }
+        String context = k.context() == null ? "" : " (context " + k.context() + ")";
+        try {
+            Config config = Config.fromKubeconfig(k.context(), text, path.toString());
+            return connected(config, true);
+        } catch (RuntimeException e) {
+            // The client library reports a bad file or unknown context with assorted runtime exceptions, whose messages
+            // can quote the file: only the kind of failure is kept.
+            return new Broken("unusable kubeconfig " + path + context + ": not a kubeconfig with that context that the client can read ("
+                    + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** Why {@code path} may not be read, or null: it must lead into the kubeconfig directory, symbolic links followed. */
+    private String outsideTheKubeconfigDir(Path path) {
+        if (settings.kubeconfigDir() == null) return null;
+        try {
+            Path dir = settings.kubeconfigDir().toRealPath();
+            Path real = Files.exists(path) ? path.toRealPath() : path.toAbsolutePath().normalize();
+            if (real.startsWith(dir)) return null;
+        } catch (IOException e) {
+            // An unreadable directory: nothing is inside it.
+        }
+        return "kubeconfig " + path + " is outside the kubeconfig directory " + settings.kubeconfigDir()
+                + "; put it there, or start the engine with --kubeconfig-dir";
     }
 
     /** A client with the settings' limits; with watches, its writes are counted for the watch cache. */

@@ -103,4 +103,33 @@ class ClusterClientsTest {
     private static Cluster cluster(String name, Cluster.Connection connection) {
         return new Cluster(name, Map.of(), connection, false, 300, SourceLocation.file("clusters/" + name + ".yaml"));
     }
+
+    /** A kubeconfig path names a file on the engine's host: only files inside the kubeconfig directory are read. */
+    @Test void aPathOutsideTheKubeconfigDirectoryIsNotReadAtAll(@TempDir Path elsewhere) throws IOException {
+        Path confined = Files.createDirectories(dir.resolve("kubeconfigs"));
+        Path secret = Files.writeString(elsewhere.resolve("id_rsa"), "PRIVATE KEY MATERIAL\n");
+        Path link = Files.createSymbolicLink(confined.resolve("sneaky.yaml"), secret);
+        ClusterClients strict = new ClusterClients(ClientSettings.DEFAULT.confinedTo(confined));
+        try {
+            for (Path p : new Path[] {secret, link, confined.resolve("../../" + elsewhere.getFileName() + "/id_rsa")}) {
+                var broken = assertInstanceOf(ClusterConnection.Broken.class,
+                        strict.connect(cluster("eu-" + p.hashCode(), new Cluster.Kubeconfig(p.toString(), null))));
+                assertTrue(broken.message().contains("is outside the kubeconfig directory " + confined), broken.message());
+                assertTrue(!broken.message().contains("PRIVATE KEY"), broken.message());
+            }
+        } finally {
+            strict.close();
+        }
+    }
+
+    /** What the client says of a file it cannot use can quote the file: the message keeps only the kind of failure. */
+    @Test void anUnusableKubeconfigIsNamedButNeverQuoted() throws IOException {
+        Path notAKubeconfig = Files.writeString(dir.resolve("passwords.txt"), "root:s3cr3t-value\nadmin: [unclosed\n");
+
+        var broken = assertInstanceOf(ClusterConnection.Broken.class,
+                clients.connect(cluster("eu-9", new Cluster.Kubeconfig(notAKubeconfig.toString(), "prod"))));
+
+        assertTrue(broken.message().startsWith("unusable kubeconfig " + notAKubeconfig + " (context prod): "), broken.message());
+        assertTrue(!broken.message().contains("s3cr3t") && !broken.message().contains("unclosed"), broken.message());
+    }
 }

@@ -23,6 +23,7 @@ import dev.windlass.policy.render.PlanMarkdown;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.sandbox.Sandbox;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -53,10 +54,16 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--base", defaultValue = "main", description = "the branch --head is merged into (default: ${DEFAULT-VALUE})")
     String base;
 
+    @Option(names = "--kubeconfig-dir", paramLabel = "DIR",
+            description = "the only directory Cluster kubeconfig paths may point into (default: the working directory)")
+    Path kubeconfigDir;
+
     @Option(names = "--comment", description = "with --head: print exactly the pull request comment (hidden marker included)")
     boolean comment;
 
     @Spec CommandSpec spec;
+
+    private Path confined() { return (kubeconfigDir != null ? kubeconfigDir : Path.of("")).toAbsolutePath(); }
 
     @Override public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -76,7 +83,7 @@ final class PlanCommand implements Callable<Integer> {
             StatusWriter status = repo.statusWriter(mirror);
             EngineState state = StatusFiles.read(new TreeMap<>(status.readStatusFiles("status/")));
             // One observation: a watch would outlive its use.
-            ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches());
+            ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches().confinedTo(confined()));
             try (Sandbox unused = new Sandbox();
                  ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
                  RecordedFleet recorded = new RecordedFleet(mirror, state)) {
@@ -106,7 +113,7 @@ final class PlanCommand implements Callable<Integer> {
         DesiredState main = RepoParser.parse(mirror.snapshot(baseSha));
         String ref = head.startsWith("refs/pull/") && head.endsWith("/head") ? "pull/" + head.split("/")[2] : head;
         // One observation: a watch would outlive its use.
-        ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches());
+        ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches().confinedTo(confined()));
         try (Sandbox unused = new Sandbox();
              ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
              RecordedFleet recorded = new RecordedFleet(mirror, state)) {
@@ -118,7 +125,11 @@ final class PlanCommand implements Callable<Integer> {
                 out.println(head + " is already part of " + base + ": nothing to review");
                 return 0;
             }
-            out.print(comment ? ReviewMarkdown.comment(in) : ReviewMarkdown.render(in));
+            out.print(comment ? ReviewMarkdown.comment(in) : switch (output) {
+                case md -> ReviewMarkdown.render(in);
+                case yaml -> dev.windlass.policy.review.ReviewDocument.yaml(in);
+                case json -> dev.windlass.policy.review.ReviewDocument.json(in);
+            });
             out.flush();
             if (fleet.usesRecord(clusters.keySet())) err.println("note: sandbox clusters were planned from the status branch's record, not observed live");
             if (in.failing()) return 2;

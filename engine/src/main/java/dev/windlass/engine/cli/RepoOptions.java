@@ -15,7 +15,8 @@ final class RepoOptions {
             description = "config repo: file://, http(s):// or a local path. Credentials from WINDLASS_GIT_TOKEN(_FILE) or WINDLASS_GIT_USERNAME/PASSWORD(_FILE)")
     String repo;
 
-    @Option(names = "--status-branch", defaultValue = StatusWriter.DEFAULT_BRANCH, description = "status branch (default: ${DEFAULT-VALUE})")
+    @Option(names = "--status-branch", description = "status branch (default: the repo's Settings spec.statusBranch, else "
+            + StatusWriter.DEFAULT_BRANCH + ")")
     String statusBranch;
 
     @Option(names = "--workdir", paramLabel = "DIR", description = "where to keep the local mirror (default: ~/.cache/windlass/mirrors/<hash of url>)")
@@ -26,8 +27,20 @@ final class RepoOptions {
         return Mirror.open(mirrorDir(), remote);
     }
 
-    StatusWriter statusWriter(Mirror mirror) {
-        return new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT);
+    StatusWriter statusWriter(Mirror mirror) throws IOException {
+        return new StatusWriter(mirror, statusBranch(mirror, "main"), RetryPolicy.DEFAULT);
+    }
+
+    /**
+     * The status branch: as given, else what the config branch's Settings say ({@code spec.statusBranch}), else the
+     * default. Read from the mirror as fetched; decided once per command.
+     */
+    String statusBranch(Mirror mirror, String configBranch) throws IOException {
+        if (statusBranch != null) return statusBranch;
+        String head = mirror.resolve(configBranch).orElse(null);
+        statusBranch = head == null ? StatusWriter.DEFAULT_BRANCH
+                : dev.windlass.policy.parse.RepoParser.parse(mirror.snapshot(head)).settings().statusBranch();
+        return statusBranch;
     }
 
     /**
@@ -38,7 +51,7 @@ final class RepoOptions {
         mirror.fetch();
         var state = dev.windlass.engine.status.StatusFiles.read(new java.util.TreeMap<>(statusWriter(mirror).readStatusFiles("status/")));
         if (state.apps().isEmpty() && state.clusters().isEmpty()) {
-            err.println("no status yet on branch " + statusBranch + " of " + repo + "; is the engine running?");
+            err.println("no status yet on branch " + statusBranch(mirror, "main") + " of " + repo + "; is the engine running?");
             return null;
         }
         return state;

@@ -6,6 +6,7 @@ import dev.windlass.policy.parse.Durations;
 import dev.windlass.sandbox.Sandbox;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import dev.windlass.git.Mirror;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,8 +30,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--branch", defaultValue = "main", description = "config branch (default: ${DEFAULT-VALUE})")
     String branch;
 
-    @Option(names = "--interval", defaultValue = "30s", description = "poll interval, e.g. 30s, 5m (default: ${DEFAULT-VALUE})")
+    @Option(names = "--interval", description = "poll interval, e.g. 30s, 5m (default: the repo's Settings spec.interval, else 30s)")
     String interval;
+
+    @Option(names = "--kubeconfig-dir", paramLabel = "DIR",
+            description = "the only directory Cluster kubeconfig paths may point into (default: the working directory)")
+    Path kubeconfigDir;
 
     @Option(names = "--listen", defaultValue = "127.0.0.1:8080", description = "HTTP address for /healthz and /webhook (default: ${DEFAULT-VALUE})")
     String listen;
@@ -41,19 +46,25 @@ final class RunCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
-        Duration every = Durations.parse(interval);
-        if (every == null || every.isZero()) {
+        Duration every = interval == null ? null : Durations.parse(interval);
+        if (interval != null && (every == null || every.isZero())) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--interval '" + interval + "' is not a duration; write e.g. 30s or 5m");
         }
         int colon = listen.lastIndexOf(':');
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
         String secret = secretFile != null ? Files.readString(secretFile).trim() : System.getenv("WINDLASS_WEBHOOK_SECRET");
+        Mirror mirror = repo.openMirror();
+        mirror.fetch();
+        String statusBranch = repo.statusBranch(mirror, branch);
+        Path confined = (kubeconfigDir != null ? kubeconfigDir : Path.of("")).toAbsolutePath();
         try (Sandbox sandbox = new Sandbox();
-             Engine engine = new Engine(repo.openMirror(), branch, repo.statusBranch, sandbox, Clock.systemUTC());
+             Engine engine = new Engine(mirror, branch, statusBranch, sandbox, Clock.systemUTC(), System::getenv,
+                     dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined));
              Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC()).start()) {
             sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
-            log.info("windlass running: {} branch {} every {}, status on {}, http on {}", repo.repo, branch, interval, repo.statusBranch, listen);
+            log.info("windlass running: {} branch {} every {}, status on {}, kubeconfigs from {}, http on {}", repo.repo, branch,
+                    every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined, listen);
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
             stop.await();

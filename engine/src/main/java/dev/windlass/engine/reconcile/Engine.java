@@ -1,6 +1,7 @@
 package dev.windlass.engine.reconcile;
 
 import dev.windlass.applier.Applier;
+import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.RetryPolicy;
@@ -25,9 +26,15 @@ public final class Engine implements AutoCloseable {
 
     /** @param env where review host tokens are looked up ({@code Settings.spec.review.host.tokenEnv}) */
     public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env) {
+        this(mirror, branch, statusBranch, sandbox, clock, env, ClientSettings.DEFAULT);
+    }
+
+    /** @param clients how clusters are reached: timeouts, and the directory kubeconfig paths must lead into */
+    public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env,
+                  ClientSettings clients) {
         this.mirror = mirror;
-        ClusterClients clients = new ClusterClients();
-        this.fleet = new ClusterFleet(clients, new Applier(clients), sandbox);
+        ClusterClients clusterClients = new ClusterClients(clients);
+        this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandbox);
         StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT);
         this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env));
         this.reviews = new ReviewPass(mirror, branch, status, fleet, clock, () -> {

@@ -7,6 +7,7 @@ import dev.windlass.engine.reconcile.Reconciler;
 import dev.windlass.engine.review.ReviewPass;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import dev.windlass.policy.model.Settings;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -26,15 +27,25 @@ public final class Daemon implements AutoCloseable {
         this(reconciler, null, branch, interval, listen, webhookSecret, clock);
     }
 
-    /** @param reviews plans reviewed branches after each pass of the main branch; null: no reviews */
+    /**
+     * @param reviews  plans reviewed branches after each pass of the main branch; null: no reviews
+     * @param interval how often to poll; null: as the config repo's Settings say ({@code spec.interval}, 30 s when
+     *                 unset), read again after every pass
+     */
     public Daemon(Reconciler reconciler, ReviewPass reviews, String branch, Duration interval, InetSocketAddress listen, String webhookSecret,
                   Clock clock) throws Exception {
-        this.schedule = new PollSchedule(interval, () -> {
+        this.schedule = new PollSchedule(interval != null ? interval : Settings.DEFAULT.interval(), () -> {
             PassReport r = pass(reconciler, clock);
+            if (r != null && interval == null) schedule().every(r.desired().settings().interval());
             if (r != null && reviews != null) review(reviews, r);
         });
         this.http = new EngineHttp(listen, branch, webhookSecret, schedule::runSoon, () -> "ok\nlast pass: " + last.get(), metrics::scrape);
     }
+
+    private PollSchedule schedule() { return schedule; }
+
+    /** The poll interval now. */
+    public Duration interval() { return schedule.interval(); }
 
     public Daemon start() throws Exception {
         http.start();

@@ -20,10 +20,13 @@ import org.quartz.impl.StdSchedulerFactory;
 public final class PollSchedule implements AutoCloseable {
     private static final JobKey PASS = JobKey.jobKey("reconcile", "windlass");
     private static final String TASK = "windlass.pass";
+    private static final org.quartz.TriggerKey POLL = org.quartz.TriggerKey.triggerKey("poll", "windlass");
 
     private final Scheduler scheduler;
+    private Duration interval;  // guarded by this
 
     public PollSchedule(Duration interval, Runnable pass) throws SchedulerException {
+        this.interval = interval;
         Properties p = new Properties();
         p.setProperty("org.quartz.scheduler.instanceName", "windlass");
         p.setProperty("org.quartz.threadPool.threadCount", "1");
@@ -32,11 +35,28 @@ public final class PollSchedule implements AutoCloseable {
         scheduler = new StdSchedulerFactory(p).getScheduler();
         scheduler.getContext().put(TASK, pass);
         JobDetail job = JobBuilder.newJob(PassJob.class).withIdentity(PASS).storeDurably().build();
-        Trigger every = TriggerBuilder.newTrigger().withIdentity("poll", "windlass").forJob(job).startNow()
-                .withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(interval.toMillis())
-                        .repeatForever().withMisfireHandlingInstructionNextWithRemainingCount())
-                .build();
-        scheduler.scheduleJob(job, every);
+        scheduler.scheduleJob(job, trigger(interval, true));
+    }
+
+    private static Trigger trigger(Duration interval, boolean now) {
+        TriggerBuilder<Trigger> t = TriggerBuilder.newTrigger().withIdentity(POLL).forJob(PASS);
+        t = now ? t.startNow() : t.startAt(java.util.Date.from(java.time.Instant.now().plus(interval)));
+        return t.withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(interval.toMillis())
+                .repeatForever().withMisfireHandlingInstructionNextWithRemainingCount()).build();
+    }
+
+    /** The interval now; passes asked for on demand come on top. */
+    public synchronized Duration interval() { return interval; }
+
+    /** Polls every {@code every} from now on (the next pass one interval from now); nothing changes when it is the same. */
+    public synchronized void every(Duration every) {
+        if (every.equals(interval)) return;
+        try {
+            scheduler.rescheduleJob(POLL, trigger(every, false));
+            interval = every;
+        } catch (SchedulerException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public void start() throws SchedulerException { scheduler.start(); }

@@ -242,4 +242,25 @@ class PlanReviewCommandE2E {
     }
 
     static String base64(String s) { return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8)); }
+
+    /** With -o yaml or json the review is data, not the Markdown comment; the exit codes stay those of a review. */
+    @Test
+    void aReviewAsJsonOrYamlIsTheReviewsDataNotMarkdown() throws Exception {
+        try (TestFleet fleet = settledFleet()) {
+            fleet.pushTo("feature/x", "web 2.0.0", c -> c.write(DEPLOYMENT_PATH, DEPLOYMENT.formatted("2.0.0")));
+
+            Run json = review(fleet, "feature/x", "-o", "json");
+            assertEquals(1, json.code(), json.err());
+            var tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+            assertEquals("feature/x", tree.get("ref").asText());
+            assertEquals(fleet.head("refs/heads/feature/x"), tree.get("headCommit").asText());
+            assertTrue(tree.get("mergeable").asBoolean());
+            assertEquals("Update", tree.at("/plan/stages/0/actions/0/operation").asText(), json.out());
+            assertFalse(json.out().contains("## Windlass plan"), "not the Markdown comment");
+
+            Run yaml = review(fleet, "feature/x", "-o", "yaml");
+            assertEquals(1, yaml.code());
+            assertTrue(yaml.out().startsWith("ref: feature/x\n"), yaml.out());
+        }
+    }
 }

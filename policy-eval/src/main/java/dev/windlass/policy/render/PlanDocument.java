@@ -32,20 +32,34 @@ public final class PlanDocument {
     public static String json(Plan plan, List<ActionResult> dryRun) { return write(JSON, plan, dryRun) + "\n"; }
 
     private static String write(ObjectMapper mapper, Plan plan, List<ActionResult> dryRun) {
+        return write(mapper, view(plan, dryRun));
+    }
+
+    /** A document as YAML (or JSON), for views built of plans ({@link #view(Plan, List)}). */
+    public static String yaml(Map<String, Object> document) { return write(YAML, document); }
+
+    public static String json(Map<String, Object> document) { return write(JSON, document) + "\n"; }
+
+    private static String write(ObjectMapper mapper, Map<String, Object> document) {
         try {
-            Map<String, Object> view = view(plan);
-            if (!dryRun.isEmpty()) {
-                view.put("dryRun", dryRun.stream().map(r -> {
-                    Map<String, Object> m = action(r.action());
-                    m.put("outcome", r.outcome().name());
-                    m.put("message", r.message());
-                    return m;
-                }).toList());
-            }
-            return mapper.writeValueAsString(view);
+            return mapper.writeValueAsString(document);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The plan as a document of maps and lists, with what the API servers said of each action on a dry run. */
+    public static Map<String, Object> view(Plan plan, List<ActionResult> dryRun) {
+        Map<String, Object> view = view(plan);
+        if (!dryRun.isEmpty()) {
+            view.put("dryRun", dryRun.stream().map(r -> {
+                Map<String, Object> m = action(r.action());
+                m.put("outcome", r.outcome().name());
+                m.put("message", r.message());
+                return m;
+            }).toList());
+        }
+        return view;
     }
 
     static Map<String, Object> view(Plan plan) {
