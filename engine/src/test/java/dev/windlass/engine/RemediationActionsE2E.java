@@ -128,6 +128,50 @@ class RemediationActionsE2E {
         }
     }
 
+    /** CordonAndDrain on the cluster's nodes; "c-worker-1" is the one that fails. */
+    static String drain(String retries) {
+        return policy("{apiVersion: v1, kind: Node}", "{type: Ready, status: \"False\", timeoutSeconds: 30}",
+                "action: CordonAndDrain\n" + retries + "\nretryPeriodSeconds: 60\nminHealthyPeriodSeconds: 600");
+    }
+
+    static io.fabric8.kubernetes.api.model.Node node(TestFleet fleet, String name) {
+        try (KubernetesClient k = fleet.cluster("c").newClient()) {
+            return k.nodes().withName(name).get();
+        }
+    }
+
+    static boolean cordoned(TestFleet fleet, String name) { return Boolean.TRUE.equals(node(fleet, name).getSpec().getUnschedulable()); }
+
+    static String mark(TestFleet fleet, String name) {
+        var annotations = node(fleet, name).getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get("windlass.dev/unhealthy");
+    }
+
+    static void nodeReady(TestFleet fleet, String name, boolean ready) { fleet.backend.nodeReady("c", name, ready); }
+
+    @Test
+    void afterGivingUpAFlappingNodeIsNotMarkedAgainUntilHealthyForMinHealthyPeriod() throws Exception {
+        try (TestFleet fleet = start(drain("maxRetry: 1"))) {
+            passesFor(fleet, 20);
+            nodeReady(fleet, "c-worker-1", false);
+            passesFor(fleet, 130);
+            RemediationRecord r = record(fleet.engine, "Node c-worker-1");
+            assertEquals("GaveUp", r.state(), r.toString());
+            assertEquals(1, r.attempts());
+            assertEquals(1, commits(fleet, "c-worker-1 marked unhealthy"));
+            for (int i = 0; i < 3; i++) {
+                nodeReady(fleet, "c-worker-1", true);
+                passesFor(fleet, 30);
+                nodeReady(fleet, "c-worker-1", false);
+                passesFor(fleet, 60);
+                assertEquals("GaveUp", record(fleet.engine, "Node c-worker-1").state(), "flap " + i);
+            }
+            assertEquals(1, commits(fleet, "c-worker-1 marked unhealthy"), "never marked again after giving up");
+            assertEquals(0, commits(fleet, "attempt 2"));
+            assertTrue(cordoned(fleet, "c-worker-1"), "left as it was given up: cordoned, for someone to look at");
+        }
+    }
+
     @Test
     void deleteWaitsForTheOwnersReplacementAndIsRefusedWithoutAnOwner() throws Exception {
         String policy = policy("{apiVersion: v1, kind: Pod, selector: {matchLabels: {role: member}}}",

@@ -28,7 +28,8 @@ final class RemediationRecordKeeping {
             String was = o == null ? "" : o.state();
             if (r.state().equals("Marked") && !was.equals("Marked") && !was.equals("Remediating")) {
                 events.add(line(cluster, r, "marked unhealthy (" + r.reason() + "): " + r.message()));
-            } else if (r.state().equals("Remediating") && (o == null || r.attempts() > o.attempts())) {
+            } else if (r.state().equals("Remediating") && (o == null || !java.util.Objects.equals(r.lastAttemptAt(), o.lastAttemptAt()))) {
+                // An action taken: the one a mark opened an attempt for, or a retry.
                 events.add(line(cluster, r, r.message() + " (" + r.reason() + ")"));
             } else if (r.state().equals("GaveUp") && !was.equals("GaveUp")) {
                 events.add(line(cluster, r, r.message()));

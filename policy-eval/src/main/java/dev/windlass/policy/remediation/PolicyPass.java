@@ -132,23 +132,37 @@ final class PolicyPass {
         return text;
     }
 
-    /** The next step for an unhealthy target the gates let through. */
+    /**
+     * The next step for an unhealthy target the gates let through. An attempt starts with the mark, unless the target
+     * still carries it; with an action other than Annotate, the action follows in the next pass and belongs to the same
+     * attempt. A further attempt waits retryPeriodSeconds from the last one and is made at most maxRetry times in all, so
+     * a target that flaps is not marked again on every flap, and one given up is not marked again at all until it has
+     * been healthy for minHealthyPeriodSeconds (which starts its count over).
+     */
     private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen) {
         if (policy.action() == RemediationPolicy.Action.Annotate) return annotate(r, t);
-        if (!t.annotations().containsKey(Remediations.MARK)) {
-            actions.add(act.mark(t, r.reason()));
-            return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                    r.everHealthy(), r.markedAt() == null ? now.toString() : r.markedAt(), r.attempts(), r.lastAttemptAt(), "marked; acting next pass");
-        }
-        // Attempts are paced by retryPeriodSeconds whether or not the target looked healthy in between.
-        if (retryDue(r) != null) {
-            return Remediations.with(r, r.state().equals("GaveUp") ? "GaveUp" : "Remediating", "attempt " + r.attempts() + " of " + policy.maxRetry()
-                    + " at " + r.lastAttemptAt() + "; next no sooner than " + retryDue(r));
+        boolean markOn = t.annotations().containsKey(Remediations.MARK);
+        if (markOn && r.state().equals("Marked")) return take(r, t, seen, firstSeen, Math.max(1, r.attempts()));
+        Instant due = retryDue(r);
+        if (due != null) {
+            if (r.state().equals("Remediating")) return r;  // its attempt's own words, and why it failed if it did
+            return Remediations.with(r, "Unhealthy", "attempt " + r.attempts() + " of " + policy.maxRetry() + " at " + r.lastAttemptAt()
+                    + "; the next no sooner than " + due);
         }
         if (r.attempts() >= policy.maxRetry()) return Remediations.with(r, "GaveUp", givenUp(r));
+        int attempt = r.attempts() + 1;
+        if (markOn) return take(r, t, seen, firstSeen, attempt);
+        actions.add(act.mark(t, r.reason()));
+        return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
+                r.everHealthy(), now.toString(), attempt, now.toString(), "marked (attempt " + attempt + " of " + policy.maxRetry()
+                + "); " + policy.action() + " next pass");
+    }
+
+    /** Takes the policy's action as attempt {@code attempt}; or says why it cannot be taken now, and nothing is counted. */
+    private RemediationRecord take(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen,
+                                   int attempt) {
         String refused = take(t, seen, r, firstSeen);
         if (refused != null) return Remediations.with(r, r.state(), refused);
-        int attempt = r.attempts() + 1;
         return new RemediationRecord(r.policy(), r.target(), "Remediating", r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), r.markedAt(), attempt, now.toString(), policy.action() + " attempt " + attempt + " of " + policy.maxRetry());
     }
