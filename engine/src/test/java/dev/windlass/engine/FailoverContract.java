@@ -362,6 +362,10 @@ abstract class FailoverContract {
             assertNotNull(ingest(fleet, "eu-1", "stream"), "never purged down to zero placements");
             assertNull(s.failover(), "no eviction recorded");
             assertTrue(story(fleet).contains("failover blocked (NoEligibleCluster)"), story(fleet));
+            String table = dev.windlass.engine.status.StatusTable.render(fleet.engine.reconciler().state(), null);
+            assertTrue(table.contains("failover of stream blocked (NoEligibleCluster): stream stays on eu-1"), "windlass status shows it:\n" + table);
+            String history = dev.windlass.engine.status.HistoryTable.render(s);
+            assertTrue(history.contains("(NoEligibleCluster): stream stays on eu-1"), "windlass history shows it:\n" + history);
         }
     }
 

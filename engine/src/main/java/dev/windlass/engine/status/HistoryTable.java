@@ -51,6 +51,11 @@ public final class HistoryTable {
         if (!memory.orphanedOn().isEmpty()) {
             b.append("\nCopies left running (purgeMode Never): ").append(String.join(", ", memory.orphanedOn())).append('\n');
         }
+        var blocked = app.condition("FailoverBlocked");
+        if (blocked != null && "True".equals(blocked.status())) {
+            b.append("\nBlocked since ").append(time(blocked.lastTransitionTime())).append(" (").append(blocked.reason()).append("): ")
+                    .append(blocked.message()).append('\n');
+        }
         return b.toString();
     }
 

@@ -56,6 +56,15 @@ public final class StatusTable {
             }
         }
         if (suspended.size() > 1) b.append('\n').append(table(suspended));
+        List<String> failoverBlocked = new ArrayList<>();
+        for (AppStatus app : state.apps().values()) {
+            Condition c = app.condition("FailoverBlocked");
+            if (c != null && "True".equals(c.status()) && (onlyApp == null || onlyApp.equals(app.name()))) {
+                failoverBlocked.add("failover of " + app.name() + " blocked (" + c.reason() + "): " + c.message());
+            }
+        }
+        if (!failoverBlocked.isEmpty()) b.append('\n');
+        failoverBlocked.forEach(line -> b.append(line).append('\n'));
         if (onlyApp == null && !state.clusters().isEmpty()) {
             List<String[]> cr = new ArrayList<>();
             cr.add(new String[] {"CLUSTER", "REACHABLE", "NODES READY", "APPLY", "MESSAGE"});

@@ -11,7 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Reads an application's state rules on one cluster. Each rule is tried on the application's objects in a
+ * Reads an application's state rules on one cluster, never from a Secret. Each rule is tried on the application's objects in a
  * stable order (by identity); the first object where its path yields one value gives it. A rule that matches
  * nothing is reported as such, never filled in.
  */
@@ -23,7 +23,9 @@ final class StateRules {
     static Reading read(Application app, List<StateRule> rules, ClusterObservation obs) {
         List<PreservedValue> values = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        List<Manifest> objects = app.manifests().stream().filter(m -> !m.implicit()).sorted(Comparator.comparing(Manifest::ref)).toList();
+        // Never a Secret: what a rule reads is written to the status branch and as labels on other clusters.
+        List<Manifest> objects = app.manifests().stream().filter(m -> !m.implicit() && !isSecret(m))
+                .sorted(Comparator.comparing(Manifest::ref)).toList();
         for (StateRule rule : rules) {
             StatePath path = StatePath.compile(rule.jsonPath());
             PreservedValue found = null;
@@ -42,6 +44,8 @@ final class StateRules {
         }
         return new Reading(values, problems);
     }
+
+    static boolean isSecret(Manifest m) { return m.ref().group().isEmpty() && m.ref().kind().equals("Secret"); }
 
     /** The values last observed on a cluster that stopped answering, for the rules asked. */
     static Reading remembered(List<StateRule> rules, List<PreservedValue> observed, String cluster, String state) {

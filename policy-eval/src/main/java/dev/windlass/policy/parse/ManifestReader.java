@@ -73,6 +73,11 @@ final class ManifestReader {
         };
         if (apply == null || gc == null || wave == Integer.MIN_VALUE) return null;
         ObjectRef ref = new ObjectRef(group, kind, namespace, name);
+        String reserved = Reserved.why(ref);
+        if (reserved != null) {
+            out.add(Diagnostic.error(at, reserved));
+            return null;
+        }
         return new Manifest(ref, apiVersion, body, at, ContentHash.of(body), wave, apply, gc, false);
     }
 

@@ -70,4 +70,14 @@ class ManifestSchemaTest {
         assertEquals(List.of(), errors(repo(DEPLOYMENT.formatted("2", "nginx", "80"))));
         assertEquals(List.of(), errors(repo("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: \"big\", count: 99999999999}\n")));
     }
+
+    /** The engine's own records on each cluster are reserved: an application declaring one would take it over. */
+    @Test void theEnginesInventoryRecordsAndTheirNamespaceAreReserved() {
+        DesiredState s = repo("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: windlass-inventory-good, namespace: windlass-system}\ndata: {x: y}\n");
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:1:1: ConfigMap windlass-system/windlass-inventory-good is Windlass's record of what an "
+                + "application applied; no application may declare it (names windlass-inventory-* in windlass-system are reserved)"), errors(s));
+        assertFalse(s.apps().get("bad").valid());
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:1:1: Namespace windlass-system holds Windlass's records of what it applied; an "
+                + "application may not declare it"), errors(repo("apiVersion: v1\nkind: Namespace\nmetadata: {name: windlass-system}\n")));
+    }
 }
