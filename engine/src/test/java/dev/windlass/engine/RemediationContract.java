@@ -139,7 +139,7 @@ abstract class RemediationContract {
             assertTrue(b.message().startsWith("control-plane: "), b.message());
             assertTrue(b.message().contains("3") && b.message().contains("1 healthy"), b.message());
             assertTrue(story(fleet).contains("remediation blocked (Quorum)"), story(fleet));
-            String table = dev.windlass.engine.status.StatusTable.render(fleet.engine.reconciler().state(), null);
+            String table = dev.windlass.engine.status.StatusTable.render(fleet.engine.reconciler().state(), null, fleet.clock.instant());
             assertTrue(table.lines().anyMatch(l -> l.startsWith("cp") && l.contains("Node cp-cp-1") && l.contains("Unhealthy")
                     && l.contains("Ready=" + notReadyStatus(fleet) + " for")), table);
             assertTrue(table.contains("remediation blocked on cp (Quorum): control-plane: "), "windlass status shows it:\n" + table);
@@ -220,6 +220,32 @@ abstract class RemediationContract {
             assertNotNull(mark(fleet, "cp-cp-2"));
             assertEquals(1, record(fleet, "cp-cp-2").attempts());
             assertEquals(3, lines(fleet, "cp-cp-2 marked unhealthy"), story(fleet));
+        }
+    }
+
+    @Test
+    void anUnchangedUnhealthyNodeMakesNoStatusCommitAndEveryCommitNamesItsEvent() throws Exception {
+        try (TestFleet fleet = start(3, QUORUM_ANNOTATE)) {
+            notReady(fleet, "cp-cp-2", true);
+            after(fleet, 5);
+            int pending = fleet.statusLog().size();
+            for (int i = 0; i < 4; i++) after(fleet, 10);
+            assertEquals(pending, fleet.statusLog().size(), "not ready, within its timeout, unchanged: no commit\n" + story(fleet));
+            after(fleet, 20);
+            assertNotNull(mark(fleet, "cp-cp-2"));
+            int marked = fleet.statusLog().size();
+            for (int i = 0; i < 6; i++) after(fleet, 30);
+            assertEquals(marked, fleet.statusLog().size(), "marked, unchanged: no commit\n" + story(fleet));
+            RemediationRecord r = record(fleet, "cp-cp-2");
+            assertEquals("Ready=" + notReadyStatus(fleet), r.reason(), "the condition, without a duration that would tick");
+            assertEquals(fleet.clock.instant().minusSeconds(240).toString(), r.unhealthySince(), "since when, by the engine's clock");
+            assertTrue(story(fleet).contains("cp: Node cp-cp-2 marked unhealthy (Ready=" + notReadyStatus(fleet) + " for 1m): "), story(fleet));
+            String table = dev.windlass.engine.status.StatusTable.render(fleet.engine.reconciler().state(), null, fleet.clock.instant());
+            assertTrue(table.lines().anyMatch(l -> l.contains("Node cp-cp-2") && l.contains("Ready=" + notReadyStatus(fleet) + " for 4m;")),
+                    "windlass status says how long:\n" + table);
+            for (RevCommit c : fleet.statusLog()) {
+                assertTrue(c.getFullMessage().contains("\nWindlass-Event: "), "every status commit names its event:\n" + c.getFullMessage());
+            }
         }
     }
 

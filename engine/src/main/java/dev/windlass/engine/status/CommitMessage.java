@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * A status commit message: one line that says what happened, every event in the body, and
- * {@code Windlass-Source} / {@code Windlass-Event} trailers for tools.
+ * {@code Windlass-Source} / {@code Windlass-Event} trailers for tools. Every message has at least one
+ * {@code Windlass-Event}: one without events records observed state, and says {@code Health}.
  */
 public final class CommitMessage {
     static final int SUBJECT_MAX = 100;
@@ -38,6 +39,9 @@ public final class CommitMessage {
         b.append("Windlass-Source: ").append(source).append('\n');
         Set<String> types = new LinkedHashSet<>();
         for (Event e : events) types.add(e.type().name());
+        // Every status commit names its kind, so a tool reading trailers misses none. A commit with no event records
+        // what was observed (a cluster's nodes, a new cluster, the clocks that failover and remediation count from).
+        if (types.isEmpty()) types.add(Event.Type.Health.name());
         for (String t : types) b.append("Windlass-Event: ").append(t).append('\n');
         return b.toString();
     }

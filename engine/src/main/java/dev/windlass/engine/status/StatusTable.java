@@ -1,10 +1,12 @@
 package dev.windlass.engine.status;
 
+import dev.windlass.policy.remediation.Durations;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.policy.state.TargetStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +14,13 @@ import java.util.List;
 public final class StatusTable {
     private StatusTable() {}
 
+    /** The table now, by this host's clock: how long remediation targets have been unhealthy is counted from their since-times. */
     public static String render(EngineState state, String onlyApp) {
+        return render(state, onlyApp, Instant.now());
+    }
+
+    /** @param now when the table is read: durations shown are counted to it from the since-times the status records */
+    public static String render(EngineState state, String onlyApp, Instant now) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"APP", "CLUSTER", "REVISION", "SYNC", "HEALTH", "MESSAGE"});
         for (AppStatus app : state.apps().values()) {
@@ -78,8 +86,9 @@ public final class StatusTable {
             for (ClusterStatus c : state.clusters().values()) {
                 for (var r : c.remediationRecords()) {
                     if (r.state().equals("Healthy")) continue;
+                    String why = Durations.held(r, now);
                     unhealthy.add(new String[] {c.name(), r.target(), r.state(), Integer.toString(r.attempts()),
-                            r.reason() + (r.message().isEmpty() ? "" : "; " + r.message())});
+                            why + (r.message().isEmpty() ? "" : (why.isEmpty() ? "" : "; ") + r.message())});
                 }
                 c.conditions().stream().filter(x -> x.type().equals("RemediationBlocked"))
                         .forEach(x -> blocked.add("remediation blocked on " + c.name() + " (" + x.reason() + "): " + x.message()));

@@ -35,6 +35,16 @@ class CommitMessageTest {
     }
 
     @Test
+    void everyMessageNamesAnEventEvenWithoutEvents() {
+        assertEquals("""
+                windlass: status of cp updated
+
+                Windlass-Source: 04b5e240090f9b526df41efbaec25bafe4a4d5d3
+                Windlass-Event: Health
+                """, CommitMessage.of(List.of(), SHA, List.of("cp")), "what was observed: a cluster's nodes, a new cluster, a clock");
+    }
+
+    @Test
     void manyAppsWithoutEventsAreCountedInTheSubjectAndKeepItShort() {
         List<String> apps = java.util.stream.IntStream.range(0, 50).mapToObj(i -> String.format("app-%04d", i)).toList();
         String subject = CommitMessage.of(List.of(), SHA, apps).lines().findFirst().orElseThrow();

@@ -1,44 +1,54 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.remediation.Durations;
 import dev.windlass.policy.remediation.Remediations;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.RemediationRecord;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Records a cluster's remediation after a pass: the targets' records, the RemediationBlocked condition with the
- * numbers behind it, and a line for every decision (marked, acted, given up, healthy again, blocked).
+ * numbers behind it, and a line for every change of a record (marked, acted, given up, healthy again, blocked, and
+ * the rest), so every status commit it causes says why. The records hold since-times only: an unchanged situation
+ * gives an unchanged record, and no commit.
  */
 final class RemediationRecordKeeping {
     private RemediationRecordKeeping() {}
 
     static ClusterStatus record(ClusterStatus next, Remediations.ClusterRemediation cr, ClusterStatus prev, Instant now, List<Event> events) {
         List<RemediationRecord> before = prev == null ? List.of() : prev.remediationRecords();
-        if (cr == null) return before.isEmpty() ? next : next.withRemediation(List.of());
-        Map<String, RemediationRecord> old = before.stream().collect(Collectors.toMap(r -> r.policy() + "|" + r.target(), Function.identity(), (a, b) -> a));
         String cluster = next.name();
-        for (RemediationRecord r : cr.records()) {
-            RemediationRecord o = old.get(r.policy() + "|" + r.target());
-            String was = o == null ? "" : o.state();
-            if (r.state().equals("Marked") && !was.equals("Marked") && !was.equals("Remediating")) {
-                events.add(line(cluster, r, "marked unhealthy (" + r.reason() + "): " + r.message()));
-            } else if (r.state().equals("Remediating") && (o == null || !java.util.Objects.equals(r.lastAttemptAt(), o.lastAttemptAt()))) {
-                // An action taken: the one a mark opened an attempt for, or a retry.
-                events.add(line(cluster, r, r.message() + " (" + r.reason() + ")"));
-            } else if (r.state().equals("GaveUp") && !was.equals("GaveUp")) {
-                events.add(line(cluster, r, r.message()));
-            } else if (r.state().equals("Missing") && !was.equals("Missing")) {
-                events.add(line(cluster, r, "missing: " + r.message()));
-            } else if (r.state().equals("Healthy") && (was.equals("Marked") || was.equals("Remediating") || was.equals("GaveUp") || was.equals("Unhealthy"))) {
-                events.add(line(cluster, r, "healthy again" + (r.attempts() > 0 ? " after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") : "")));
-            }
+        if (cr == null) {
+            if (before.isEmpty()) return next;
+            events.add(new Event(Event.Type.Remediation, cluster + ": no remediation policy selects it now; its " + before.size()
+                    + (before.size() == 1 ? " target is" : " targets are") + " no longer watched (marks stay until removed by hand)"));
+            return next.withRemediation(List.of());
         }
+        Map<String, RemediationRecord> old = new LinkedHashMap<>();
+        before.forEach(r -> old.putIfAbsent(r.policy() + "|" + r.target(), r));
+        Map<String, List<String>> joined = new TreeMap<>();
+        for (RemediationRecord r : cr.records()) {
+            RemediationRecord o = old.remove(r.policy() + "|" + r.target());
+            if (o == null) {
+                joined.computeIfAbsent(r.policy(), k -> new ArrayList<>()).add(r.target());
+                continue;
+            }
+            String what = change(o, r, now);
+            if (what != null) events.add(line(cluster, r, what));
+        }
+        joined.forEach((policy, targets) -> events.add(new Event(Event.Type.Remediation, cluster + ": " + policy + " watches "
+                + named(targets) + (before.isEmpty() ? "" : " (new)"))));
+        Map<String, List<String>> gone = new TreeMap<>();
+        old.values().forEach(r -> gone.computeIfAbsent(r.policy(), k -> new ArrayList<>()).add(r.target()));
+        gone.forEach((policy, targets) -> events.add(new Event(Event.Type.Remediation, cluster + ": " + policy + " no longer watches "
+                + named(targets) + ": gone")));
         List<Condition> conds = new ArrayList<>(next.conditions());
         conds.removeIf(c -> c.type().equals(Remediations.BLOCKED));
         Condition blockedBefore = prev == null ? null : prev.conditions().stream().filter(c -> c.type().equals(Remediations.BLOCKED)).findFirst().orElse(null);
@@ -73,6 +83,44 @@ final class RemediationRecordKeeping {
             }
         }
         return changed ? next.withRemediation(records) : next;
+    }
+
+    /**
+     * What a record's change says in the status commit, or null when it did not change. Every change has a line, so no
+     * status commit is without its event; a duration is rendered here, at {@code now}, never kept in the record.
+     */
+    static String change(RemediationRecord o, RemediationRecord r, Instant now) {
+        if (o.equals(r)) return null;
+        String state = r.state();
+        String was = o.state();
+        if (state.equals("Marked") && r.markedAt() != null && !r.markedAt().equals(o.markedAt())) {
+            return "marked unhealthy (" + Durations.held(r, now) + "): " + r.message();
+        }
+        if (state.equals("Remediating") && !Objects.equals(r.lastAttemptAt(), o.lastAttemptAt())) {
+            // An action taken: the one a mark opened an attempt for, or a retry.
+            return r.message() + " (" + Durations.held(r, now) + ")";
+        }
+        if (state.equals("GaveUp") && !was.equals("GaveUp")) return r.message();
+        if (state.equals("Missing") && !was.equals("Missing")) return "missing: " + r.message();
+        if (state.equals("Healthy") && !was.equals("Healthy")) {
+            return (o.everHealthy() ? "healthy again" : "healthy")
+                    + (r.attempts() > 0 ? " after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") : "");
+        }
+        if (state.equals("Healthy") && o.attempts() > 0 && r.attempts() == 0) {
+            return "healthy for " + Durations.seconds(Durations.between(r.healthySince(), now)) + ": its attempts start over";
+        }
+        if (state.equals("Pending") && !was.equals("Pending")) return r.reason() + ": " + r.message();
+        if (state.equals("Unhealthy") && !was.equals("Unhealthy")) {
+            return "unhealthy (" + Durations.held(r, now) + ")" + (r.message().isEmpty() ? "" : ": " + r.message());
+        }
+        return state.toLowerCase(java.util.Locale.ROOT) + (r.reason().isEmpty() ? "" : " (" + r.reason() + ")")
+                + (r.message().isEmpty() ? "" : ": " + r.message());
+    }
+
+    /** "Node a, Node b, Node c" or "Node a, Node b, Node c (+7 more)". */
+    private static String named(List<String> targets) {
+        int shown = Math.min(3, targets.size());
+        return String.join(", ", targets.subList(0, shown)) + (targets.size() > shown ? " (+" + (targets.size() - shown) + " more)" : "");
     }
 
     private static Event line(String cluster, RemediationRecord r, String what) {

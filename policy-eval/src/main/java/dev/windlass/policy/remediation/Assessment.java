@@ -34,11 +34,12 @@ final class Assessment {
             if (c == null || !c.status().equals(u.status().name())) continue;
             String since = wasUnhealthy && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
             long held = Durations.between(since, now);
-            String reason = u.type() + "=" + u.status() + " for " + Durations.seconds(held);
+            // The condition, not how long it held: that is unhealthySince, and a duration here would change every pass.
+            String reason = u.type() + "=" + u.status();
             if (held < u.timeoutSeconds()) {
                 return new RemediationRecord(policy.name(), t.id(), "Pending", reason, firstSeen, since, null,
                         prev != null && prev.everHealthy(), prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(),
-                        prev == null ? null : prev.lastAttemptAt(), "unhealthy for less than " + Durations.seconds(u.timeoutSeconds()));
+                        prev == null ? null : prev.lastAttemptAt(), "unhealthy once it has held for " + Durations.seconds(u.timeoutSeconds()));
             }
             String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
             return new RemediationRecord(policy.name(), t.id(), state, reason, firstSeen, since, null, prev != null && prev.everHealthy(),
@@ -53,8 +54,7 @@ final class Assessment {
             // Seen this long by this engine, never ready: the startup clock, for the same reason as above.
             if (Durations.between(firstSeen, now) >= policy.startupTimeoutSeconds()) {
                 String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
-                return new RemediationRecord(policy.name(), t.id(), state, "never " + readyType + " within "
-                        + Durations.seconds(policy.startupTimeoutSeconds()), firstSeen, firstSeen, null, false,
+                return new RemediationRecord(policy.name(), t.id(), state, "never " + readyType, firstSeen, firstSeen, null, false,
                         prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(), prev == null ? null : prev.lastAttemptAt(),
                         prev == null ? "" : prev.message());
             }

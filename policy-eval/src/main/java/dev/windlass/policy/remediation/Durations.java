@@ -1,10 +1,13 @@
 package dev.windlass.policy.remediation;
 
+import dev.windlass.policy.state.RemediationRecord;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * How long, in words ("45s", "1m", "4m5s"), and whole seconds between a recorded instant and now.
+ * How long, in words ("45s", "1m", "4m5s"), for the edges that show a duration to people: the mark's text, the line a
+ * decision adds to a status commit, {@code windlass status}. Records keep since-times instead: a duration kept in a
+ * status file would change every pass, and every change is a commit.
  */
 public final class Durations {
     private Durations() {}
@@ -17,5 +20,10 @@ public final class Durations {
     /** Whole seconds from {@code since} (an instant as recorded) to {@code now}; never negative. */
     public static long between(String since, Instant now) {
         return Math.max(0, Duration.between(Instant.parse(since), now).toSeconds());
+    }
+
+    /** Why a target is unhealthy and for how long at {@code now} ({@code Ready=False for 1m}); its reason alone without a since-time. */
+    public static String held(RemediationRecord r, Instant now) {
+        return r.unhealthySince() == null || r.reason().isEmpty() ? r.reason() : r.reason() + " for " + seconds(between(r.unhealthySince(), now));
     }
 }

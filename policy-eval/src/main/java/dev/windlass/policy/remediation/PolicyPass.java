@@ -152,7 +152,7 @@ final class PolicyPass {
         if (r.attempts() >= policy.maxRetry()) return Remediations.with(r, "GaveUp", givenUp(r));
         int attempt = r.attempts() + 1;
         if (markOn) return take(r, t, seen, firstSeen, attempt);
-        actions.add(act.mark(t, r.reason()));
+        actions.add(act.mark(t, Durations.held(r, now)));
         return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), now.toString(), attempt, now.toString(), "marked (attempt " + attempt + " of " + policy.maxRetry()
                 + "); " + policy.action() + " next pass");
@@ -181,7 +181,7 @@ final class PolicyPass {
                     + "; marked again no sooner than " + retryDue(r));
         }
         if (r.attempts() >= policy.maxRetry()) return Remediations.with(r, "GaveUp", givenUp(r));
-        actions.add(act.mark(t, r.reason()));
+        actions.add(act.mark(t, Durations.held(r, now)));
         int attempt = r.attempts() + 1;
         return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), now.toString(), attempt, now.toString(), "marked (attempt " + attempt + " of " + policy.maxRetry()
@@ -217,13 +217,13 @@ final class PolicyPass {
                 if (!replaced) {
                     return "waiting for " + owner + " to add a healthy replacement before " + t.id() + " is deleted (scale up before scale down)";
                 }
-                actions.add(act.delete(t, r.reason() + "; a replacement has joined"));
+                actions.add(act.delete(t, Durations.held(r, now) + "; a replacement has joined"));
             }
             case CordonAndDrain -> {
-                actions.add(act.cordon(t, r.reason()));
-                actions.add(act.drain(t, r.reason()));
+                actions.add(act.cordon(t, Durations.held(r, now)));
+                actions.add(act.drain(t, Durations.held(r, now)));
             }
-            case Restart -> actions.add(act.restart(t, now.toString(), r.reason()));
+            case Restart -> actions.add(act.restart(t, now.toString(), Durations.held(r, now)));
             case Annotate -> { }
         }
         return null;

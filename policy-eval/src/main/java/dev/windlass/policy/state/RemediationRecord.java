@@ -8,7 +8,9 @@ package dev.windlass.policy.state;
  * @param target        {@code Node eu-1-cp-2}
  * @param state         Healthy, Pending (an unhealthy condition holds, not yet for its timeout), Unhealthy, Marked,
  *                      Remediating (the action was taken), GaveUp (maxRetry reached), Missing (expected, not there)
- * @param reason        why it is unhealthy, in words ("Ready=False for 5m0s"), "" when healthy
+ * @param reason        why it is unhealthy: the condition that holds ("Ready=False"), or "never Ready" past the startup
+ *                      timeout; "" when healthy. How long is {@code unhealthySince}: a duration here would change every
+ *                      pass, and make a status commit of each (the mark, commit lines and {@code windlass status} show it)
  * @param firstSeen     when Windlass first saw it (the startup clock when the object has no creation time)
  * @param unhealthySince since when this engine has seen an unhealthy condition hold (its own clock, never the server's)
  * @param healthySince  since when it has been healthy without a break; healthy for minHealthyPeriodSeconds resets attempts

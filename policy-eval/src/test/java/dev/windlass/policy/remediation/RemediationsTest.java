@@ -134,7 +134,8 @@ class RemediationsTest {
                 recorded(List.of(healthy("n1"), healthy("n2"), starting("n3", "2026-11-21T09:45:00Z"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord late = old.clusters().get("cp").records().get(2);
         assertEquals("Marked", late.state());
-        assertEquals("never Ready within 10m", late.reason());
+        assertEquals("never Ready", late.reason());
+        assertEquals("2026-11-21T09:45:00Z", late.unhealthySince(), "since this engine first saw it");
     }
 
     /** A node this engine saw unhealthy since {@code since}, with {@code attempts} marks made, the last at {@code lastAttempt}. */
@@ -154,6 +155,7 @@ class RemediationsTest {
         assertEquals("Unhealthy", n2.state());
         assertEquals(1, n2.attempts());
         assertTrue(soon.actions().isEmpty(), "2 minutes after the last mark: not marked again yet");
+        assertEquals("Ready=False", n2.reason(), "the condition; how long it held is in unhealthySince");
 
         Instant later = NOW.plusSeconds(180);
         var due = Remediations.decide(desired, flapped, recorded(List.of(healthy("n1"), n2, healthy("n3"))), Suspensions.at(desired, later), later);
