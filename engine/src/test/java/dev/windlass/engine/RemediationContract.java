@@ -161,7 +161,11 @@ abstract class RemediationContract {
             assertTrue(blocked(fleet).message().contains("in flight"), blocked(fleet).message());
             notReady(fleet, "cp-cp-1", false);
             after(fleet, 5);
-            assertNotNull(mark(fleet, "cp-cp-2"), "cp-1 is healthy: cp-2 goes next");
+            assertNull(mark(fleet, "cp-cp-1"), "cp-1 is healthy: its mark comes off");
+            assertNull(mark(fleet, "cp-cp-2"), "not in the same pass: the group never has two marks at once");
+            assertEquals("Quorum", blocked(fleet).reason());
+            after(fleet, 5);
+            assertNotNull(mark(fleet, "cp-cp-2"), "cp-1's mark is gone: cp-2 goes next");
             assertNull(mark(fleet, "cp-cp-1"));
         }
     }

@@ -78,6 +78,15 @@ final class PolicyPass {
             next.put(r.target(), Remediations.with(r, "Missing", "expected and not seen; counts as unhealthy until a new one joins"));
         }
 
+        // Healthy again: the mark comes off, and first: the gate counts a mark still on as a remediation in flight, so the
+        // next target is marked no sooner than the pass after this one, and a quorum group never has two marks at once.
+        seen.forEach((id, t) -> {
+            RemediationRecord r = next.get(id);
+            if (!Remediations.isUnhealthy(r.state()) && marked(t)) {
+                actions.add(act.unmark(t, "healthy again: the unhealthy mark is removed"));
+            }
+        });
+
         int total = next.size();
         int unhealthy = (int) next.values().stream().filter(Remediations::counted).count();
         List<String> order = next.values().stream().filter(r -> Remediations.isUnhealthy(r.state()) && seen.containsKey(r.target()))
@@ -87,7 +96,7 @@ final class PolicyPass {
         for (String id : order) {
             RemediationRecord r = next.get(id);
             if (r.state().equals("GaveUp")) continue;
-            String why = gate(total, unhealthy, next, id);
+            String why = gate(total, unhealthy, next, seen, id);
             if (why != null) {
                 next.put(id, Remediations.with(r, r.state(), why));
                 continue;
@@ -96,20 +105,13 @@ final class PolicyPass {
             next.values().forEach(x -> firstSeen.put(x.target(), x.firstSeen()));
             next.put(id, step(r, seen.get(id), seen, firstSeen));
         }
-        // Healthy again: the mark comes off.
-        seen.forEach((id, t) -> {
-            RemediationRecord r = next.get(id);
-            if (!Remediations.isUnhealthy(r.state()) && t.annotations().containsKey(Remediations.MARK)) {
-                actions.add(act.unmark(t, "healthy again: the unhealthy mark is removed"));
-            }
-        });
         out.addAll(next.values());
     }
 
     /** What blocks acting on target {@code id} now, in words with the numbers, or null. */
-    private String gate(int total, int unhealthy, Map<String, RemediationRecord> next, String id) {
-        long inFlight = next.values().stream().filter(r -> r.inFlight() && !r.target().equals(id)).count();
-        boolean alreadyActing = next.get(id).inFlight();
+    private String gate(int total, int unhealthy, Map<String, RemediationRecord> next, Map<String, ObservedTarget> seen, String id) {
+        long inFlight = next.values().stream().filter(r -> !r.target().equals(id) && inFlight(r, seen)).count();
+        boolean alreadyActing = inFlight(next.get(id), seen);
         if (hold != null) return block("Suspended", "nothing is remediated on " + cluster + " while it holds: " + hold);
         if (rollout != null) return block("RolloutInProgress", "deferred: a rollout step of " + rollout + " is under way on " + cluster);
         Verdict g = Gate.allows(policy.triggerIf(), total, unhealthy);
@@ -122,6 +124,17 @@ final class PolicyPass {
         }
         return null;
     }
+
+    /**
+     * In flight: marked or acted on by its record, or still carrying the mark, as when a target healthy again loses its
+     * mark in this pass's actions; the mark is off only once a pass no longer sees it.
+     */
+    private static boolean inFlight(RemediationRecord r, Map<String, ObservedTarget> seen) {
+        ObservedTarget t = seen.get(r.target());
+        return r.inFlight() || t != null && marked(t);
+    }
+
+    private static boolean marked(ObservedTarget t) { return t.annotations().containsKey(Remediations.MARK); }
 
     private String block(String reason, String why) {
         String text = policy.name() + ": " + why;
@@ -141,7 +154,7 @@ final class PolicyPass {
      */
     private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen) {
         if (policy.action() == RemediationPolicy.Action.Annotate) return annotate(r, t);
-        boolean markOn = t.annotations().containsKey(Remediations.MARK);
+        boolean markOn = marked(t);
         if (markOn && r.state().equals("Marked")) return take(r, t, seen, firstSeen, Math.max(1, r.attempts()));
         Instant due = retryDue(r);
         if (due != null) {
@@ -174,7 +187,7 @@ final class PolicyPass {
      * flapping around its timeout is not re-marked on every flap.
      */
     private RemediationRecord annotate(RemediationRecord r, ObservedTarget t) {
-        boolean markOn = t.annotations().containsKey(Remediations.MARK);
+        boolean markOn = marked(t);
         if (markOn && r.state().equals("Marked")) return r;
         if (retryDue(r) != null) {
             return Remediations.with(r, "Unhealthy", "marked " + r.attempts() + " of " + policy.maxRetry() + " times, last at " + r.lastAttemptAt()

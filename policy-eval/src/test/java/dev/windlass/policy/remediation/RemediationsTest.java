@@ -57,6 +57,12 @@ class RemediationsTest {
                 created, List.of(), false);
     }
 
+    /** The same node, carrying Windlass's unhealthy mark. */
+    static ObservedTarget marked(ObservedTarget t) {
+        return new ObservedTarget(t.kind(), t.namespace(), t.name(), t.labels(), Map.of(Remediations.MARK, "Ready=False for 1m"),
+                t.conditions(), t.createdAt(), t.owners(), t.unschedulable());
+    }
+
     static ObservedState observed(ObservedTarget... nodes) {
         List<NodeObservation> n = new ArrayList<>();
         for (ObservedTarget t : nodes) n.add(new NodeObservation(t.name(), Map.of(), t.condition("Ready").status().equals("True")));
@@ -167,5 +173,27 @@ class RemediationsTest {
                 unhealthy("n2", "Unhealthy", "2026-11-21T09:58:00Z", 3, "2026-11-21T09:50:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
         assertEquals("GaveUp", spent.clusters().get("cp").records().get(1).state(), "maxRetry marks made");
         assertTrue(spent.actions().isEmpty());
+    }
+
+    @Test
+    void theNextMemberOfAGroupWaitsUntilTheLastMarkIsOff() {
+        DesiredState desired = repo(READY_FALSE);
+        ObservedState n1BackStillMarked = observed(marked(node("n1", "True", "", "")), node("n2", "False", "", ""),
+                node("n3", "True", "", ""), node("n4", "True", "", ""), node("n5", "True", "", ""));
+        RemediationRecord n1 = new RemediationRecord("control-plane", "Node n1", "Marked", "Ready=False", "2026-11-21T09:00:00Z",
+                "2026-11-21T09:40:00Z", null, true, "2026-11-21T09:41:00Z", 1, "2026-11-21T09:41:00Z", "");
+        var d = Remediations.decide(desired, n1BackStillMarked, recorded(List.of(n1,
+                unhealthy("n2", "Unhealthy", "2026-11-21T09:50:00Z", 0, null), healthy("n3"), healthy("n4"), healthy("n5"))),
+                Suspensions.at(desired, NOW), NOW);
+        assertEquals(List.of("Node n1"), d.actions().stream().map(a -> a.object().kind() + " " + a.object().name()).toList(),
+                "only n1's mark comes off in this pass");
+        assertTrue(d.actions().get(0).reason().contains("mark is removed"), d.actions().get(0).reason());
+        assertEquals("Quorum", d.clusters().get("cp").blockedReason());
+        var next = Remediations.decide(desired, observed(node("n1", "True", "", ""), node("n2", "False", "", ""),
+                node("n3", "True", "", ""), node("n4", "True", "", ""), node("n5", "True", "", "")),
+                recorded(d.clusters().get("cp").records()), Suspensions.at(desired, NOW.plusSeconds(10)), NOW.plusSeconds(10));
+        assertEquals(1, next.actions().size(), "n1's mark is off: n2 is marked");
+        assertEquals("Node n2", next.clusters().get("cp").records().get(1).target());
+        assertEquals("Marked", next.clusters().get("cp").records().get(1).state());
     }
 }
