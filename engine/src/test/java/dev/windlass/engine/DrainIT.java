@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * CordonAndDrain on a real control plane: a worker whose kubelet stopped is marked, then cordoned and drained through
  * the eviction API, with the application's PodDisruptionBudget, computed by the real disruption controller, deciding
- * which Pods may go. The sandbox does not bind Pods to nodes, so this runs on real control planes only.
+ * which Pods may go; when its kubelet is back and it has been healthy for minHealthyPeriodSeconds, it is uncordoned.
+ * The sandbox does not bind Pods to nodes, so this runs on real control planes only.
  */
 class DrainIT {
     @TempDir Path dir;
@@ -84,7 +85,7 @@ class DrainIT {
         return String.join("\n----\n", fleet.statusLog().stream().map(RevCommit::getFullMessage).toList());
     }
 
-    @Test void aWorkerWhoseKubeletStoppedIsCordonedAndDrainedAndItsPodsRunElsewhere() throws Exception {
+    @Test void aWorkerWhoseKubeletStoppedIsCordonedAndDrainedItsPodsRunElsewhereAndItIsUncordonedOnceBack() throws Exception {
         try (TestFleet fleet = start(2)) {
             assertEquals(1, webPods(fleet, "w-worker-1").size(), "one web Pod per worker");
             fleet.backend.nodeReady("w", "w-worker-1", false);
@@ -109,6 +110,27 @@ class DrainIT {
             }
             assertTrue(story(fleet).contains("w: Node w-worker-1 marked unhealthy (Ready=Unknown for"), story(fleet));
             assertTrue(story(fleet).contains("CordonAndDrain attempt 1 of 2"), story(fleet));
+
+            // Its kubelet comes back: the node stays cordoned, and marked, until it has been healthy for minHealthyPeriodSeconds.
+            fleet.backend.nodeReady("w", "w-worker-1", true);
+            fleet.passAfter(java.time.Duration.ofSeconds(15));
+            assertEquals("Healthy", record(fleet, "w-worker-1").state(), record(fleet, "w-worker-1").toString());
+            assertTrue(cordoned(fleet, "w-worker-1"), "healthy for less than minHealthyPeriodSeconds: still cordoned");
+            fleet.passAfter(java.time.Duration.ofSeconds(3600));
+            try (KubernetesClient k = fleet.client("w")) {
+                var node = k.nodes().withName("w-worker-1").get();
+                assertTrue(!Boolean.TRUE.equals(node.getSpec().getUnschedulable()), "healthy for an hour: uncordoned");
+                assertTrue(node.getMetadata().getAnnotations() == null || !node.getMetadata().getAnnotations().containsKey("windlass.dev/unhealthy"),
+                        "and unmarked: " + node.getMetadata().getAnnotations());
+            }
+            assertEquals(0, record(fleet, "w-worker-1").attempts(), "a fresh retry sequence");
+            assertTrue(story(fleet).contains("w: Node w-worker-1 uncordoned and unmarked: healthy for 1h"), story(fleet));
+        }
+    }
+
+    static boolean cordoned(TestFleet fleet, String node) {
+        try (KubernetesClient k = fleet.client("w")) {
+            return Boolean.TRUE.equals(k.nodes().withName(node).get().getSpec().getUnschedulable());
         }
     }
 

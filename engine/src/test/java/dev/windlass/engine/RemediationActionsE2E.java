@@ -173,6 +173,47 @@ class RemediationActionsE2E {
     }
 
     @Test
+    void cordonAndDrainUncordonsWhatItCordonedOnceTheNodeHasBeenHealthyForMinHealthyPeriod() throws Exception {
+        try (TestFleet fleet = start(drain("maxRetry: 2"))) {
+            passesFor(fleet, 20);
+            nodeReady(fleet, "c-worker-1", false);
+            passesFor(fleet, 60);
+            assertEquals("Remediating", record(fleet.engine, "Node c-worker-1").state());
+            assertTrue(cordoned(fleet, "c-worker-1"));
+            assertNotNull(record(fleet.engine, "Node c-worker-1").cordonedAt(), "Windlass records that it cordoned the node");
+
+            nodeReady(fleet, "c-worker-1", true);
+            passesFor(fleet, 300);
+            assertEquals("Healthy", record(fleet.engine, "Node c-worker-1").state());
+            assertTrue(cordoned(fleet, "c-worker-1"), "healthy for less than minHealthyPeriodSeconds: still cordoned");
+            assertNotNull(mark(fleet, "c-worker-1"), "and still marked: its remediation is not over");
+            passesFor(fleet, 330);
+            assertTrue(!cordoned(fleet, "c-worker-1"), "healthy for minHealthyPeriodSeconds: uncordoned");
+            assertNull(mark(fleet, "c-worker-1"), "and unmarked");
+            assertNull(record(fleet.engine, "Node c-worker-1").cordonedAt());
+            assertEquals(0, record(fleet.engine, "Node c-worker-1").attempts());
+            assertEquals(1, commits(fleet, "c-worker-1 uncordoned"));
+
+            // A node someone else cordoned stays cordoned: Windlass only undoes what it did.
+            try (KubernetesClient k = fleet.cluster("c").newClient()) {
+                k.nodes().withName("c-cp-1").edit(n -> {
+                    n.getSpec().setUnschedulable(true);
+                    return n;
+                });
+            }
+            nodeReady(fleet, "c-cp-1", false);
+            passesFor(fleet, 60);
+            assertEquals("Remediating", record(fleet.engine, "Node c-cp-1").state());
+            assertNull(record(fleet.engine, "Node c-cp-1").cordonedAt(), "it was cordoned already");
+            nodeReady(fleet, "c-cp-1", true);
+            passesFor(fleet, 30);
+            assertNull(mark(fleet, "c-cp-1"), "nothing of Windlass's to undo but the mark: it comes off when healthy");
+            passesFor(fleet, 600);
+            assertTrue(cordoned(fleet, "c-cp-1"), "still cordoned, as its owner left it");
+        }
+    }
+
+    @Test
     void deleteWaitsForTheOwnersReplacementAndIsRefusedWithoutAnOwner() throws Exception {
         String policy = policy("{apiVersion: v1, kind: Pod, selector: {matchLabels: {role: member}}}",
                 "{type: Ready, status: \"False\", timeoutSeconds: 30}", "action: Delete\nmaxInFlight: 2");

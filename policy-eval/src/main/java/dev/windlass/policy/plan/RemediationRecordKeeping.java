@@ -104,7 +104,12 @@ final class RemediationRecordKeeping {
         if (state.equals("Missing") && !was.equals("Missing")) return "missing: " + r.message();
         if (state.equals("Healthy") && !was.equals("Healthy")) {
             return (o.everHealthy() ? "healthy again" : "healthy")
-                    + (r.attempts() > 0 ? " after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") : "");
+                    + (r.attempts() > 0 ? " after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") : "")
+                    + (r.cordonedAt() != null ? "; " + r.message() : "");
+        }
+        if (state.equals("Healthy") && o.cordonedAt() != null && r.cordonedAt() == null) {
+            return "uncordoned and unmarked: healthy for " + Durations.seconds(Durations.between(r.healthySince(), now))
+                    + " since Windlass cordoned it; its retries start over";
         }
         if (state.equals("Healthy") && o.attempts() > 0 && r.attempts() == 0) {
             return "healthy for " + Durations.seconds(Durations.between(r.healthySince(), now)) + ": its attempts start over";

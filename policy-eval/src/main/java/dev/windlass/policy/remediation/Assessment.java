@@ -29,49 +29,58 @@ final class Assessment {
     RemediationRecord of(ObservedTarget t, RemediationRecord prev) {
         String firstSeen = prev == null ? now.toString() : prev.firstSeen();
         boolean wasUnhealthy = prev != null && (Remediations.isUnhealthy(prev.state()) || prev.state().equals("Pending"));
+        boolean everHealthy = prev != null && prev.everHealthy();
+        String markedAt = prev == null ? null : prev.markedAt();
+        String cordonedAt = prev == null ? null : prev.cordonedAt();
+        int attempts = prev == null ? 0 : prev.attempts();
+        String lastAttempt = prev == null ? null : prev.lastAttemptAt();
         for (UnhealthyCondition u : policy.unhealthyConditions()) {
             ObservedTarget.Condition c = t.condition(u.type());
             if (c == null || !c.status().equals(u.status().name())) continue;
             String since = wasUnhealthy && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
-            long held = Durations.between(since, now);
             // The condition, not how long it held: that is unhealthySince, and a duration here would change every pass.
             String reason = u.type() + "=" + u.status();
-            if (held < u.timeoutSeconds()) {
-                return new RemediationRecord(policy.name(), t.id(), "Pending", reason, firstSeen, since, null,
-                        prev != null && prev.everHealthy(), prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(),
-                        prev == null ? null : prev.lastAttemptAt(), "unhealthy once it has held for " + Durations.seconds(u.timeoutSeconds()));
+            if (Durations.between(since, now) < u.timeoutSeconds()) {
+                return new RemediationRecord(policy.name(), t.id(), "Pending", reason, firstSeen, since, null, everHealthy, markedAt,
+                        cordonedAt, attempts, lastAttempt, "unhealthy once it has held for " + Durations.seconds(u.timeoutSeconds()));
             }
             String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
-            return new RemediationRecord(policy.name(), t.id(), state, reason, firstSeen, since, null, prev != null && prev.everHealthy(),
-                    prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(), prev == null ? null : prev.lastAttemptAt(),
-                    prev == null ? "" : prev.message());
+            return new RemediationRecord(policy.name(), t.id(), state, reason, firstSeen, since, null, everHealthy, markedAt, cordonedAt,
+                    attempts, lastAttempt, prev == null ? "" : prev.message());
         }
         String readyType = policy.unhealthyConditions().isEmpty() ? "Ready" : policy.unhealthyConditions().get(0).type();
         ObservedTarget.Condition ready = t.condition(readyType);
-        boolean isReady = ready != null && ready.status().equals("True");
-        boolean everHealthy = prev != null && prev.everHealthy() || isReady;
-        if (!everHealthy && policy.startupTimeoutSeconds() > 0) {
+        if (!everHealthy && (ready == null || !ready.status().equals("True")) && policy.startupTimeoutSeconds() > 0) {
             // Seen this long by this engine, never ready: the startup clock, for the same reason as above.
             if (Durations.between(firstSeen, now) >= policy.startupTimeoutSeconds()) {
                 String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
                 return new RemediationRecord(policy.name(), t.id(), state, "never " + readyType, firstSeen, firstSeen, null, false,
-                        prev == null ? null : prev.markedAt(), prev == null ? 0 : prev.attempts(), prev == null ? null : prev.lastAttemptAt(),
-                        prev == null ? "" : prev.message());
+                        markedAt, cordonedAt, attempts, lastAttempt, prev == null ? "" : prev.message());
             }
-            return new RemediationRecord(policy.name(), t.id(), "Pending", "starting", firstSeen, null, null, false, null, 0, null,
+            return new RemediationRecord(policy.name(), t.id(), "Pending", "starting", firstSeen, null, null, false, null, null, 0, null,
                     "not " + readyType + " yet; startup timeout " + Durations.seconds(policy.startupTimeoutSeconds()));
         }
         String healthySince = prev != null && prev.state().equals("Healthy") && prev.healthySince() != null ? prev.healthySince() : now.toString();
-        int attempts = prev == null ? 0 : prev.attempts();
-        String lastAttempt = prev == null ? null : prev.lastAttemptAt();
         String message = "";
-        if (attempts > 0 && Durations.between(healthySince, now) >= policy.minHealthyPeriodSeconds()) {
+        if (Durations.between(healthySince, now) >= policy.minHealthyPeriodSeconds()) {
+            // The retry sequence is over. What Windlass cordoned is uncordoned (and unmarked) by the pass, now.
             attempts = 0;
             lastAttempt = null;
+        } else if (cordonedAt != null) {
+            message = "cordoned by Windlass at " + cordonedAt + ": uncordoned and unmarked once healthy for "
+                    + Durations.seconds(policy.minHealthyPeriodSeconds()) + ", when its retries start over";
         } else if (attempts > 0) {
             message = attempts + (attempts == 1 ? " attempt" : " attempts") + " so far; healthy for "
                     + Durations.seconds(policy.minHealthyPeriodSeconds()) + " starts a new retry sequence";
         }
-        return new RemediationRecord(policy.name(), t.id(), "Healthy", "", firstSeen, null, healthySince, true, null, attempts, lastAttempt, message);
+        // The mark stays on a node Windlass cordoned until it is uncordoned; otherwise it comes off now.
+        return new RemediationRecord(policy.name(), t.id(), "Healthy", "", firstSeen, null, healthySince, true,
+                cordonedAt == null ? null : markedAt, cordonedAt, attempts, lastAttempt, message);
+    }
+
+    /** Healthy for minHealthyPeriodSeconds, by its record: its retry sequence is over. */
+    boolean settled(RemediationRecord r) {
+        return r.state().equals("Healthy") && r.healthySince() != null
+                && Durations.between(r.healthySince(), now) >= policy.minHealthyPeriodSeconds();
     }
 }

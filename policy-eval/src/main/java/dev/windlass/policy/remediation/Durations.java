@@ -5,16 +5,19 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * How long, in words ("45s", "1m", "4m5s"), for the edges that show a duration to people: the mark's text, the line a
+ * How long, in words ("45s", "1m", "4m5s", "1h30m"), for the edges that show a duration to people: the mark's text, the line a
  * decision adds to a status commit, {@code windlass status}. Records keep since-times instead: a duration kept in a
  * status file would change every pass, and every change is a commit.
  */
 public final class Durations {
     private Durations() {}
 
-    /** {@code 45s}, {@code 1m}, {@code 4m5s}, {@code 90m}. */
+    /** {@code 45s}, {@code 1m}, {@code 4m5s}, {@code 1h}, {@code 1h30m}. */
     public static String seconds(long s) {
-        return s < 60 ? s + "s" : s % 60 == 0 ? s / 60 + "m" : s / 60 + "m" + s % 60 + "s";
+        if (s < 60) return s + "s";
+        if (s < 3600) return s / 60 + "m" + (s % 60 == 0 ? "" : s % 60 + "s");
+        long m = s % 3600 / 60;
+        return s / 3600 + "h" + (m == 0 ? "" : m + "m") + (s % 60 == 0 ? "" : s % 60 + "s");
     }
 
     /** Whole seconds from {@code since} (an instant as recorded) to {@code now}; never negative. */

@@ -75,14 +75,21 @@ final class PolicyPass {
                 .filter(r -> !(r.state().equals("Remediating") && policy.action() == RemediationPolicy.Action.Delete))
                 .sorted(Comparator.comparing(RemediationRecord::target)).toList();
         for (RemediationRecord r : gone.subList((int) Math.min(joined, gone.size()), gone.size())) {
-            next.put(r.target(), Remediations.with(r, "Missing", "expected and not seen; counts as unhealthy until a new one joins"));
+            next.put(r.target(), r.with("Missing", "expected and not seen; counts as unhealthy until a new one joins"));
         }
 
         // Healthy again: the mark comes off, and first: the gate counts a mark still on as a remediation in flight, so the
         // next target is marked no sooner than the pass after this one, and a quorum group never has two marks at once.
+        // A node Windlass cordoned keeps its mark (and stays in flight) until it is uncordoned.
         seen.forEach((id, t) -> {
             RemediationRecord r = next.get(id);
-            if (!Remediations.isUnhealthy(r.state()) && marked(t)) {
+            if (r.cordonedAt() != null) {
+                if (!assessment.settled(r)) return;
+                actions.add(act.uncordon(t, "healthy for " + Durations.seconds(policy.minHealthyPeriodSeconds())
+                        + " since Windlass cordoned it: uncordoned and unmarked"));
+                next.put(id, new RemediationRecord(r.policy(), r.target(), r.state(), r.reason(), r.firstSeen(), r.unhealthySince(),
+                        r.healthySince(), r.everHealthy(), null, null, r.attempts(), r.lastAttemptAt(), r.message()));
+            } else if (!Remediations.isUnhealthy(r.state()) && marked(t)) {
                 actions.add(act.unmark(t, "healthy again: the unhealthy mark is removed"));
             }
         });
@@ -98,7 +105,7 @@ final class PolicyPass {
             if (r.state().equals("GaveUp")) continue;
             String why = gate(total, unhealthy, next, seen, id);
             if (why != null) {
-                next.put(id, Remediations.with(r, r.state(), why));
+                next.put(id, r.with(r.state(), why));
                 continue;
             }
             Map<String, String> firstSeen = new HashMap<>();
@@ -159,25 +166,29 @@ final class PolicyPass {
         Instant due = retryDue(r);
         if (due != null) {
             if (r.state().equals("Remediating")) return r;  // its attempt's own words, and why it failed if it did
-            return Remediations.with(r, "Unhealthy", "attempt " + r.attempts() + " of " + policy.maxRetry() + " at " + r.lastAttemptAt()
+            return r.with("Unhealthy", "attempt " + r.attempts() + " of " + policy.maxRetry() + " at " + r.lastAttemptAt()
                     + "; the next no sooner than " + due);
         }
-        if (r.attempts() >= policy.maxRetry()) return Remediations.with(r, "GaveUp", givenUp(r));
+        if (r.attempts() >= policy.maxRetry()) return r.with("GaveUp", givenUp(r));
         int attempt = r.attempts() + 1;
         if (markOn) return take(r, t, seen, firstSeen, attempt);
         actions.add(act.mark(t, Durations.held(r, now)));
         return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                r.everHealthy(), now.toString(), attempt, now.toString(), "marked (attempt " + attempt + " of " + policy.maxRetry()
-                + "); " + policy.action() + " next pass");
+                r.everHealthy(), now.toString(), r.cordonedAt(), attempt, now.toString(), "marked (attempt " + attempt + " of "
+                + policy.maxRetry() + "); " + policy.action() + " next pass");
     }
 
     /** Takes the policy's action as attempt {@code attempt}; or says why it cannot be taken now, and nothing is counted. */
     private RemediationRecord take(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen,
                                    int attempt) {
         String refused = take(t, seen, r, firstSeen);
-        if (refused != null) return Remediations.with(r, r.state(), refused);
+        if (refused != null) return r.with(r.state(), refused);
+        // Windlass undoes only what it did: a node cordoned already (by its owner, by hand) stays as it was found.
+        String cordonedAt = r.cordonedAt() != null || policy.action() != RemediationPolicy.Action.CordonAndDrain || t.unschedulable()
+                ? r.cordonedAt() : now.toString();
         return new RemediationRecord(r.policy(), r.target(), "Remediating", r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                r.everHealthy(), r.markedAt(), attempt, now.toString(), policy.action() + " attempt " + attempt + " of " + policy.maxRetry());
+                r.everHealthy(), r.markedAt(), cordonedAt, attempt, now.toString(), policy.action() + " attempt " + attempt + " of "
+                + policy.maxRetry());
     }
 
     /**
@@ -190,15 +201,15 @@ final class PolicyPass {
         boolean markOn = marked(t);
         if (markOn && r.state().equals("Marked")) return r;
         if (retryDue(r) != null) {
-            return Remediations.with(r, "Unhealthy", "marked " + r.attempts() + " of " + policy.maxRetry() + " times, last at " + r.lastAttemptAt()
+            return r.with("Unhealthy", "marked " + r.attempts() + " of " + policy.maxRetry() + " times, last at " + r.lastAttemptAt()
                     + "; marked again no sooner than " + retryDue(r));
         }
-        if (r.attempts() >= policy.maxRetry()) return Remediations.with(r, "GaveUp", givenUp(r));
+        if (r.attempts() >= policy.maxRetry()) return r.with("GaveUp", givenUp(r));
         actions.add(act.mark(t, Durations.held(r, now)));
         int attempt = r.attempts() + 1;
         return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                r.everHealthy(), now.toString(), attempt, now.toString(), "marked (attempt " + attempt + " of " + policy.maxRetry()
-                + "); the owner remediates");
+                r.everHealthy(), now.toString(), r.cordonedAt(), attempt, now.toString(), "marked (attempt " + attempt + " of "
+                + policy.maxRetry() + "); the owner remediates");
     }
 
     /** When the next attempt may be made, if that is still to come; null when it is due (or none was made). */

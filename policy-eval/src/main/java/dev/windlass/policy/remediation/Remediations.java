@@ -98,11 +98,6 @@ public final class Remediations {
         return null;
     }
 
-    static RemediationRecord with(RemediationRecord r, String state, String message) {
-        return new RemediationRecord(r.policy(), r.target(), state, r.reason(), r.firstSeen(), r.unhealthySince(), r.healthySince(),
-                r.everHealthy(), r.markedAt(), r.attempts(), r.lastAttemptAt(), message);
-    }
-
     /** Unhealthy past its timeout: Unhealthy, Marked, Remediating or GaveUp. */
     static boolean isUnhealthy(String state) {
         return state.equals("Unhealthy") || state.equals("Marked") || state.equals("Remediating") || state.equals("GaveUp");

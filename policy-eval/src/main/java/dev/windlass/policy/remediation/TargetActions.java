@@ -38,6 +38,12 @@ final class TargetActions {
         return patch(t, Map.of("spec", Map.of("unschedulable", true)), "cordon: " + why);
     }
 
+    /** Uncordons the node and takes its mark off, in one patch. */
+    Action uncordon(ObservedTarget t, String why) {
+        return patch(t, Map.of("metadata", Map.of("annotations", nullValue(Remediations.MARK)), "spec", Map.of("unschedulable", false)),
+                "uncordon: " + why);
+    }
+
     Action drain(ObservedTarget t, String why) {
         return new Action("", cluster, ref(t), t.kind().apiVersion(), Operation.Drain, "drain: " + why, List.of(), null,
                 Application.ApplyStrategy.ClientSide, false);

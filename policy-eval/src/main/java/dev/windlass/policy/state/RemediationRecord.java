@@ -15,23 +15,39 @@ package dev.windlass.policy.state;
  * @param unhealthySince since when this engine has seen an unhealthy condition hold (its own clock, never the server's)
  * @param healthySince  since when it has been healthy without a break; healthy for minHealthyPeriodSeconds resets attempts
  * @param everHealthy   whether it was ever healthy (a target that never was is judged by startupTimeoutSeconds)
- * @param markedAt      when the {@code windlass.dev/unhealthy} annotation was put on it
- * @param attempts      actions taken in the current retry sequence
+ * @param markedAt      when the {@code windlass.dev/unhealthy} annotation was put on it; null once it is off
+ * @param cordonedAt    when Windlass cordoned it (CordonAndDrain, a node that was not cordoned already): Windlass
+ *                      uncordons it once it has been healthy for minHealthyPeriodSeconds, and only then; null otherwise
+ * @param attempts      attempts in the current retry sequence: a mark is one (the action it opens belongs to it), and
+ *                      so is each further action
  * @param lastAttemptAt when the last one was taken
  * @param message       what is happening now, in words: the step, what it waits for, why an attempt failed
  */
 public record RemediationRecord(String policy, String target, String state, String reason, String firstSeen, String unhealthySince,
-                                String healthySince, boolean everHealthy, String markedAt, int attempts, String lastAttemptAt,
-                                String message) {
+                                String healthySince, boolean everHealthy, String markedAt, String cordonedAt, int attempts,
+                                String lastAttemptAt, String message) {
     public RemediationRecord {
         reason = reason == null ? "" : reason;
         message = message == null ? "" : message;
+    }
+
+    /** A record of a target Windlass did not cordon. */
+    public RemediationRecord(String policy, String target, String state, String reason, String firstSeen, String unhealthySince,
+                             String healthySince, boolean everHealthy, String markedAt, int attempts, String lastAttemptAt, String message) {
+        this(policy, target, state, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt, null, attempts, lastAttemptAt,
+                message);
     }
 
     public boolean inFlight() { return state.equals("Marked") || state.equals("Remediating"); }
 
     public RemediationRecord withMessage(String text) {
         return new RemediationRecord(policy, target, state, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt,
-                attempts, lastAttemptAt, text);
+                cordonedAt, attempts, lastAttemptAt, text);
+    }
+
+    /** The same record in {@code newState}, saying {@code text}. */
+    public RemediationRecord with(String newState, String text) {
+        return new RemediationRecord(policy, target, newState, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt,
+                cordonedAt, attempts, lastAttemptAt, text);
     }
 }
