@@ -29,6 +29,8 @@ public record RemediationRecord(String policy, String target, String state, Stri
     public RemediationRecord {
         reason = reason == null ? "" : reason;
         message = message == null ? "" : message;
+        // Written before a mark counted as an attempt: the mark it carries is one, so that it is bounded like any other.
+        if (state.equals("Marked") && attempts == 0) attempts = 1;
     }
 
     /** A record of a target Windlass did not cordon. */

@@ -196,4 +196,20 @@ class RemediationsTest {
         assertEquals("Node n2", next.clusters().get("cp").records().get(1).target());
         assertEquals("Marked", next.clusters().get("cp").records().get(1).state());
     }
+
+    @Test
+    void aRecordOfThePreviousEngineGoesOnWhereItStood() {
+        DesiredState desired = repo(READY_FALSE);
+        // As the engine wrote it before records kept since-times only, and before a mark counted as an attempt.
+        RemediationRecord old = new RemediationRecord("control-plane", "Node n2", "Marked", "Ready=False for 5m", "2026-11-21T08:00:00Z",
+                "2026-11-21T09:55:00Z", null, true, "2026-11-21T09:56:00Z", 0, null, "marked; the owner remediates");
+        var d = Remediations.decide(desired, observed(node("n1", "True", "", ""), marked(node("n2", "False", "", "")), node("n3", "True", "", "")),
+                recorded(List.of(healthy("n1"), old, healthy("n3"))), Suspensions.at(desired, NOW), NOW);
+        RemediationRecord n2 = d.clusters().get("cp").records().get(1);
+        assertEquals("Marked", n2.state());
+        assertEquals("Ready=False", n2.reason(), "the condition alone from now on");
+        assertEquals("2026-11-21T09:55:00Z", n2.unhealthySince(), "its clock goes on");
+        assertEquals(1, n2.attempts(), "its mark counts");
+        assertTrue(d.actions().isEmpty(), "still marked: not marked again");
+    }
 }
