@@ -80,11 +80,17 @@ final class PolicyPass {
 
         // Healthy again: the mark comes off, and first: the gate counts a mark still on as a remediation in flight, so the
         // next target is marked no sooner than the pass after this one, and a quorum group never has two marks at once.
-        // A node Windlass cordoned keeps its mark (and stays in flight) until it is uncordoned.
+        // A node Windlass cordoned keeps its mark (and stays in flight) until it is uncordoned, which, being a change to the
+        // node, waits while the cluster is suspended or frozen.
         seen.forEach((id, t) -> {
             RemediationRecord r = next.get(id);
             if (r.cordonedAt() != null) {
                 if (!assessment.settled(r)) return;
+                if (hold != null) {
+                    next.put(id, r.withMessage("healthy for " + Durations.seconds(policy.minHealthyPeriodSeconds())
+                            + ": uncordoned and unmarked once " + cluster + " is no longer held: " + hold));
+                    return;
+                }
                 actions.add(act.uncordon(t, "healthy for " + Durations.seconds(policy.minHealthyPeriodSeconds())
                         + " since Windlass cordoned it: uncordoned and unmarked"));
                 next.put(id, new RemediationRecord(r.policy(), r.target(), r.state(), r.reason(), r.firstSeen(), r.unhealthySince(),
@@ -181,7 +187,7 @@ final class PolicyPass {
     /** Takes the policy's action as attempt {@code attempt}; or says why it cannot be taken now, and nothing is counted. */
     private RemediationRecord take(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen,
                                    int attempt) {
-        String refused = take(t, seen, r, firstSeen);
+        String refused = addAction(t, seen, r, firstSeen);
         if (refused != null) return r.with(r.state(), refused);
         // Windlass undoes only what it did: a node cordoned already (by its owner, by hand) stays as it was found.
         String cordonedAt = r.cordonedAt() != null || policy.action() != RemediationPolicy.Action.CordonAndDrain || t.unschedulable()
@@ -226,7 +232,7 @@ final class PolicyPass {
     }
 
     /** Adds the policy's action on {@code t}; or says why it cannot be taken now. */
-    private String take(ObservedTarget t, Map<String, ObservedTarget> seen, RemediationRecord r, Map<String, String> firstSeen) {
+    private String addAction(ObservedTarget t, Map<String, ObservedTarget> seen, RemediationRecord r, Map<String, String> firstSeen) {
         switch (policy.action()) {
             case Delete -> {
                 if (t.owners().isEmpty()) {

@@ -23,11 +23,13 @@ import java.util.TreeSet;
 
 /**
  * Decides remediation: which watched targets are unhealthy, whether the policy's gate and the quorum allow acting,
- * and the next step for each target. Steps are taken one per pass: first the mark (annotation
- * {@value #MARK} plus a record), then, for actions other than Annotate, the action itself, retried after
- * retryPeriodSeconds at most maxRetry times, then given up. A target healthy again is unmarked; healthy for
- * minHealthyPeriodSeconds, its attempts start over. Nothing is done on a cluster that is suspended or frozen, or
- * while a rollout step is under way there.
+ * and the next step for each target. Steps are taken one per pass: first the mark (annotation {@value #MARK} plus a
+ * record), which is an attempt, then, for actions other than Annotate, the action itself, as part of that attempt. A
+ * further attempt waits retryPeriodSeconds from the last and is made at most maxRetry times; then the target is given
+ * up, and not even marked again until it has been healthy for minHealthyPeriodSeconds, which starts its count over. A
+ * target healthy again is unmarked before anything else is done, and counts as in flight until its mark is seen gone; a
+ * node Windlass cordoned keeps its mark until, healthy for minHealthyPeriodSeconds, it is uncordoned. Nothing is done on
+ * a cluster that is suspended or frozen, or while a rollout step is under way there.
  */
 public final class Remediations {
     public static final String MARK = "windlass.dev/unhealthy";

@@ -212,4 +212,51 @@ class RemediationsTest {
         assertEquals(1, n2.attempts(), "its mark counts");
         assertTrue(d.actions().isEmpty(), "still marked: not marked again");
     }
+
+    @Test
+    void aNodeWindlassCordonedIsUncordonedOnceHealthyForMinHealthyPeriodButNotWhileTheClusterIsHeld() {
+        String files = """
+                apiVersion: windlass.dev/v1alpha1
+                kind: RemediationPolicy
+                metadata: {name: control-plane}
+                spec:
+                  clusterSelector: {matchLabels: {env: prod}}
+                  target: {apiVersion: v1, kind: Node}
+                  checks: {unhealthyConditions: [{type: Ready, status: "False", timeoutSeconds: 60}]}
+                  remediation: {action: CordonAndDrain, minHealthyPeriodSeconds: 600}
+                """;
+        RemediationRecord cordoned = new RemediationRecord("control-plane", "Node n2", "Healthy", "", "2026-11-21T09:00:00Z", null,
+                "2026-11-21T09:50:00Z", true, "2026-11-21T09:30:00Z", "2026-11-21T09:31:00Z", 1, "2026-11-21T09:31:00Z", "");
+        ObservedTarget n2 = marked(node("n2", "True", "", ""));
+        n2 = new ObservedTarget(n2.kind(), "", "n2", Map.of(), n2.annotations(), n2.conditions(), "", List.of(), true);
+        ObservedState seen = observed(node("n1", "True", "", ""), n2, node("n3", "True", "", ""));
+        DesiredState desired = RepoParser.parse(RepoFiles.inline("clusters/cp.yaml", CLUSTER.formatted(false), "policies/remediation.yaml", files));
+        Instant early = NOW.minusSeconds(60);
+        var waiting = Remediations.decide(desired, seen, recorded(List.of(healthy("n1"), cordoned, healthy("n3"))),
+                Suspensions.at(desired, early), early);
+        assertTrue(waiting.actions().isEmpty(), "healthy for 9 minutes of 10: still cordoned, and marked");
+        assertEquals("2026-11-21T09:31:00Z", waiting.clusters().get("cp").records().get(1).cordonedAt());
+
+        var due = Remediations.decide(desired, seen, recorded(List.of(healthy("n1"), cordoned, healthy("n3"))), Suspensions.at(desired, NOW), NOW);
+        assertEquals(1, due.actions().size());
+        assertEquals(Map.of("metadata", Map.of("annotations", java.util.Collections.singletonMap(Remediations.MARK, null)), "spec", Map.of("unschedulable", false)),
+                due.actions().get(0).desired().body(), "uncordoned and unmarked in one patch");
+        RemediationRecord after = due.clusters().get("cp").records().get(1);
+        assertEquals(null, after.cordonedAt());
+        assertEquals(null, after.markedAt());
+        assertEquals(0, after.attempts(), "its retries start over");
+
+        DesiredState suspended = RepoParser.parse(RepoFiles.inline("clusters/cp.yaml", CLUSTER.formatted(true), "policies/remediation.yaml", files));
+        var held = Remediations.decide(suspended, seen, recorded(List.of(healthy("n1"), cordoned, healthy("n3"))),
+                Suspensions.at(suspended, NOW), NOW);
+        assertTrue(held.actions().isEmpty(), "a suspended cluster is not changed, not even uncordoned");
+        assertEquals("2026-11-21T09:31:00Z", held.clusters().get("cp").records().get(1).cordonedAt(), "it will be, once resumed");
+    }
+
+    static final String CLUSTER = """
+            apiVersion: windlass.dev/v1alpha1
+            kind: Cluster
+            metadata: {name: cp, labels: {env: prod}}
+            spec: {connection: {sandbox: {nodes: 3, controlPlaneNodes: 3}}, suspend: %s}
+            """;
 }
