@@ -188,7 +188,7 @@ final class BenchRun {
         mirror.fetch();
         String head = mirror.resolve(MAIN).orElseThrow();
         long tParse = System.nanoTime();
-        DesiredState desired = RepoParser.parse(mirror.snapshot(head));
+        DesiredState desired = dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(head));
         long parsed = System.nanoTime();
         EngineState state = reconciler.state();
         ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired));

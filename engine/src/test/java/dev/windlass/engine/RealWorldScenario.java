@@ -44,14 +44,7 @@ final class RealWorldScenario {
         Application app = first.desired().apps().get(set);
         List<ActionResult> notCreated = first.applied().results().stream().filter(r -> r.outcome() != Outcome.Created).toList();
         assertEquals(List.of(), notCreated, "every object is created");
-        try (KubernetesClient k = fleet.client("lab")) {
-            for (Manifest m : app.manifests()) {
-                var kind = k.genericKubernetesResources(m.apiVersion(), m.ref().kind());
-                GenericKubernetesResource live = m.ref().namespaced()
-                        ? kind.inNamespace(m.ref().namespace()).withName(m.ref().name()).get() : kind.withName(m.ref().name()).get();
-                assertTrue(live != null, m.ref() + " on the cluster");
-            }
-        }
+        assertAllOn(fleet, "lab", app.manifests());
 
         TargetStatus lab = settled(fleet, set);
         assertEquals("Synced", lab.sync(), lab.toString());
@@ -89,6 +82,18 @@ final class RealWorldScenario {
         }
         throw new AssertionError("did not settle: " + lab.sync() + ", " + lab.health() + " " + lab.message()
                 + "; the last pass planned:\n" + r.plan().stages());
+    }
+
+    /** Every one of {@code manifests} is on {@code cluster}, read back with an admin client. */
+    static void assertAllOn(TestFleet fleet, String cluster, List<Manifest> manifests) {
+        try (KubernetesClient k = fleet.client(cluster)) {
+            for (Manifest m : manifests) {
+                var kind = k.genericKubernetesResources(m.apiVersion(), m.ref().kind());
+                GenericKubernetesResource live = m.ref().namespaced()
+                        ? kind.inNamespace(m.ref().namespace()).withName(m.ref().name()).get() : kind.withName(m.ref().name()).get();
+                assertTrue(live != null, m.ref() + " on " + cluster);
+            }
+        }
     }
 
     private static boolean servesALoadBalancer(Application app) {

@@ -25,7 +25,7 @@ final class ValidateCommand implements Callable<Integer> {
             spec.commandLine().getErr().println(dir + ": not a folder");
             return 2;
         }
-        DesiredState s = RepoParser.parse(DirectorySnapshot.of(dir));
+        DesiredState s = dev.windlass.engine.render.AppRendering.shared().read(DirectorySnapshot.of(dir));
         for (Diagnostic d : s.diagnostics()) out.println(d);
         long errors = s.diagnostics().stream().filter(Diagnostic::isError).count();
         long warnings = s.diagnostics().size() - errors;

@@ -28,7 +28,7 @@ public final class CommitRevisions implements Revisions {
         DesiredState d = parsed.get(source);
         if (d == null) {
             try {
-                d = RepoParser.parse(mirror.snapshot(source));
+                d = dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(source));
             } catch (IOException | RuntimeException e) {
                 log.warn("cannot read revision {} of {} from commit {}: {}", revision, app, source, e.getMessage());
                 return null;

@@ -20,7 +20,7 @@ public final class Kinds {
     public static Map<String, Set<KindRef>> toObserve(DesiredState desired, EngineState state) {
         Set<KindRef> wanted = new TreeSet<>();
         for (Application app : desired.apps().values()) {
-            for (Manifest m : app.manifests()) if (!m.implicit()) wanted.add(new KindRef(m.apiVersion(), m.ref().kind()));
+            for (Manifest m : app.allManifests()) if (!m.implicit()) wanted.add(new KindRef(m.apiVersion(), m.ref().kind()));
         }
         Map<String, Set<KindRef>> byCluster = new TreeMap<>();
         for (String cluster : desired.clusters().keySet()) byCluster.put(cluster, new TreeSet<>(wanted));

@@ -15,9 +15,10 @@ import java.util.List;
  * @param planning    how many (application, cluster) targets and objects the planner compared afresh, and how many it
  *                    reused from the last pass because nothing they read had changed
  * @param status      the status commit, or Unchanged when the pass changed nothing worth recording
+ * @param renders     how many times a render tool ran (the rest of the renders came from the cache)
  */
 public record PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events,
-                         CommitOutcome status, int filesParsed, PlanMemo.Work planning) {
+                         CommitOutcome status, int filesParsed, PlanMemo.Work planning, long renders) {
 
     public boolean committed() { return status instanceof CommitOutcome.Committed; }
 }

@@ -1,5 +1,6 @@
 package dev.windlass.engine.reconcile;
 
+import dev.windlass.engine.render.AppRendering;
 import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.status.CommitMessage;
 import dev.windlass.engine.status.StatusFiles;
@@ -55,6 +56,7 @@ public final class Reconciler {
     private final Fleet fleet;
     private final Clock clock;
     private final ParseCache parseCache = new ParseCache();
+    private final AppRendering rendering = AppRendering.shared();
     private final PlanMemo planMemo = new PlanMemo();
     private final StatusRendering statusRendering = new StatusRendering();
     private final CommitRevisions revisions;
@@ -87,7 +89,9 @@ public final class Reconciler {
                 .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
         loadStateOnce();
         Snapshot snapshot = mirror.snapshot(source);
-        DesiredState desired = RepoParser.parse(snapshot, parseCache);
+        long rendersBefore = rendering.toolRuns();
+        DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache), snapshot);
+        long renders = rendering.toolRuns() - rendersBefore;
         fleet.connect(desired.clusters());
         ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
@@ -99,7 +103,7 @@ public final class Reconciler {
             CommitOutcome held = recordPin(pin, source);
             log.info("pass {}: held, the plan diverged from review", source.substring(0, 7));
             return new PassReport(source, desired, plan, new ApplyResult(List.of()), pin.events(), held, parseCache.parsedLastPass(),
-                    planMemo.lastWork());
+                    planMemo.lastWork(), renders);
         }
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
         if (plan.recordFirst()) {
@@ -118,11 +122,11 @@ public final class Reconciler {
         if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         if (outcome instanceof CommitOutcome.Committed) keepStatusHistoryBounded(desired.settings().statusHistoryLimit());
         PlanMemo.Work work = planMemo.lastWork();
-        log.info("pass {}: {} files parsed, {} of {} targets planned afresh, {} actions, {} failed, status {}", source.substring(0, 7),
-                parseCache.parsedLastPass(), work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
+        log.info("pass {}: {} files parsed, {} renders, {} of {} targets planned afresh, {} actions, {} failed, status {}",
+                source.substring(0, 7), parseCache.parsedLastPass(), renders, work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
                 applied.failures(), outcome.getClass().getSimpleName());
         events.addAll(next.events());
-        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork());
+        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork(), renders);
     }
 
     /** Settings spec.statusHistoryLimit. The pass is recorded already: trouble here is logged and tried again later. */

@@ -69,7 +69,7 @@ public final class RecordedFleet implements Fleet {
                 for (InventoryEntry e : t.inventory()) {
                     // The cluster may run another revision than the commit read here: the object is there all the
                     // same, with the hash it was recorded with; its fields are the closest version at hand.
-                    for (Manifest m : applied.manifests()) {
+                    for (Manifest m : applied.on(cluster).manifests()) {
                         if (m.ref().equals(e.ref())) {
                             // A Secret's record has no hash: what was applied is the manifest of the commit it came from.
                             String hash = e.hash().isEmpty() ? m.hash() : e.hash();
@@ -87,7 +87,7 @@ public final class RecordedFleet implements Fleet {
     private Application appliedFrom(AppStatus app) {
         DesiredState d = commits.computeIfAbsent(app.source(), sha -> {
             try {
-                return RepoParser.parse(mirror.snapshot(sha));
+                return dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(sha));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -32,7 +32,8 @@ public final class StatusTable {
             for (TargetStatus t : app.targets()) {
                 String message = t.message();
                 if (!t.drift().isEmpty()) message = (message.isEmpty() ? "" : message + "; ") + "drift: " + String.join(", ", t.drift());
-                rows.add(new String[] {app.name(), t.cluster(), t.revision().isEmpty() ? "-" : t.revision(), t.sync(), t.health(), message});
+                String revision = (t.revision().isEmpty() ? "-" : t.revision()) + (t.variant() == null ? "" : " (" + t.variant() + ")");
+                rows.add(new String[] {app.name(), t.cluster(), revision, t.sync(), t.health(), message});
             }
             if (app.targets().isEmpty() && (stalled == null || !"True".equals(stalled.status()))) {
                 rows.add(new String[] {app.name(), "-", "-", "-", "-", "placed on no cluster"});

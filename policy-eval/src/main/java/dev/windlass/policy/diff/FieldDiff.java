@@ -19,11 +19,17 @@ import java.util.Map;
  *   <li>resource quantities compare by value ({@code 2000m} equals {@code "2"});</li>
  *   <li>a number and the same number written as a string are equal (int-or-string fields such as ports and
  *       {@code maxSurge});</li>
- *   <li>a Secret's {@code stringData} compares as the {@code data} the API server turns it into.</li>
+ *   <li>a Secret's {@code stringData} compares as the {@code data} the API server turns it into;</li>
+ *   <li>the object's {@value #MANAGED_BY} label is Windlass's own mark, stamped over what Git says (a chart's
+ *       {@code Helm}, for one): never drift.</li>
  * </ul>
  * Lists are compared item by item, and must have the same length.
  */
 public final class FieldDiff {
+    /** The label Windlass stamps on every object it applies (the applier's OwnershipMarks.MANAGED_BY; keep in step). */
+    static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    private static final String MANAGED_BY_PATH = "metadata.labels." + MANAGED_BY;
+
     private FieldDiff() {}
 
     /** Paths like {@code spec.template.spec.containers[0].image}, sorted as found. */
@@ -47,6 +53,7 @@ public final class FieldDiff {
     /** @param key the map key this value sits at ("" inside a list); {@code parentKey} the key of the map holding it */
     private static void compare(String path, String parentKey, String key, Object desired, Object live, List<String> out) {
         if (live == null && isZero(desired)) return;
+        if (path.equals(MANAGED_BY_PATH)) return;
         if (desired instanceof Map<?, ?> d) {
             if (!(live instanceof Map<?, ?> l)) {
                 out.add(path.isEmpty() ? "." : path);

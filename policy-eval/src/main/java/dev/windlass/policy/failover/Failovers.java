@@ -262,7 +262,7 @@ public final class Failovers {
             var rules = policy.rulesFor(trigger);
             ClusterObservation obs = observed.cluster(from);
             if (rules.isEmpty()) return new StateRules.Reading(List.of(), List.of());
-            if (obs.reachable()) return StateRules.read(app, rules, obs);
+            if (obs.reachable()) return StateRules.read(app.on(from), rules, obs);
             AppFailover.TargetClock clock = clocks.get(from);
             return StateRules.remembered(rules, clock == null ? List.of() : clock.observed(), from, reason);
         }
@@ -284,8 +284,8 @@ public final class Failovers {
         private String noEligible(String from, Set<String> without) {
             List<String> candidates = Placement.place(new Application(app.name(), app.labels(), app.sourcePath(), app.namespace(),
                     new Application.Placement(app.placement().clusterSelector(), app.placement().clusterNames(), 0), app.syncPolicy(),
-                    app.dependsOn(), app.suspend(), app.manifests(), app.revision(), app.diagnostics(), app.location(), app.annotations()),
-                    desired.clusters(), List.of());
+                    app.dependsOn(), app.suspend(), app.manifests(), app.revision(), app.diagnostics(), app.location(), app.annotations(),
+                    app.render(), app.variants()), desired.clusters(), List.of());
             List<String> why = new ArrayList<>();
             for (String c : candidates) {
                 if (c.equals(from)) continue;
@@ -319,7 +319,7 @@ public final class Failovers {
             String since = !failing ? null : prev != null && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
             var rules = new ArrayList<>(policy.rulesFor(policy.application()));
             policy.rulesFor(policy.cluster()).stream().filter(r -> !rules.contains(r)).forEach(rules::add);
-            List<PreservedValue> values = rules.isEmpty() ? List.of() : StateRules.read(app, rules, obs).values();
+            List<PreservedValue> values = rules.isEmpty() ? List.of() : StateRules.read(app.on(cluster), rules, obs).values();
             return new AppFailover.TargetClock(since, values);
         }
 

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 public final class Injection {
     private Injection() {}
 
+    /** @param app the application as the cluster gets it ({@link Application#on}) */
     public static Application into(Application app, List<PreservedValue> values) {
         if (values.isEmpty()) return app;
         List<Manifest> manifests = app.manifests().stream().map(m -> {
@@ -22,7 +23,6 @@ public final class Injection {
             for (PreservedValue v : values) if (v.object().equals(m.ref().toString())) labels.put(v.label(), v.value());
             return labels.isEmpty() || m.implicit() ? m : m.withLabels(labels);
         }).toList();
-        return new Application(app.name(), app.labels(), app.sourcePath(), app.namespace(), app.placement(), app.syncPolicy(),
-                app.dependsOn(), app.suspend(), manifests, app.revision(), app.diagnostics(), app.location(), app.annotations());
+        return app.withManifests(manifests);
     }
 }

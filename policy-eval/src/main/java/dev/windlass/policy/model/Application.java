@@ -11,11 +11,16 @@ import java.util.Map;
  *                    and gets no actions at all
  * @param annotations its metadata.annotations: operator notes such as {@value #ANNOTATION_ROLLOUT_PAUSED}, which are
  *                    not part of the revision (pausing a rollout must not start a new one)
+ * @param render      how its objects are rendered (Kustomize or Helm, and per-cluster variants); null when its source is
+ *                    plain YAML, read as it is
+ * @param variants    for a rendered application, what each cluster gets, by cluster name (empty until rendered, and
+ *                    for plain applications, whose {@code manifests} every cluster gets)
  */
 public record Application(String name, Map<String, String> labels, String sourcePath, String namespace,
                           Placement placement, SyncPolicy syncPolicy, List<String> dependsOn, boolean suspend,
                           List<Manifest> manifests, String revision, List<Diagnostic> diagnostics,
-                          SourceLocation location, Map<String, String> annotations) {
+                          SourceLocation location, Map<String, String> annotations, RenderSpec render,
+                          Map<String, Variant> variants) {
 
     public static final String ANNOTATION_ROLLOUT_PAUSED = "windlass.dev/rollout-paused";
     public static final String ANNOTATION_SUSPEND_REASON = "windlass.dev/suspend-reason";
@@ -23,7 +28,16 @@ public record Application(String name, Map<String, String> labels, String source
     /** Why its rollout is paused, or null when it is not. */
     public String rolloutPaused() { return annotations.get(ANNOTATION_ROLLOUT_PAUSED); }
 
+    /** A plain application: its manifests are what every cluster gets. */
+    public Application(String name, Map<String, String> labels, String sourcePath, String namespace, Placement placement,
+                       SyncPolicy syncPolicy, List<String> dependsOn, boolean suspend, List<Manifest> manifests, String revision,
+                       List<Diagnostic> diagnostics, SourceLocation location, Map<String, String> annotations) {
+        this(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, manifests, revision, diagnostics,
+                location, annotations, null, Map.of());
+    }
+
     public Application {
+        variants = variants == null ? Map.of() : Map.copyOf(variants);
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
         labels = Map.copyOf(labels);
         dependsOn = List.copyOf(dependsOn);
@@ -32,6 +46,50 @@ public record Application(String name, Map<String, String> labels, String source
     }
 
     public boolean valid() { return diagnostics.stream().noneMatch(Diagnostic::isError); }
+
+    /**
+     * The application as {@code cluster} gets it: for a rendered application, with that cluster's objects as its
+     * manifests and only that cluster's variant; a plain application is the same everywhere.
+     */
+    public Application on(String cluster) {
+        if (render == null) return this;
+        Variant v = variants.get(cluster);
+        List<Manifest> objects = v == null ? List.of() : v.manifests();
+        return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, objects, revision,
+                diagnostics, location, annotations, render, v == null ? Map.of() : Map.of(cluster, v));
+    }
+
+    /** The variant {@code cluster} gets, or "" for a plain application. */
+    public String variantOn(String cluster) {
+        Variant v = variants.get(cluster);
+        return v == null ? "" : v.name();
+    }
+
+    /** Every object it declares on any cluster: its manifests, or every variant's. */
+    public List<Manifest> allManifests() {
+        if (variants.isEmpty()) return manifests;
+        List<Manifest> all = new java.util.ArrayList<>();
+        variants.values().forEach(v -> all.addAll(v.manifests()));
+        return all;
+    }
+
+    /** The same application with its manifests replaced. */
+    public Application withManifests(List<Manifest> replaced) {
+        return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, replaced, revision,
+                diagnostics, location, annotations, render, variants);
+    }
+
+    /** The same application with other diagnostics. */
+    public Application withDiagnostics(List<Diagnostic> replaced) {
+        return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, manifests, revision,
+                replaced, location, annotations, render, variants);
+    }
+
+    /** The same application once rendered: what each cluster gets, its revision over all of it, and what went wrong. */
+    public Application rendered(Map<String, Variant> byCluster, String newRevision, List<Diagnostic> allDiagnostics) {
+        return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, List.of(), newRevision,
+                allDiagnostics, location, annotations, render, byCluster);
+    }
 
     /** Which clusters get the app: selector union names, then at most {@code maxClusters} (0 = no limit). */
     public record Placement(LabelSelector clusterSelector, List<String> clusterNames, int maxClusters) {

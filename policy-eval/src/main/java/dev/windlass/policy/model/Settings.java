@@ -6,15 +6,17 @@ import java.time.Duration;
  * Engine settings from {@code windlass.yaml} ({@code kind: Settings}); every field has a default.
  *
  * @param statusHistoryLimit commits the status branch keeps (older ones are folded into one root commit); 0 keeps all
+ * @param allowRemoteBases   whether a kustomization may name a remote base (a Git URL); off by default, since what it
+ *                           fetches is in no commit of the repo ({@code spec.render.allowRemoteBases})
  */
 public record Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
-        int statusHistoryLimit) {
+        int statusHistoryLimit, boolean allowRemoteBases) {
     public static final int DEFAULT_STATUS_HISTORY_LIMIT = 1_000;
     public static final Settings DEFAULT = new Settings("windlass/status", Duration.ofSeconds(30), FailoverSettings.DEFAULT,
-            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT);
+            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false);
 
     public Settings(String statusBranch, Duration interval) {
-        this(statusBranch, interval, FailoverSettings.DEFAULT, ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT);
+        this(statusBranch, interval, FailoverSettings.DEFAULT, ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false);
     }
 
     public Settings {

@@ -29,18 +29,44 @@ public final class DesiredObjects {
     public static final DesiredObjects NONE = new DesiredObjects(Map.of());
 
     private final Map<ObjectRef, Wanted> byRef;
+    /** For clusters with rendered applications: everything wanted there, plain applications' objects included. */
+    private final Map<String, Map<ObjectRef, Wanted>> byCluster;
 
-    private DesiredObjects(Map<ObjectRef, Wanted> byRef) { this.byRef = byRef; }
+    private DesiredObjects(Map<ObjectRef, Wanted> byRef) { this(byRef, Map.of()); }
+
+    private DesiredObjects(Map<ObjectRef, Wanted> byRef, Map<String, Map<ObjectRef, Wanted>> byCluster) {
+        this.byRef = byRef;
+        this.byCluster = byCluster;
+    }
 
     public static DesiredObjects of(DesiredState desired) {
         List<Wanted> all = new java.util.ArrayList<>();
+        Map<String, List<Wanted>> rendered = new HashMap<>();
         for (Application app : desired.apps().values()) {
             if (!app.valid()) continue;
-            for (Manifest m : app.manifests()) {
-                if (!m.implicit()) all.add(new Wanted(app.name(), m, app.syncPolicy().ignoreDifferences()));
+            if (app.render() == null) {
+                for (Manifest m : app.manifests()) {
+                    if (!m.implicit()) all.add(new Wanted(app.name(), m, app.syncPolicy().ignoreDifferences()));
+                }
+                continue;
             }
+            // A rendered application may want an object differently on each cluster.
+            app.variants().forEach((cluster, variant) -> {
+                for (Manifest m : variant.manifests()) {
+                    if (!m.implicit()) rendered.computeIfAbsent(cluster, c -> new java.util.ArrayList<>())
+                            .add(new Wanted(app.name(), m, app.syncPolicy().ignoreDifferences()));
+                }
+            });
         }
-        return of(all);
+        DesiredObjects plain = of(all);
+        if (rendered.isEmpty()) return plain;
+        Map<String, Map<ObjectRef, Wanted>> byCluster = new HashMap<>();
+        rendered.forEach((cluster, wanted) -> {
+            List<Wanted> here = new java.util.ArrayList<>(wanted);
+            here.addAll(plain.byRef.values());
+            byCluster.put(cluster, of(here).byRef);
+        });
+        return new DesiredObjects(plain.byRef, byCluster);
     }
 
     /** These objects; one wanted twice (by two applications) is left out. */
@@ -55,5 +81,5 @@ public final class DesiredObjects {
     }
 
     /** What Git wants of {@code ref} on {@code cluster}, or null. */
-    public Wanted get(String cluster, ObjectRef ref) { return byRef.get(ref); }
+    public Wanted get(String cluster, ObjectRef ref) { return byCluster.getOrDefault(cluster, byRef).get(ref); }
 }

@@ -6,6 +6,9 @@ import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.model.RenderSpec;
+import dev.windlass.policy.source.KustomizeReach;
+import dev.windlass.policy.source.Reach;
 import dev.windlass.policy.source.Snapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,12 +58,13 @@ final class AppAssembly {
         for (RepoParser.Declared d : byName.values()) {
             List<Diagnostic> own = new ArrayList<>(d.diagnostics());
             List<Diagnostic> added = new ArrayList<>();
-            List<Manifest> manifests = manifests(d.decl(), own, added, covered);
+            RenderSpec render = renderSpec(d.decl(), added, covered);
+            List<Manifest> manifests = render != null ? List.of() : manifests(d.decl(), own, added, covered);
             checkReferences(d.decl(), byName, added);
             own.addAll(added);
             extra.addAll(added);
             own.sort(null);
-            apps.put(d.decl().name(), build(d, manifests, own));
+            apps.put(d.decl().name(), build(d, manifests, own, render));
         }
         cycles(byName, apps, extra);
         for (YamlDoc doc : plainDocs) {
@@ -74,6 +78,60 @@ final class AppAssembly {
         return new RepoParser.Assembled(apps, extra);
     }
 
+    /**
+     * How the application is rendered, or null when its source is plain YAML: a Helm chart when it names one, else a
+     * Kustomize build when its source folder holds a kustomization. Files the render reads are not manifests of their
+     * own; what is missing is said here, what the tool finds wrong when it runs.
+     */
+    private RenderSpec renderSpec(AppDeclaration a, List<Diagnostic> added, Set<String> covered) {
+        AppDeclaration.Rendering r = a.rendering();
+        String kustomization = KustomizeReach.kustomization(snapshot.files(), a.sourcePath());
+        if (r.helm() == null && kustomization == null) {
+            if (!r.variants().isEmpty()) {
+                added.add(Diagnostic.error(r.variants().get(0).at(), "Application " + a.name() + " has spec.variants, but its source is"
+                        + " plain YAML: variants need a Kustomize folder (a kustomization.yaml in spec.source.path) or spec.source.helm"));
+            }
+            return null;
+        }
+        List<String> valuesFiles = new ArrayList<>();
+        if (r.helm() != null) {
+            RenderSpec.Helm h = r.helm();
+            if (!h.chartPath().isEmpty()) {
+                if (!snapshot.files().containsKey(h.chartPath() + "/Chart.yaml")) {
+                    added.add(Diagnostic.error(h.at(), "spec.source.helm.chart '" + h.chartPath()
+                            + "' holds no Chart.yaml; name the folder of a chart in the repo, or give repoURL and version"));
+                }
+                covered.addAll(Reach.under(snapshot.files(), h.chartPath()).keySet());
+            }
+            valuesFiles.addAll(h.valuesFiles());
+            for (RenderSpec.VariantSpec v : r.variants()) {
+                if (v.path() != null) added.add(Diagnostic.error(v.at(), "variant '" + v.name()
+                        + "': path picks a Kustomize overlay, but this application renders a Helm chart; give values or valuesFiles"));
+                valuesFiles.addAll(v.valuesFiles());
+            }
+        } else {
+            covered.addAll(KustomizeReach.of(snapshot.files(), snapshot::read, a.sourcePath(), true).files().keySet());
+            for (RenderSpec.VariantSpec v : r.variants()) {
+                if (!v.values().isEmpty() || !v.valuesFiles().isEmpty()) added.add(Diagnostic.error(v.at(), "variant '" + v.name()
+                        + "': values are for Helm charts, but this application is a Kustomize build; give path: an overlay folder"));
+                if (v.path() == null) continue;
+                if (KustomizeReach.kustomization(snapshot.files(), v.path()) == null) {
+                    added.add(Diagnostic.error(v.at(), "variant '" + v.name() + "': path '" + v.path()
+                            + "' holds no kustomization.yaml; name an overlay folder of the repo"));
+                } else {
+                    covered.addAll(KustomizeReach.of(snapshot.files(), snapshot::read, v.path(), true).files().keySet());
+                }
+            }
+        }
+        for (String f : valuesFiles) {
+            if (!snapshot.files().containsKey(f)) {
+                added.add(Diagnostic.error(r.at(), "values file '" + f + "' does not exist in the repo; give its path from the repo's root"));
+            }
+            covered.add(f);
+        }
+        return new RenderSpec(r.helm() == null ? a.sourcePath() : null, r.helm(), r.variants(), r.allowEmpty(), r.at());
+    }
+
     private List<Manifest> manifests(AppDeclaration a, List<Diagnostic> own, List<Diagnostic> added, Set<String> covered) {
         String root = a.sourcePath();
         boolean exists = snapshot.files().containsKey(root)
@@ -81,6 +139,15 @@ final class AppAssembly {
         if (!exists) {
             added.add(Diagnostic.error(a.sourcePathAt(), "source path '" + root + "' does not exist in the repo; create it or set spec.source.path"));
             return List.of();
+        }
+        Set<String> charts = RepoParser.chartFolders(snapshot);
+        for (String chart : charts) {
+            if (chart.equals(root) || chart.startsWith(root + "/") || root.isEmpty()) {
+                added.add(Diagnostic.error(a.sourcePathAt(), "source path '" + root + "' holds a Helm chart ("
+                        + (chart.isEmpty() ? "" : chart + "/") + "Chart.yaml), which is rendered, not read: set spec.source.helm.chart: "
+                        + (chart.isEmpty() ? "." : chart)));
+                return List.of();
+            }
         }
         Map<ObjectRef, Manifest> byRef = new LinkedHashMap<>();
         boolean hasNamespace = false;
@@ -162,11 +229,10 @@ final class AppAssembly {
     }
 
     static Application withDiagnostics(Application a, List<Diagnostic> ds) {
-        return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
-                a.dependsOn(), a.suspend(), a.manifests(), a.revision(), ds, a.location(), a.annotations());
+        return a.withDiagnostics(ds);
     }
 
-    private static Application build(RepoParser.Declared d, List<Manifest> manifests, List<Diagnostic> diagnostics) {
+    private static Application build(RepoParser.Declared d, List<Manifest> manifests, List<Diagnostic> diagnostics, RenderSpec render) {
         AppDeclaration a = d.decl();
         List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
         Map<String, Object> rendered = new TreeMap<>();
@@ -175,7 +241,7 @@ final class AppAssembly {
         rendered.put("manifests", hashes);
         String revision = ContentHash.of(rendered).substring(0, 12);
         return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
-                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location(), a.annotations());
+                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location(), a.annotations(), render, Map.of());
     }
 
     private static Map<Object, Object> withoutKey(Map<?, ?> map, String key) {

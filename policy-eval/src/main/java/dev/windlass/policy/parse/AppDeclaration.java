@@ -1,6 +1,7 @@
 package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.RenderSpec;
 import dev.windlass.policy.model.SourceLocation;
 import java.util.List;
 import java.util.Map;
@@ -9,4 +10,11 @@ import java.util.Map;
 record AppDeclaration(String name, Map<String, String> labels, String sourcePath, SourceLocation sourcePathAt,
                       String namespace, Application.Placement placement, SourceLocation clusterNamesAt, Application.SyncPolicy syncPolicy,
                       List<String> dependsOn, SourceLocation dependsOnAt, boolean suspend, Object spec,
-                      SourceLocation location, Map<String, String> annotations) {}
+                      SourceLocation location, Map<String, String> annotations, Rendering rendering) {
+
+    /**
+     * What the declaration says of rendering: a Helm chart (null when none), per-cluster variants, whether rendering
+     * nothing is fine, and where spec.source is.
+     */
+    record Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at) {}
+}

@@ -6,11 +6,15 @@ import dev.windlass.policy.model.Application.SyncPolicy;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.IgnoreDifferences;
 import dev.windlass.policy.model.LabelSelector;
+import dev.windlass.policy.model.RenderSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Reads {@code kind: Application}. The source path defaults to {@code manifests/} beside the file. */
+/**
+ * Reads {@code kind: Application}. The source path defaults to {@code manifests/} beside the file; {@code spec.source.helm}
+ * and {@code spec.variants} are read by {@link RenderSpecReader}.
+ */
 final class ApplicationReader {
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
@@ -28,11 +32,16 @@ final class ApplicationReader {
         String dir = doc.path().contains("/") ? doc.path().substring(0, doc.path().lastIndexOf('/') + 1) : "";
         String sourcePath = dir + "manifests";
         Fields source = spec.object("source");
+        RenderSpec.Helm helm = null;
+        boolean allowEmpty = false;
         if (source != null) {
-            String p = source.requiredString("path");
+            helm = RenderSpecReader.helm(source, meta == null ? null : meta.name());
+            String p = source.has("path") || helm == null ? source.requiredString("path") : null;
+            allowEmpty = source.bool("allowEmpty", false);
             source.end();
             if (p != null) sourcePath = normalize(p);
         }
+        List<RenderSpec.VariantSpec> variants = RenderSpecReader.variants(spec);
         String namespace = spec.string("namespace", "default");
         if (!DNS_LABEL.matcher(namespace).matches()) {
             spec.error("namespace", "Application.spec.namespace '" + namespace + "' is not a valid namespace name (lowercase letters, digits, '-')");
@@ -48,10 +57,11 @@ final class ApplicationReader {
         spec.end();
         if (meta == null || placement == null) return null;
         return new AppDeclaration(meta.name(), meta.labels(), sourcePath, sourceAt, namespace, placement, clusterNamesAt, sync,
-                dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location(), meta.annotations());
+                dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location(), meta.annotations(),
+                new AppDeclaration.Rendering(helm, variants, allowEmpty, source != null ? source.at() : spec.at()));
     }
 
-    private static String normalize(String p) {
+    static String normalize(String p) {
         String s = p.replace('\\', '/');
         while (s.startsWith("./") || s.startsWith("/")) s = s.substring(s.startsWith("./") ? 2 : 1);
         while (s.endsWith("/")) s = s.substring(0, s.length() - 1);

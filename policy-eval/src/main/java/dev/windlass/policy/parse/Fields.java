@@ -185,6 +185,28 @@ final class Fields {
         return List.of();
     }
 
+    /** A mapping kept as YAML text, as written, for a tool to read (Helm values); "" when absent. */
+    String mappingText(String key) {
+        if (!has(key)) return "";
+        Node v = entries.get(key).getValueNode();
+        if (!(v instanceof MappingNode)) {
+            error(key, name(key) + " must be a mapping (key: value)");
+            return "";
+        }
+        return YamlText.of(v);
+    }
+
+    /** A list kept as YAML text, as written; "" when absent. */
+    String sequenceText(String key) {
+        if (!has(key)) return "";
+        Node v = entries.get(key).getValueNode();
+        if (!(v instanceof SequenceNode)) {
+            error(key, name(key) + " must be a list");
+            return "";
+        }
+        return YamlText.of(v);
+    }
+
     /** Reports every field that no read asked for. */
     void end() {
         for (var e : entries.entrySet()) {

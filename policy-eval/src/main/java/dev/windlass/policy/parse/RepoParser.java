@@ -33,8 +33,9 @@ public final class RepoParser {
     public static DesiredState parse(Snapshot snapshot, ParseCache cache) {
         cache.beginPass(snapshot.files());
         List<YamlFile> files = new ArrayList<>();
+        Set<String> charts = chartFolders(snapshot);
         snapshot.files().forEach((path, id) -> {
-            if (isYaml(path)) files.add(cache.get(path, id, () -> snapshot.read(path)));
+            if (isYaml(path) && !inChart(path, charts)) files.add(cache.get(path, id, () -> snapshot.read(path)));
         });
         List<Diagnostic> all = new ArrayList<>();
         Set<String> broken = new HashSet<>();
@@ -107,6 +108,26 @@ public final class RepoParser {
         all.sort(null);
         return new DesiredState(snapshot.commit(), settings, clusters, frozen.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
                 freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(), remediations.policies());
+    }
+
+    /** Every folder holding a Helm chart (a Chart.yaml): its templates are no YAML until Helm renders them. */
+    static Set<String> chartFolders(Snapshot snapshot) {
+        Set<String> charts = new HashSet<>();
+        for (String path : snapshot.files().keySet()) {
+            if (path.equals("Chart.yaml")) charts.add("");
+            else if (path.endsWith("/Chart.yaml")) charts.add(path.substring(0, path.length() - "/Chart.yaml".length()));
+        }
+        return charts;
+    }
+
+    /** Whether {@code path} is a file of a chart: never read as manifests or Windlass objects, only by Helm. */
+    static boolean inChart(String path, Set<String> charts) {
+        if (charts.isEmpty()) return false;
+        if (charts.contains("")) return true;
+        for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+            if (charts.contains(path.substring(0, slash))) return true;
+        }
+        return false;
     }
 
     static boolean isYaml(String path) {

@@ -31,8 +31,11 @@ final class SettingsReader {
         int historyLimit = spec.integer("statusHistoryLimit", Settings.DEFAULT_STATUS_HISTORY_LIMIT, 0);
         FailoverSettings failover = failover(spec);
         ReviewSettings review = ReviewSettingsReader.read(spec);
+        Fields render = spec.object("render");
+        boolean allowRemoteBases = render != null && render.bool("allowRemoteBases", false);
+        if (render != null) render.end();
         spec.end();
-        return new Settings(branch, interval, failover, review, historyLimit);
+        return new Settings(branch, interval, failover, review, historyLimit, allowRemoteBases);
     }
 
     private static FailoverSettings failover(Fields spec) {

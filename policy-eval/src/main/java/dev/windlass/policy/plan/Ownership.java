@@ -25,7 +25,7 @@ final class Ownership {
     Ownership(Map<String, Application> apps, Map<String, List<String>> placements) {
         placements.forEach((app, clusters) -> {
             for (String cluster : clusters) {
-                for (Manifest m : apps.get(app).manifests()) {
+                for (Manifest m : apps.get(app).on(cluster).manifests()) {
                     if (m.implicit()) continue;
                     claims.computeIfAbsent(cluster, c -> new HashMap<>()).computeIfAbsent(m.ref(), r -> new TreeSet<>()).add(app);
                 }
@@ -43,7 +43,7 @@ final class Ownership {
         }));
         Map<String, List<Diagnostic>> out = new TreeMap<>();
         where.forEach((app, refs) -> refs.forEach((ref, clusters) -> {
-            Manifest m = apps.get(app).manifests().stream().filter(x -> x.ref().equals(ref)).findFirst().orElseThrow();
+            Manifest m = apps.get(app).allManifests().stream().filter(x -> x.ref().equals(ref)).findFirst().orElseThrow();
             Set<String> owners = new TreeSet<>();
             clusters.forEach(c -> owners.addAll(claims.get(c).get(ref)));
             owners.remove(app);

@@ -114,7 +114,12 @@ public final class PlanMemo {
             }
             boolean[] leftGit = new boolean[left.size()];
             for (int i = 0; i < leftGit.length; i++) leftGit[i] = left.get(i);
-            return new Inputs(app.revision(), app.syncPolicy(), locations, obs.serverSideApply(), seen, inventory, leftGit);
+            return new Inputs(app.revision() + rendered(app), app.syncPolicy(), locations, obs.serverSideApply(), seen, inventory, leftGit);
+        }
+
+        /** For an application rendered for one cluster, what that cluster got: it may change while the revision does not. */
+        private static String rendered(Application app) {
+            return app.variants().isEmpty() ? "" : "/" + app.variants().values().iterator().next().rendered();
         }
 
         boolean sameAs(Inputs o) {

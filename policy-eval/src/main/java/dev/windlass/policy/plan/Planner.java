@@ -107,9 +107,10 @@ public final class Planner {
                     continue;
                 }
                 List<dev.windlass.policy.state.PreservedValue> inject = af == null ? List.of() : af.inject().getOrDefault(cluster, List.of());
+                Application here = app.on(cluster);
                 TargetPlanner.Result r = inject.isEmpty()
-                        ? memo.plan(app, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster))
-                        : memo.planAfresh(dev.windlass.policy.failover.Injection.into(app, inject), obs, prevTarget,
+                        ? memo.plan(here, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster))
+                        : memo.planAfresh(dev.windlass.policy.failover.Injection.into(here, inject), obs, prevTarget,
                                 ownership.claimedByOthers(app.name(), cluster));
                 results.put(app.name() + "@" + cluster, r);
                 health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
@@ -271,7 +272,7 @@ public final class Planner {
     }
 
     private static TargetPlan unknown(String cluster, String note) {
-        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of(), "");
+        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of(), "", "");
     }
 
     private static String hash(List<Stage> stages, List<HeldAction> held, List<AppPlan> apps) {

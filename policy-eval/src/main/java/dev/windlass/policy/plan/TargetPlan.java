@@ -11,9 +11,10 @@ import java.util.List;
  * @param note  why the target is Unknown or held, "" otherwise
  * @param released recorded objects this application lets go of untouched, because another application now declares them
  * @param revision the revision this plan brings the cluster to ("" when unknown)
+ * @param variant  for a rendered application, the variant the cluster gets; "" otherwise
  */
 public record TargetPlan(String cluster, Sync sync, Health health, String healthMessage, List<String> drift, String note,
-                         List<dev.windlass.policy.model.ObjectRef> released, String revision) {
+                         List<dev.windlass.policy.model.ObjectRef> released, String revision, String variant) {
     public TargetPlan {
         drift = List.copyOf(drift);
         released = List.copyOf(released);

@@ -112,7 +112,8 @@ final class TargetPlanner {
         boolean changes = !applies.isEmpty() || !prunes.isEmpty();
         TargetPlan.Sync sync = changes || !drift.isEmpty() ? TargetPlan.Sync.OutOfSync : TargetPlan.Sync.Synced;
         return new Result(applies, deletes, held, released,
-                new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes), released, app.revision()));
+                new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes), released, app.revision(),
+                        app.variantOn(cluster)));
     }
 
     /**

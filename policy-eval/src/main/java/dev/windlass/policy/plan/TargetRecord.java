@@ -41,7 +41,7 @@ final class TargetRecord {
                 }
             }
         }
-        for (Manifest m : app.manifests()) {
+        for (Manifest m : app.on(planned.cluster()).manifests()) {
             // Objects already as Git wants them but missing from the record (first pass after a lost status) are recorded too.
             if (!m.implicit() && !inventory.containsKey(m.ref()) && planned.sync() == TargetPlan.Sync.Synced) inventory.put(m.ref(), InventoryEntry.of(m));
         }
@@ -61,8 +61,9 @@ final class TargetRecord {
         String sync = synced ? "Synced" : "OutOfSync";
         List<String> drift = new ArrayList<>(planned.drift());
         drift.addAll(heldDrift);
+        String variant = synced ? planned.variant() : previous == null ? null : previous.variant();
         return new TargetStatus(planned.cluster(), revision, sync, health.name(), message, drift,
-                List.copyOf(new TreeMap<>(inventory).values()));
+                List.copyOf(new TreeMap<>(inventory).values())).withVariant(variant);
     }
 
     private static String counts(int created, int configured, int deleted) {

@@ -217,7 +217,7 @@ public final class Transition {
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {
         return new TargetStatus(tp.cluster(), prev == null ? "" : prev.revision(), "Unknown", "Unknown", tp.note(),
-                prev == null ? List.of() : prev.drift(), prev == null ? List.of() : prev.inventory());
+                prev == null ? List.of() : prev.drift(), prev == null ? List.of() : prev.inventory()).withVariant(prev == null ? null : prev.variant());
     }
 
     /** What is left of a target being removed: null when everything it had is gone. */

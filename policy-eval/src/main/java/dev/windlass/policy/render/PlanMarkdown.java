@@ -46,7 +46,7 @@ public final class PlanMarkdown {
         b.append("\n## Applications\n\n| app | revision | clusters | state |\n|---|---|---|---|\n");
         for (AppPlan app : plan.apps()) {
             b.append("| ").append(app.app()).append(" | ").append(app.revision() == null ? "-" : app.revision())
-                    .append(" | ").append(app.clusters().isEmpty() ? "-" : String.join(", ", app.clusters()))
+                    .append(" | ").append(app.clusters().isEmpty() ? "-" : clusters(app))
                     .append(" | ").append(state(app)).append(" |\n");
         }
         appendRollouts(b, plan);
@@ -60,6 +60,13 @@ public final class PlanMarkdown {
         }
         b.append("\n---\nPlan `").append(plan.hash()).append("` for source `").append(plan.sourceCommit()).append("`\n");
         return b.toString();
+    }
+
+    /** The clusters of an application, each with the variant it renders when it is rendered per cluster. */
+    public static String clusters(AppPlan app) {
+        java.util.Map<String, String> variants = new java.util.HashMap<>();
+        for (TargetPlan t : app.targets()) if (!t.variant().isEmpty()) variants.put(t.cluster(), t.variant());
+        return String.join(", ", app.clusters().stream().map(c -> variants.containsKey(c) ? c + " (" + variants.get(c) + ")" : c).toList());
     }
 
     private static String row(Action a) {

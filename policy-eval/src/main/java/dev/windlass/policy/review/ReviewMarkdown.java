@@ -139,7 +139,7 @@ public final class ReviewMarkdown {
                     && was.clusters().equals(app.clusters());
             if (same) continue;
             rows.append("| ").append(app.app()).append(" | ").append(was == null ? "new" : rev(was.revision())).append(" → ")
-                    .append(rev(app.revision())).append(" | ").append(app.clusters().isEmpty() ? "-" : String.join(", ", app.clusters()))
+                    .append(rev(app.revision())).append(" | ").append(app.clusters().isEmpty() ? "-" : dev.windlass.policy.render.PlanMarkdown.clusters(app))
                     .append(" | ").append(app.valid() ? "valid" : "**Invalid**: not applied").append(" |\n");
         }
         before.values().forEach(gone -> rows.append("| ").append(gone.app()).append(" | ").append(rev(gone.revision()))

@@ -10,10 +10,17 @@ import java.util.List;
  * @param observedState   the values its failover policy's state rules read here on the last pass, so a cluster
  *                        that stops answering still has them to carry over
  * @param injectedState   values a failover carried here from the cluster it left, put as labels on the objects they were read from
+ * @param variant         for a rendered application, the variant this cluster got; null for a plain one
  */
 public record TargetStatus(String cluster, String revision, String sync, String health, String message,
                            List<String> drift, List<InventoryEntry> inventory, String unhealthySince,
-                           List<PreservedValue> observedState, List<PreservedValue> injectedState) {
+                           List<PreservedValue> observedState, List<PreservedValue> injectedState, String variant) {
+
+    public TargetStatus(String cluster, String revision, String sync, String health, String message,
+                        List<String> drift, List<InventoryEntry> inventory, String unhealthySince,
+                        List<PreservedValue> observedState, List<PreservedValue> injectedState) {
+        this(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, null);
+    }
 
     public TargetStatus(String cluster, String revision, String sync, String health, String message,
                         List<String> drift, List<InventoryEntry> inventory) {
@@ -26,10 +33,17 @@ public record TargetStatus(String cluster, String revision, String sync, String 
         message = message == null ? "" : message;
         observedState = observedState == null ? List.of() : List.copyOf(observedState);
         injectedState = injectedState == null ? List.of() : List.copyOf(injectedState);
+        variant = variant == null || variant.isEmpty() ? null : variant;
+    }
+
+    /** The same target, naming the variant it got. */
+    public TargetStatus withVariant(String name) {
+        return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, name);
     }
 
     /** The same target with its failover memory set. */
     public TargetStatus withFailover(String unhealthySince, List<PreservedValue> observedState, List<PreservedValue> injectedState) {
-        return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState);
+        return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState,
+                variant);
     }
 }

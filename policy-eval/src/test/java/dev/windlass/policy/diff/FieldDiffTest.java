@@ -125,4 +125,18 @@ class FieldDiffTest {
         assertEquals(List.of("spec.containers[0].args[0]", "spec.containers[0].resources.limits.cpu"), FieldDiff.differences(other, live),
                 "other amounts differ, and text that looks like an amount is still text");
     }
+
+    @Test
+    void theManagedByLabelIsWindlasssMarkNotDriftButOtherLabelsAre() {
+        var chart = yaml("""
+                metadata: {labels: {app.kubernetes.io/managed-by: Helm, app.kubernetes.io/name: web}}
+                spec: {template: {metadata: {labels: {app.kubernetes.io/managed-by: Helm}}}}
+                """);
+        var live = yaml("""
+                metadata: {labels: {app.kubernetes.io/managed-by: windlass, windlass.dev/app: web, app.kubernetes.io/name: other}}
+                spec: {template: {metadata: {labels: {app.kubernetes.io/managed-by: windlass}}}}
+                """);
+        assertEquals(List.of("metadata.labels.app.kubernetes.io/name", "spec.template.metadata.labels.app.kubernetes.io/managed-by"),
+                FieldDiff.differences(chart, live), "the stamp on the object is Windlass's; the pod template's is not stamped");
+    }
 }

@@ -1,0 +1,221 @@
+package dev.windlass.engine.render;
+
+import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.RenderSpec;
+import dev.windlass.policy.model.SourceLocation;
+import dev.windlass.policy.model.Variant;
+import dev.windlass.policy.parse.RenderedObjects;
+import dev.windlass.policy.placement.Placement;
+import dev.windlass.policy.source.Snapshot;
+import dev.windlass.render.ClusterValues;
+import dev.windlass.render.Overrides;
+import dev.windlass.render.RenderLimits;
+import dev.windlass.render.RenderRequest;
+import dev.windlass.render.RenderResult;
+import dev.windlass.render.RenderTools;
+import dev.windlass.render.Renderer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Renders the applications whose source is a Kustomize folder or a Helm chart, once for each cluster they could be
+ * placed on: each cluster gets the variant whose selector matches it (else the source as written), with its name and
+ * labels filled into Helm values and the variant's overrides applied. Renders are cached by what they read, and the
+ * objects read from a render by its text, so a pass where nothing changed runs no tool and reads nothing again.
+ *
+ * <p>An application whose render fails, or renders nothing when it may not, for any of its clusters is invalid, with
+ * the tool's own words at the file it names: nothing of it is applied. Other applications go on. Its revision covers
+ * its spec and every file any of its renders reads, so a change to one overlay is a new revision of that application
+ * only.
+ */
+public final class AppRendering {
+
+    private static final AppRendering SHARED = new AppRendering(new Renderer(RenderTools.fromEnvironment(), RenderLimits.DEFAULT));
+    private static final int READ_CACHED = 1024;
+
+    private final Renderer renderer;
+    private final Map<String, Read> reads = new LinkedHashMap<>(READ_CACHED, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Read> eldest) { return size() > READ_CACHED; }
+    };
+
+    /** What was read from one render: its objects and what was wrong with them. */
+    private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash) {}
+
+    public AppRendering(Renderer renderer) {
+        this.renderer = renderer;
+    }
+
+    /** The renderer of this process, with the tools found as {@link RenderTools#fromEnvironment()} says. */
+    public static AppRendering shared() { return SHARED; }
+
+    /** How many times a tool ran: renders that were not cached. */
+    public long toolRuns() { return renderer.toolRuns(); }
+
+    /** The commit read and its applications rendered: what every command that plans reads. */
+    public DesiredState read(Snapshot snapshot) {
+        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot);
+    }
+
+    /** {@code desired} with its rendered applications rendered for their clusters. */
+    public DesiredState render(DesiredState desired, Snapshot snapshot) {
+        if (desired.apps().values().stream().allMatch(a -> a.render() == null)) return desired;
+        SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
+        List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
+        for (Application app : desired.apps().values()) {
+            if (app.render() == null || !app.valid()) continue;
+            List<Diagnostic> problems = new ArrayList<>();
+            Application rendered = render(app, desired, snapshot, problems);
+            apps.put(app.name(), rendered);
+            all.addAll(problems);
+        }
+        all.sort(null);
+        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), all,
+                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
+                desired.failoverOf(), desired.remediationPolicies());
+    }
+
+    private Application render(Application app, DesiredState desired, Snapshot snapshot, List<Diagnostic> problems) {
+        RenderSpec spec = app.render();
+        Map<String, Variant> byCluster = new TreeMap<>();
+        Map<String, List<String>> failures = new LinkedHashMap<>();
+        SortedMap<String, String> inputs = new TreeMap<>();
+        for (String name : candidates(app, desired.clusters())) {
+            Cluster cluster = desired.clusters().get(name);
+            RenderSpec.VariantSpec variant = spec.variantFor(cluster);
+            String variantName = variant == null ? RenderSpec.DEFAULT_VARIANT : variant.name();
+            List<String> unfilled = new ArrayList<>();
+            RenderRequest request = request(app, spec, variant, cluster, snapshot, desired.settings().allowRemoteBases(), unfilled, inputs);
+            String origin = origin(app, spec, variant);
+            String where = name + " (variant " + variantName + ")";
+            if (!unfilled.isEmpty()) {
+                unfilled.forEach(u -> failures.computeIfAbsent(origin + "\n" + u, k -> new ArrayList<>()).add(where));
+                continue;
+            }
+            inputs.putAll(Renderer.reads(snapshot, request));
+            RenderResult result = renderer.render(snapshot, request);
+            if (result instanceof RenderResult.Failed f) {
+                failures.computeIfAbsent(f.at() + "\n" + f.message(), k -> new ArrayList<>()).add(where);
+                continue;
+            }
+            String yaml = ((RenderResult.Rendered) result).yaml();
+            if (variant != null && !variant.overrides().isEmpty()) {
+                Overrides.Applied applied = Overrides.apply(yaml, variant.overrides());
+                if (!applied.problems().isEmpty()) {
+                    applied.problems().forEach(p -> failures.computeIfAbsent(variant.at() + "\n" + p, k -> new ArrayList<>()).add(where));
+                    continue;
+                }
+                yaml = applied.yaml();
+            }
+            Read read = read(origin, yaml, app.namespace());
+            read.said().forEach(d -> failures.computeIfAbsent(d.location() + "\n" + d.message(), k -> new ArrayList<>()).add(where));
+            if (!spec.allowEmpty() && read.manifests().stream().allMatch(Manifest::implicit)) {
+                failures.computeIfAbsent(origin + ":1:1\nrenders no objects; if that is meant, set spec.source.allowEmpty: true",
+                        k -> new ArrayList<>()).add(where);
+            }
+            byCluster.put(name, new Variant(variantName, read.manifests(), read.hash()));
+        }
+        List<Diagnostic> diagnostics = new ArrayList<>(app.diagnostics());
+        failures.forEach((key, clusters) -> {
+            String at = key.substring(0, key.indexOf('\n'));
+            String message = key.substring(key.indexOf('\n') + 1);
+            Diagnostic d = Diagnostic.error(location(at), "application " + app.name() + " does not render for " + String.join(", ", clusters)
+                    + ": " + message);
+            diagnostics.add(d);
+            problems.add(d);
+        });
+        diagnostics.sort(null);
+        StringBuilder revision = new StringBuilder(app.revision()).append('\n');
+        inputs.forEach((path, id) -> revision.append(path).append(' ').append(id).append('\n'));
+        return app.rendered(byCluster, ContentHash.sha256(revision.toString()).substring(0, 12), diagnostics);
+    }
+
+    /** The clusters the application could be placed on, by its selector and names, however many it may have. */
+    private static List<String> candidates(Application app, SortedMap<String, Cluster> clusters) {
+        Application unlimited = new Application(app.name(), app.labels(), app.sourcePath(), app.namespace(),
+                new Application.Placement(app.placement().clusterSelector(), app.placement().clusterNames(), 0), app.syncPolicy(),
+                app.dependsOn(), app.suspend(), List.of(), app.revision(), List.of(), app.location(), app.annotations());
+        return new ArrayList<>(new TreeSet<>(Placement.place(unlimited, clusters, List.of())));
+    }
+
+    private static RenderRequest request(Application app, RenderSpec spec, RenderSpec.VariantSpec variant, Cluster cluster, Snapshot snapshot,
+                                         boolean allowRemoteBases, List<String> unfilled, SortedMap<String, String> inputs) {
+        if (spec.helm() == null) {
+            String folder = variant != null && variant.path() != null ? variant.path() : spec.kustomize();
+            return new RenderRequest.Kustomize(folder, allowRemoteBases);
+        }
+        RenderSpec.Helm h = spec.helm();
+        List<String> values = new ArrayList<>();
+        values.add(h.values());
+        List<String> files = new ArrayList<>(h.valuesFiles());
+        if (variant != null) {
+            values.add(variant.values());
+            files.addAll(variant.valuesFiles());
+        }
+        for (String file : files) {
+            inputs.put(file, snapshot.files().getOrDefault(file, ""));
+            values.add(snapshot.files().containsKey(file) ? new String(snapshot.read(file), StandardCharsets.UTF_8) : "");
+        }
+        List<String> filled = new ArrayList<>();
+        for (String v : values) {
+            if (v.isBlank()) continue;
+            ClusterValues.Filled f = ClusterValues.fill(v, cluster.name(), cluster.labels());
+            unfilled.addAll(f.problems());
+            filled.add(f.text());
+        }
+        RenderRequest.Chart chart = !h.chartPath().isEmpty() ? new RenderRequest.Chart.InRepo(h.chartPath())
+                : h.repoURL().startsWith("oci://") ? new RenderRequest.Chart.Oci(h.repoURL().replaceAll("/+$", "") + "/" + h.chart(), h.version())
+                : new RenderRequest.Chart.Repository(h.repoURL(), h.chart(), h.version());
+        return new RenderRequest.Helm(chart, h.releaseName(), app.namespace(), filled, h.skipCrds(), RenderRequest.DEFAULT_KUBE_VERSION, List.of());
+    }
+
+    /** The file a render starts from, where what goes wrong in it is said. */
+    private static String origin(Application app, RenderSpec spec, RenderSpec.VariantSpec variant) {
+        if (spec.helm() != null) {
+            return spec.helm().chartPath().isEmpty() ? app.location().path() : spec.helm().chartPath() + "/Chart.yaml";
+        }
+        String folder = variant != null && variant.path() != null ? variant.path() : spec.kustomize();
+        return (folder.isEmpty() ? "" : folder + "/") + "kustomization.yaml";
+    }
+
+    private Read read(String origin, String yaml, String namespace) {
+        String key = origin + "\n" + namespace + "\n" + ContentHash.sha256(yaml);
+        synchronized (reads) {
+            Read known = reads.get(key);
+            if (known != null) return known;
+        }
+        List<Diagnostic> said = new ArrayList<>();
+        List<Manifest> manifests = RenderedObjects.read(origin, yaml, namespace, said);
+        List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
+        Read read = new Read(manifests, List.copyOf(said), ContentHash.of(Map.of("objects", hashes)).substring(0, 12));
+        synchronized (reads) {
+            reads.put(key, read);
+        }
+        return read;
+    }
+
+    /** {@code path:line:col}, or a bare path (then line 1, column 1). */
+    static SourceLocation location(String at) {
+        String[] parts = at.split(":");
+        if (parts.length >= 3) {
+            try {
+                int line = Integer.parseInt(parts[parts.length - 2]);
+                int col = Integer.parseInt(parts[parts.length - 1]);
+                return new SourceLocation(String.join(":", java.util.Arrays.copyOf(parts, parts.length - 2)), line, col);
+            } catch (NumberFormatException notNumbers) {
+                // a path with colons of its own
+            }
+        }
+        return SourceLocation.file(at);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.windlass.engine;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link RenderScenario} on the sandbox. */
+class RenderE2E {
+    @TempDir Path dir;
+
+    @Test
+    void podinfoKustomize() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            RenderScenario.renderedSetAppliesAndThenWritesNothing(fleet, "podinfo", "podinfo-repo", "path: src/podinfo/kustomize");
+        }
+    }
+
+    @Test
+    void microservicesDemoChart() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            RenderScenario.renderedSetAppliesAndThenWritesNothing(fleet, "boutique", "microservices-demo",
+                    "helm: {chart: src/boutique/helm-chart}");
+        }
+    }
+
+    @Test
+    void variantsRenderPerCluster() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            RenderScenario.variantsRenderPerCluster(fleet);
+        }
+    }
+
+    @Test
+    void aFailedRenderHoldsItsApplicationOnly() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            RenderScenario.aFailedRenderHoldsItsApplicationOnly(fleet);
+        }
+    }
+}

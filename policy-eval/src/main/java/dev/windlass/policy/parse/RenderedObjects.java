@@ -1,0 +1,88 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.model.SourceLocation;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads what a tool rendered (a YAML stream) into manifests, with the same rules as plain manifests in the repo: lists
+ * expanded, namespaces defaulted, schema checked, each object once. A problem is said at the file the render started
+ * from, naming the rendered document and its line, since the rendered text is in no file of the repo.
+ */
+public final class RenderedObjects {
+    private static final Pattern DOCUMENT_START = Pattern.compile("(?m)^---[ \\t]*(?:#.*)?$");
+
+    private RenderedObjects() {}
+
+    /**
+     * @param origin    the file the render started from (kustomization.yaml, Chart.yaml), where problems are said
+     * @param namespace the application's namespace, for objects that give none
+     */
+    public static List<Manifest> read(String origin, String yaml, String namespace, List<Diagnostic> out) {
+        List<YamlDoc> docs = new ArrayList<>();
+        List<Diagnostic> said = new ArrayList<>();
+        int document = 0;
+        for (String chunk : DOCUMENT_START.split(yaml)) {
+            if (chunk.isBlank()) continue;
+            document++;
+            YamlFile f = YamlReader.read(origin, "", chunk.getBytes(StandardCharsets.UTF_8));
+            int n = document;
+            f.diagnostics().forEach(d -> said.add(rendered(d, origin, n)));
+            for (YamlDoc doc : f.docs()) {
+                List<Diagnostic> listed = new ArrayList<>();
+                List<YamlDoc> objects = ListItems.isList(doc.value()) ? ListItems.of(doc, listed) : List.of(doc);
+                listed.forEach(d -> said.add(rendered(d, origin, n)));
+                docs.addAll(objects);
+            }
+        }
+        Scope scope = scopeOf(docs);
+        Map<ObjectRef, Manifest> byRef = new LinkedHashMap<>();
+        boolean hasNamespace = false;
+        int index = 0;
+        for (YamlDoc doc : docs) {
+            index++;
+            List<Diagnostic> read = new ArrayList<>();
+            Manifest m = ManifestReader.read(doc, namespace, scope, read);
+            int n = index;
+            read.forEach(d -> said.add(rendered(d, origin, n)));
+            if (m == null) continue;
+            if (byRef.putIfAbsent(m.ref(), m) != null) {
+                said.add(Diagnostic.error(SourceLocation.file(origin), "the rendered output holds " + m.ref() + " twice; keep one"));
+            }
+            if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(namespace)) hasNamespace = true;
+        }
+        List<Manifest> result = new ArrayList<>(byRef.values());
+        if (!hasNamespace && !namespace.equals("default")) {
+            result.add(ManifestReader.implicitNamespace(namespace, SourceLocation.file(origin)));
+        }
+        out.addAll(said);
+        return result;
+    }
+
+    private static Diagnostic rendered(Diagnostic d, String origin, int document) {
+        return new Diagnostic(d.severity(), SourceLocation.file(origin), "rendered document " + document + ", line "
+                + d.location().line() + ": " + d.message());
+    }
+
+    /** The built-in cluster-scoped kinds and those of every definition rendered with them. */
+    private static Scope scopeOf(List<YamlDoc> docs) {
+        Set<String> scoped = new HashSet<>(Scope.BUILT_IN);
+        for (YamlDoc doc : docs) {
+            if (!"CustomResourceDefinition".equals(doc.value().get("kind"))) continue;
+            if (doc.value().get("spec") instanceof Map<?, ?> spec && "Cluster".equals(spec.get("scope"))
+                    && spec.get("names") instanceof Map<?, ?> names) {
+                scoped.add(spec.get("group") + "/" + names.get("kind"));
+            }
+        }
+        return new Scope(scoped);
+    }
+}

@@ -1,0 +1,177 @@
+package dev.windlass.render;
+
+import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.source.KustomizeReach;
+import dev.windlass.policy.source.Reach;
+import dev.windlass.policy.source.Snapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Renders with the real tools, cached by what a render reads: the tools' versions, the request (values and cluster
+ * capabilities included) and the path and content id of every file it can see (see {@link KustomizeReach}). The
+ * files are written out into a directory of their own for each run, so the tool sees the repo's files it reaches and
+ * nothing else of the repo. A render that fails, runs too long or prints too much is a {@link RenderResult.Failed},
+ * never an exception.
+ */
+public final class Renderer {
+
+    private static final int CACHED = 512;
+
+    private final RenderTools tools;
+    private final ToolRun runs;
+    private final AtomicLong toolRuns = new AtomicLong();
+    private final Map<String, RenderResult> cache = new LinkedHashMap<>(CACHED, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, RenderResult> eldest) { return size() > CACHED; }
+    };
+
+    public Renderer(RenderTools tools, RenderLimits limits) {
+        this.tools = tools;
+        this.runs = new ToolRun(limits);
+    }
+
+    /** How many times a tool was run: renders that were not in the cache. */
+    public long toolRuns() { return toolRuns.get(); }
+
+    public RenderResult render(Snapshot snapshot, RenderRequest request) {
+        Reach reach = reach(snapshot, request);
+        String start = startingFile(snapshot, request);
+        if (!reach.problems().isEmpty()) return new RenderResult.Failed(start, String.join("; ", reach.problems()));
+        String key = key(request, reach);
+        synchronized (cache) {
+            RenderResult known = cache.get(key);
+            if (known != null) return known;
+        }
+        RenderResult result = run(snapshot, request, reach, start);
+        synchronized (cache) {
+            cache.put(key, result);
+        }
+        return result;
+    }
+
+    private static Reach reach(Snapshot snapshot, RenderRequest request) {
+        if (request instanceof RenderRequest.Kustomize k) return KustomizeReach.of(snapshot.files(), snapshot::read, k.folder(), k.allowRemoteBases());
+        RenderRequest.Helm h = (RenderRequest.Helm) request;
+        if (h.chart() instanceof RenderRequest.Chart.InRepo in) return new Reach(Reach.under(snapshot.files(), in.path()), List.of());
+        return new Reach(new TreeMap<>(), List.of());
+    }
+
+    private static String startingFile(Snapshot snapshot, RenderRequest request) {
+        if (request instanceof RenderRequest.Kustomize k) {
+            String file = KustomizeReach.kustomization(snapshot.files(), k.folder());
+            return file != null ? file : k.folder();
+        }
+        RenderRequest.Chart chart = ((RenderRequest.Helm) request).chart();
+        if (chart instanceof RenderRequest.Chart.InRepo in) return in.path() + "/Chart.yaml";
+        if (chart instanceof RenderRequest.Chart.Repository r) return r.url() + " " + r.name() + " " + r.version();
+        RenderRequest.Chart.Oci o = (RenderRequest.Chart.Oci) chart;
+        return o.reference() + " " + o.version();
+    }
+
+    private String key(RenderRequest request, Reach reach) {
+        StringBuilder b = new StringBuilder(tools.versions().toString()).append('\n').append(request).append('\n');
+        reach.files().forEach((p, id) -> b.append(p).append(' ').append(id).append('\n'));
+        return ContentHash.sha256(b.toString());
+    }
+
+    private RenderResult run(Snapshot snapshot, RenderRequest request, Reach reach, String start) {
+        Path work;
+        try {
+            work = Files.createTempDirectory("windlass-render-");
+        } catch (IOException e) {
+            return new RenderResult.Failed(start, "cannot make a directory to render in (" + e.getClass().getSimpleName() + ")");
+        }
+        try {
+            Path repo = Files.createDirectories(work.resolve("repo"));
+            Path home = Files.createDirectories(work.resolve("home"));
+            for (String path : reach.files().keySet()) {
+                Path file = repo.resolve(path);
+                Files.createDirectories(file.getParent());
+                Files.write(file, snapshot.read(path));
+            }
+            List<String> command = new ArrayList<>();
+            Map<String, String> env = new LinkedHashMap<>();
+            if (request instanceof RenderRequest.Kustomize k) {
+                String missing = RenderTools.missing(tools.kustomize());
+                if (missing != null) return new RenderResult.Failed(start, missing);
+                command.addAll(List.of(tools.kustomize().toString(), "build", k.folder().isEmpty() ? "." : k.folder(),
+                        "--load-restrictor", "LoadRestrictionsRootOnly"));
+                if (RenderTools.missing(tools.helm()) == null) command.addAll(List.of("--enable-helm", "--helm-command", tools.helm().toString()));
+            } else {
+                RenderRequest.Helm h = (RenderRequest.Helm) request;
+                String missing = RenderTools.missing(tools.helm());
+                if (missing != null) return new RenderResult.Failed(start, missing);
+                command.addAll(helm(h, work));
+                env.put("HELM_CACHE_HOME", home.resolve("cache").toString());
+                env.put("HELM_CONFIG_HOME", home.resolve("config").toString());
+                env.put("HELM_DATA_HOME", home.resolve("data").toString());
+            }
+            toolRuns.incrementAndGet();
+            ToolRun.Outcome outcome = runs.run(command, repo, home, env);
+            if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout());
+            String said = (outcome.stopped() != null ? Path.of(command.get(0)).getFileName() + " " + outcome.stopped()
+                    + (outcome.stderr().isBlank() ? "" : ": ") : "") + inRepoTerms(outcome.stderr(), repo, work);
+            return failed(start, said.isBlank() ? Path.of(command.get(0)).getFileName() + " exited with " + outcome.exit() : said);
+        } catch (IOException e) {
+            return new RenderResult.Failed(start, "cannot write the files to render (" + e.getClass().getSimpleName() + ")");
+        } finally {
+            delete(work);
+        }
+    }
+
+    private List<String> helm(RenderRequest.Helm h, Path work) throws IOException {
+        List<String> command = new ArrayList<>(List.of(tools.helm().toString(), "template", h.releaseName()));
+        if (h.chart() instanceof RenderRequest.Chart.InRepo in) command.add(in.path());
+        else if (h.chart() instanceof RenderRequest.Chart.Repository r) command.addAll(List.of(r.name(), "--repo", r.url(), "--version", r.version()));
+        else if (h.chart() instanceof RenderRequest.Chart.Oci o) command.addAll(List.of(o.reference(), "--version", o.version()));
+        // Test hooks are Pods that `helm test` runs, often with random names: not part of what the chart installs.
+        command.addAll(List.of("--namespace", h.namespace(), "--skip-tests"));
+        if (!h.skipCrds()) command.add("--include-crds");
+        if (!h.kubeVersion().isEmpty()) command.addAll(List.of("--kube-version", h.kubeVersion()));
+        for (String v : h.apiVersions()) command.addAll(List.of("--api-versions", v));
+        for (int i = 0; i < h.values().size(); i++) {
+            Path values = Files.writeString(work.resolve("values-" + i + ".yaml"), h.values().get(i));
+            command.addAll(List.of("-f", values.toString()));
+        }
+        return command;
+    }
+
+    /** The tool's own words, with the temporary directory it ran in taken out of the paths it names. */
+    static String inRepoTerms(String said, Path repo, Path work) {
+        return said.replace(repo.toString() + "/", "").replace(repo.toString(), ".").replace(work.toString() + "/", "")
+                .replaceAll("(?m)^Error: ", "").strip();
+    }
+
+    private static final Pattern AT = Pattern.compile("([\\w./-]+\\.(?:ya?ml|tpl|txt)):(\\d+)(?::(\\d+))?");
+
+    /** Where the message points, when it names a file of the repo and a line; else where the render started. */
+    static RenderResult.Failed failed(String start, String message) {
+        Matcher m = AT.matcher(message);
+        if (m.find()) return new RenderResult.Failed(m.group(1) + ":" + m.group(2) + ":" + (m.group(3) == null ? "1" : m.group(3)), message);
+        return new RenderResult.Failed(start, message);
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A temporary directory left behind: nothing to do about it here.
+        }
+    }
+
+    /** The files of the snapshot a render of {@code request} reads, by path and content id: what its output depends on. */
+    public static SortedMap<String, String> reads(Snapshot snapshot, RenderRequest request) { return reach(snapshot, request).files(); }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# render-tools.sh - provide the real kustomize and helm binaries Windlass renders applications with, built from
+# the Go module proxy at pinned versions and cached.
+#
+# Usage: scripts/render-tools.sh            # prints the tools directory as the last stdout line
+#        DIR=$(scripts/render-tools.sh | tail -n1)
+#
+# Environment (all optional):
+#   WINDLASS_TOOLS_CACHE      cache root              (default: $HOME/.cache/windlass/tools)
+#   WINDLASS_KUSTOMIZE_VERSION sigs.k8s.io/kustomize/kustomize/v5 tag (default: v5.8.2, the newest that builds with Go 1.26)
+#   WINDLASS_HELM_VERSION     helm.sh/helm/v3 tag     (default: v3.22.0)
+#   GO                        go binary (default: go on PATH, else /usr/local/go/bin/go)
+#
+# All diagnostics go to stderr; stdout carries only the tools directory (last line). The first run downloads
+# ~0.5 GiB of Go modules and compiles for a few minutes on 2 cores (niced); later runs only check the binaries.
+set -euo pipefail
+
+KUSTOMIZE_VERSION="${WINDLASS_KUSTOMIZE_VERSION:-v5.8.2}"
+HELM_VERSION="${WINDLASS_HELM_VERSION:-v3.22.0}"
+CACHE_ROOT="${WINDLASS_TOOLS_CACHE:-${HOME:?HOME is not set}/.cache/windlass/tools}"
+DIR="$CACHE_ROOT/kustomize-$KUSTOMIZE_VERSION-helm-$HELM_VERSION"
+
+log() { printf '[render-tools] %s\n' "$*" >&2; }
+die() { printf '[render-tools] ERROR: %s\n' "$*" >&2; exit 1; }
+
+[[ "$KUSTOMIZE_VERSION" =~ ^v5\.[0-9]+\.[0-9]+$ ]] || die "WINDLASS_KUSTOMIZE_VERSION must look like v5.8.3, got '$KUSTOMIZE_VERSION'"
+[[ "$HELM_VERSION" =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "WINDLASS_HELM_VERSION must look like v3.22.0, got '$HELM_VERSION'"
+
+kustomize_ok() { [ -x "$DIR/kustomize" ] && [ "$("$DIR/kustomize" version 2>/dev/null | head -n1)" = "$KUSTOMIZE_VERSION" ]; }
+helm_ok() { [ -x "$DIR/helm" ] && "$DIR/helm" version --template '{{.Version}}' 2>/dev/null | grep -qx "$HELM_VERSION"; }
+
+if kustomize_ok && helm_ok; then
+  log "cached: $DIR (kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION)"
+  printf '%s\n' "$DIR"
+  exit 0
+fi
+
+mkdir -p "$CACHE_ROOT" || die "cannot create cache root $CACHE_ROOT"
+exec 9>"$CACHE_ROOT/.lock"
+if ! flock -n 9; then
+  log "another render-tools.sh run holds $CACHE_ROOT/.lock; waiting for it"
+  flock 9
+fi
+mkdir -p "$DIR"
+
+if [ -n "${GO:-}" ]; then :
+elif command -v go >/dev/null 2>&1; then GO="$(command -v go)"
+elif [ -x /usr/local/go/bin/go ]; then GO=/usr/local/go/bin/go
+else die "no Go toolchain found (looked for \$GO, 'go' on PATH and /usr/local/go/bin/go)"
+fi
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/windlass-render-tools.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+START=$SECONDS
+
+gocmd() {
+  env GOTOOLCHAIN=local GOFLAGS=-mod=mod GOSUMDB=off CGO_ENABLED=0 GOMAXPROCS="${GOMAXPROCS:-2}" GOWORK=off \
+      GOBIN="$WORK/bin" nice -n 19 "$GO" "$@"
+}
+
+if ! kustomize_ok; then
+  log "building kustomize $KUSTOMIZE_VERSION from the Go module proxy"
+  (cd "$WORK" && gocmd install -trimpath -ldflags "-s -w" "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION") \
+    || die "go install of sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION failed; see above"
+  mv -f "$WORK/bin/kustomize" "$DIR/kustomize"
+  kustomize_ok || die "$DIR/kustomize was built but 'kustomize version' does not say $KUSTOMIZE_VERSION"
+fi
+
+if ! helm_ok; then
+  log "building helm $HELM_VERSION from the Go module proxy"
+  (cd "$WORK" && gocmd install -trimpath \
+      -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION -X helm.sh/helm/v3/internal/version.gitTreeState=clean" \
+      "helm.sh/helm/v3/cmd/helm@$HELM_VERSION") \
+    || die "go install of helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed; see above"
+  mv -f "$WORK/bin/helm" "$DIR/helm"
+  helm_ok || die "$DIR/helm was built but 'helm version' does not say $HELM_VERSION"
+fi
+
+log "ready after $((SECONDS - START))s: kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION in $DIR"
+printf '%s\n' "$DIR"
