@@ -6,12 +6,13 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Sits between the mock web server and the CRUD store: counts every request, answers the endpoints the CRUD store
- * does not know (it answers /readyz and /version with an empty List), applies JSON merge patches itself (see
- * {@link MergePatch}), delays responses when latency is injected, and fails {@code /readyz} while the API server is
- * made not ready.
+ * does not know (it answers /readyz and /version with an empty List), refuses writes whose metadata a real API server
+ * refuses (see {@link ObjectValidation}), applies JSON merge patches itself (see {@link MergePatch}), delays responses
+ * when latency is injected, and fails {@code /readyz} while the API server is made not ready.
  * Runs on the server's event loop, so it never blocks: delay is a body delay the server applies with a timer.
  */
 final class ApiDispatcher extends Dispatcher {
@@ -24,6 +25,7 @@ final class ApiDispatcher extends Dispatcher {
     static final String NOT_READY_BODY = "[-]etcd failed: reason withheld\nreadyz check failed\n";
 
     private final Dispatcher store;
+    private final ObjectValidation validation;
     private final MergePatch mergePatch;
     private final RequestLog log;
     private volatile Duration latency = Duration.ZERO;
@@ -31,7 +33,8 @@ final class ApiDispatcher extends Dispatcher {
 
     ApiDispatcher(Dispatcher store, RequestLog log) {
         this.store = store;
-        this.mergePatch = new MergePatch(store);
+        this.validation = new ObjectValidation(store);
+        this.mergePatch = new MergePatch(store, validation);
         this.log = log;
     }
 
@@ -80,15 +83,21 @@ final class ApiDispatcher extends Dispatcher {
                     break;
             }
         }
+        Optional<MockResponse> refused = validation.refusal(request, path);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         MockResponse response = MergePatch.isMergePatch(request)
                 ? mergePatch.apply(request, path)
                 : store.dispatch(request);
-        // The store answers a missing object with an empty 404; a real API server sends a Status, and the body
-        // is also what lets injected latency apply to it.
+        // The store answers a missing object with an empty 404; a real API server sends a Status naming it
+        // (configmaps "web" not found), and the body is also what lets injected latency apply to it.
         if (response.code() == 404 && (response.getBody() == null || response.getBody().size() == 0)) {
-            return json(404, """
-                    {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"not found",\
-                    "reason":"NotFound","code":404}""");
+            return ApiPath.parse(path).filter(api -> api.name() != null)
+                    .map(api -> Refusals.notFound(api.group(), api.resource(), api.name()))
+                    .orElseGet(() -> json(404, """
+                            {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"not found",\
+                            "reason":"NotFound","code":404}"""));
         }
         return response;
     }

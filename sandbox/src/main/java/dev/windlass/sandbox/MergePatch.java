@@ -13,13 +13,15 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * JSON merge patch (RFC 7386) done right, in front of the CRUD store. The store merges with Jackson's updating
  * reader, which appends to lists instead of replacing them and stores {@code null} instead of removing the key:
  * patching a container image would add a second container. So the patch is applied here to the stored object and
  * the result written back with PUT, which keeps the store's rules for status, generation and watch events. The PUT
- * carries the resourceVersion read, so a write that slips in between is retried rather than lost.
+ * carries the resourceVersion read, so a write that slips in between is retried rather than lost. The merged object
+ * is checked by {@link ObjectValidation} before it is written, as a real API server checks a patched object.
  */
 final class MergePatch {
 
@@ -32,9 +34,11 @@ final class MergePatch {
             "message":"a JSON merge patch must be a JSON object","reason":"BadRequest","code":400}""";
 
     private final Dispatcher store;
+    private final ObjectValidation validation;
 
-    MergePatch(Dispatcher store) {
+    MergePatch(Dispatcher store, ObjectValidation validation) {
         this.store = store;
+        this.validation = validation;
     }
 
     static boolean isMergePatch(RecordedRequest request) {
@@ -51,13 +55,20 @@ final class MergePatch {
         // A resourceVersion in the patch asks for optimistic locking: then a conflict goes back to the client.
         boolean locked = patch.path("metadata").hasNonNull("resourceVersion");
         String objectPath = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
+        Optional<ApiPath> api = ApiPath.parse(path);
         MockResponse response = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             MockResponse current = store.dispatch(request(HttpMethod.GET, objectPath, request, null));
             if (current.code() != 200) {
                 return current;
             }
-            JsonNode merged = merge(parse(body(current)), patch);
+            JsonNode stored = parse(body(current));
+            String storedVersion = stored == null ? "" : stored.path("metadata").path("resourceVersion").asText("");
+            JsonNode merged = merge(stored, patch);
+            Optional<MockResponse> refused = api.flatMap(a -> validation.refusalOfPatched(a, merged, storedVersion));
+            if (refused.isPresent()) {
+                return refused.get();
+            }
             response = store.dispatch(request(HttpMethod.PUT, path, request, JSON.asJson(merged)));
             if (response.code() != 409 || locked) {
                 return response;
