@@ -103,7 +103,9 @@ public final class RepoParser {
         all.addAll(matched.diagnostics());
         var moved = failovers.match(matched.apps());
         all.addAll(moved.diagnostics());
-        var frozen = freezes.match(moved.apps(), clusters);
+        var secretFree = SecretReadingRules.check(moved.apps(), moved.failoverOf(), failovers.policies());
+        all.addAll(secretFree.diagnostics());
+        var frozen = freezes.match(secretFree.apps(), clusters);
         all.addAll(frozen.diagnostics());
         all.sort(null);
         return new DesiredState(snapshot.commit(), settings, clusters, frozen.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
