@@ -58,17 +58,9 @@ class PlanCommandE2E {
             try (Mirror dev = Mirror.open(dir.resolve("branch-dev"), GitRemote.anonymous(fleet.origin.toString()))) {
                 dev.fetch();
                 String deployment = ReconcileLoopE2E.read(EXAMPLES.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:2.0.0");
-                new ConfigWriter(dev, "feature").write(s -> BranchChange.of("web 2.0.0", "Dev", "dev@example.com")
-                        .write("apps/web/manifests/deployment.yaml", deployment)
-                        .write("apps/web/app.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("apps/web/app.yaml")))
-                        .write("apps/api/app.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("apps/api/app.yaml")))
-                        .write("apps/api/manifests/api.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("apps/api/manifests/api.yaml")))
-                        .write("apps/cache/app.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("apps/cache/app.yaml")))
-                        .write("apps/cache/manifests/redis.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("apps/cache/manifests/redis.yaml")))
-                        .write("apps/web/manifests/configmap.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("apps/web/manifests/configmap.yaml")))
-                        .write("clusters/eu-1.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("clusters/eu-1.yaml")))
-                        .write("clusters/eu-2.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("clusters/eu-2.yaml")))
-                        .write("clusters/us-1.yaml", ReconcileLoopE2E.read(EXAMPLES.resolve("clusters/us-1.yaml"))));
+                // The branch holds the whole examples repo, with web's image changed.
+                new ConfigWriter(dev, "feature").write(s -> TestFleet.folder(EXAMPLES, "").apply(BranchChange.of("web 2.0.0", "Dev", "dev@example.com"))
+                        .write("apps/web/manifests/deployment.yaml", deployment));
             }
             Run feature = plan(fleet.origin, "feature", "--output", "json");
             assertEquals(1, feature.code(), feature.err());

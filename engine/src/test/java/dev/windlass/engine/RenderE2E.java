@@ -16,6 +16,14 @@ class RenderE2E {
     }
 
     @Test
+    void microservicesDemoBaseWithComponents() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            RenderScenario.renderedSetAppliesAndThenWritesNothing(fleet, "boutique", "microservices-demo",
+                    "path: src/boutique/kustomize/tests/memorystore-with-all-components");
+        }
+    }
+
+    @Test
     void microservicesDemoChart() throws Exception {
         try (TestFleet fleet = new TestFleet(dir)) {
             RenderScenario.renderedSetAppliesAndThenWritesNothing(fleet, "boutique", "microservices-demo",

@@ -72,6 +72,7 @@ final class RenderCommand implements Callable<Integer> {
                 return 2;
             }
             err.println("# " + app + " on " + target + ": variant " + a.variantOn(target) + ", revision " + a.revision());
+            err.flush();
             objects = a.on(target).manifests();
         }
         DumperOptions options = new DumperOptions();

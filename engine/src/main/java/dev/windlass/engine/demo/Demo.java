@@ -9,6 +9,7 @@ import dev.windlass.git.ConfigWriter;
 import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
 import dev.windlass.policy.plan.Event;
+import dev.windlass.policy.render.PlanMarkdown;
 import dev.windlass.policy.render.PlanSummary;
 import dev.windlass.policy.review.ReviewMarkdown;
 import dev.windlass.policy.state.AppStatus;
@@ -69,7 +70,7 @@ public final class Demo {
         say("Windlass demo", "A config repo (" + examples + ") becomes a Git origin at " + origin + ".\n"
                 + "Three sandbox clusters start in this process: eu-1 (canary), eu-2 and us-1.");
         try (Mirror dev = Mirror.open(dir.resolve("developer"), GitRemote.anonymous(origin.toString()))) {
-            push(dev, "Add fleet: three clusters, cache, api and web", change -> {
+            push(dev, "Add fleet: three clusters, cache, api, web, shop and greeter", change -> {
                 try (Stream<Path> files = Files.walk(examples)) {
                     for (Path p : files.filter(Files::isRegularFile).toList()) {
                         change = change.write(examples.relativize(p).toString().replace('\\', '/'), Files.readAllBytes(p));
@@ -83,7 +84,8 @@ public final class Demo {
                  Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
                     "main", "windlass/status", sandbox, Clock.systemUTC())) {
                 sandbox.simulator().start(Duration.ofMillis(200), Clock.systemUTC());
-                scene("1. First sync", "cache goes first; api waits for cache, web waits for api (dependsOn).");
+                scene("1. First sync", "cache goes first; api waits for cache, web waits for api (dependsOn). shop is built by kustomize, "
+                        + "greeter by helm, for each cluster.");
                 settle(engine);
 
                 scene("2. A developer bumps web to 1.5.0", "Only the web Deployment changes; nothing else is re-sent.");
@@ -91,7 +93,21 @@ public final class Demo {
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.0")));
                 settle(engine);
 
-                scene("3. The platform team adds a rollout policy for web",
+                scene("3. One commit, rendered per cluster",
+                        "shop is a Kustomize base with an overlay per region (us clusters build overlays/us), greeter a Helm chart whose "
+                        + "values name the cluster. One commit bumps shop's base image and changes greeter's greeting.");
+                push(dev, "shop 2.2.0; greeter says hi", c -> c
+                        .write("apps/shop/base/deployment.yaml", read(examples.resolve("apps/shop/base/deployment.yaml")).replace("shop:2.1.0", "shop:2.2.0"))
+                        .write("apps/greeter/app.yaml", read(examples.resolve("apps/greeter/app.yaml")).replace("Hello from", "Hi from")));
+                PassReport rendered = pass(engine);
+                out.println("  plan " + rendered.plan().hash() + ": " + PlanSummary.of(rendered.plan()));
+                out.println("  " + rendered.renders() + " renders (the two overlays, greeter's values per cluster); everything else came from the cache");
+                rendered.plan().apps().stream().filter(a -> a.app().equals("shop") || a.app().equals("greeter"))
+                        .forEach(a -> out.println("  " + a.app() + " on " + PlanMarkdown.clusters(a)));
+                settle(engine);
+                for (String name : java.util.List.of("eu-1", "us-1")) out.println("  " + renderedOn(sandbox, name));
+
+                scene("4. The platform team adds a rollout policy for web",
                         "Canary first (eu-1), then eu (eu-2), then the rest (us-1): one cluster at a time, each Healthy for 3s.");
                 push(dev, "web: roll out in waves", c -> c.write("policies/rollout.yaml", resource("demo/rollout.yaml")));
                 settle(engine);
@@ -99,14 +115,14 @@ public final class Demo {
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.1")));
                 settle(engine);
 
-                scene("4. A bad release: web 1.6.0 never becomes ready",
+                scene("5. A bad release: web 1.6.0 never becomes ready",
                         "It is stopped at the canary when its 12s deadline passes; eu-2 and us-1 keep 1.5.1, and 1.6.0 is marked invalid.");
                 sandbox.simulator().workloadNeverReady(WorkloadMatch.named("web", "Deployment", "web").onCluster("eu-1"), true);
                 push(dev, "web: release 1.6.0", c -> c.write("apps/web/manifests/deployment.yaml",
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.6.0")));
                 settle(engine);
 
-                scene("5. us-1 is suspended while api changes", "Updates stop reaching us-1 until it is resumed; eu-1 and eu-2 get them now.");
+                scene("6. us-1 is suspended while api changes", "Updates stop reaching us-1 until it is resumed; eu-1 and eu-2 get them now.");
                 String us1 = read(examples.resolve("clusters/us-1.yaml"));
                 push(dev, "suspend us-1 until the network change is done", c -> c.write("clusters/us-1.yaml", us1.replace("spec:\n", "spec:\n  suspend: true\n")));
                 push(dev, "api: debug logging", c -> c.write("apps/api/manifests/api.yaml",
@@ -119,7 +135,7 @@ public final class Demo {
                 push(dev, "resume us-1", c -> c.write("clusters/us-1.yaml", us1));
                 settle(engine);
 
-                scene("6. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
+                scene("7. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
                 try (KubernetesClient c = sandbox.cluster("eu-1").newClient()) {
                     c.apps().deployments().inNamespace("api").withName("api").edit(d -> {
                         d.getSpec().setReplicas(1);
@@ -128,7 +144,7 @@ public final class Demo {
                 }
                 settle(engine);
 
-                scene("7. stream, a stateful app with a failover policy, loses its cluster",
+                scene("8. stream, a stateful app with a failover policy, loses its cluster",
                         "stream runs on eu-1 and checkpoints there. eu-1 stops answering; after 5s stream moves to eu-2, carrying its "
                         + "last checkpoint as a label, and the old copy is removed when eu-1 answers again.");
                 push(dev, "stream: a stateful app that fails over", c -> c
@@ -160,7 +176,7 @@ public final class Demo {
                 out.println("\n  eu-1 answers again; stream stays on eu-2, and the old copy on eu-1 is removed");
                 settle(engine);
 
-                scene("8. A control-plane node of eu-1 goes NotReady",
+                scene("9. A control-plane node of eu-1 goes NotReady",
                         "A remediation policy watches eu-1's three control-plane nodes (an etcd quorum). One NotReady for 5s is marked "
                         + "for its owner to replace; when a second one fails too, nothing more is done: 1 of 3 healthy is below quorum.");
                 push(dev, "remediate eu-1's control plane within quorum", c -> c.write("policies/remediation.yaml", resource("demo/remediation.yaml")));
@@ -176,7 +192,7 @@ public final class Demo {
                 out.println("  both come back");
                 until(engine, st -> eu1(st, c -> c.remediationRecords().stream().allMatch(r -> r.state().equals("Healthy"))), Duration.ofSeconds(20));
 
-                scene("9. A branch is reviewed before it is merged",
+                scene("10. A branch is reviewed before it is merged",
                         "A developer opens branch scale-cache: redis goes from 1 to 3 replicas. Windlass plans the branch as if it were "
                         + "merged, records the plan on the status branch and, with a Git host in Settings, posts it on the pull request. "
                         + "Nothing on a branch is applied.");
@@ -221,6 +237,18 @@ public final class Demo {
 
     /** Runs passes until a pass changes nothing and every application is ready (or a minute has passed). */
     /** One pass, once the engine's watches hold what the scene just did to the clusters behind its back. */
+    /** What shop and greeter run on one cluster, as read from it. */
+    private static String renderedOn(Sandbox sandbox, String cluster) {
+        try (KubernetesClient c = sandbox.cluster(cluster).newClient()) {
+            var shop = c.apps().deployments().inNamespace("shop").withName("shop").get();
+            String currency = c.configMaps().inNamespace("shop").list().getItems().stream()
+                    .filter(m -> m.getMetadata().getName().startsWith("shop-settings-")).map(m -> m.getData().get("CURRENCY")).findFirst().orElse("?");
+            var greeting = c.configMaps().inNamespace("greeter").withName("greeter-greeting").get();
+            return cluster + ": shop " + shop.getSpec().getTemplate().getSpec().getContainers().get(0).getImage() + " x" + shop.getSpec().getReplicas()
+                    + " CURRENCY=" + currency + "; greeter \"" + (greeting == null ? "?" : greeting.getData().get("GREETING")) + "\"";
+        }
+    }
+
     private static PassReport pass(Engine engine) throws IOException {
         engine.awaitWatchesCurrent(Duration.ofSeconds(10));
         return engine.reconciler().reconcile();

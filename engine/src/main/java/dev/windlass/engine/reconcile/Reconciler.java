@@ -56,7 +56,8 @@ public final class Reconciler {
     private final Fleet fleet;
     private final Clock clock;
     private final ParseCache parseCache = new ParseCache();
-    private final AppRendering rendering = AppRendering.shared();
+    /** The engine's own renders and their cache: what a pass renders is counted for that pass only. */
+    private final AppRendering rendering = AppRendering.fromEnvironment();
     private final PlanMemo planMemo = new PlanMemo();
     private final StatusRendering statusRendering = new StatusRendering();
     private final CommitRevisions revisions;

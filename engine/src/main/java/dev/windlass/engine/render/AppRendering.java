@@ -41,7 +41,7 @@ import java.util.TreeSet;
  */
 public final class AppRendering {
 
-    private static final AppRendering SHARED = new AppRendering(new Renderer(RenderTools.fromEnvironment(), RenderLimits.DEFAULT));
+    private static final AppRendering SHARED = fromEnvironment();
     private static final int READ_CACHED = 1024;
 
     private final Renderer renderer;
@@ -56,7 +56,12 @@ public final class AppRendering {
         this.renderer = renderer;
     }
 
-    /** The renderer of this process, with the tools found as {@link RenderTools#fromEnvironment()} says. */
+    /** A renderer of its own, with the tools found as {@link RenderTools#fromEnvironment()} says and the default limits. */
+    public static AppRendering fromEnvironment() {
+        return new AppRendering(new Renderer(RenderTools.fromEnvironment(), RenderLimits.DEFAULT));
+    }
+
+    /** The renderer the one-off commands share (plan, validate, render, reviews, older commits). */
     public static AppRendering shared() { return SHARED; }
 
     /** How many times a tool ran: renders that were not cached. */

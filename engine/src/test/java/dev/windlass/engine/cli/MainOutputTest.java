@@ -16,6 +16,6 @@ class MainOutputTest {
         PrintWriter out = new PrintWriter(bytes, false);
         int code = Main.run(out, new PrintWriter(new ByteArrayOutputStream(), false), "validate", "../examples-repo");
         assertEquals(0, code);
-        assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("3 clusters, 3 applications"), bytes.toString(StandardCharsets.UTF_8));
+        assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("3 clusters, 5 applications"), bytes.toString(StandardCharsets.UTF_8));
     }
 }

@@ -20,7 +20,7 @@ class ValidateCommandTest {
 
     @Test
     void theExamplesAreClean() {
-        assertEquals("../examples-repo: 3 clusters, 3 applications, 0 errors, 0 warnings\n", run(0, "validate", "../examples-repo"));
+        assertEquals("../examples-repo: 3 clusters, 5 applications, 0 errors, 0 warnings\n", run(0, "validate", "../examples-repo"));
     }
 
     @Test

@@ -37,7 +37,7 @@ public record Application(String name, Map<String, String> labels, String source
     }
 
     public Application {
-        variants = variants == null ? Map.of() : Map.copyOf(variants);
+        variants = variants == null ? Map.of() : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(variants));
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
         labels = Map.copyOf(labels);
         dependsOn = List.copyOf(dependsOn);

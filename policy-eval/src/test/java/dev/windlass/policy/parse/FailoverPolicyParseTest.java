@@ -103,7 +103,7 @@ class FailoverPolicyParseTest {
         assertEquals(new Trigger(300, PurgeMode.Gracefully, 600, List.of()), p.application());
         assertNull(p.cluster(), "no cluster trigger: an unreachable cluster never moves the app");
         assertEquals(FailoverPolicy.DEFAULT_HISTORY_LIMIT, p.historyLimit());
-        assertEquals(Map.of("api", "defaults", "cache", "defaults", "web", "defaults"), s.failoverOf(), "{} selects every application");
+        assertEquals(Map.of("api", "defaults", "cache", "defaults", "greeter", "defaults", "shop", "defaults", "web", "defaults"), s.failoverOf(), "{} selects every application");
 
         DesiredState c = parse(POLICY.replace("""
                   application:
@@ -191,7 +191,7 @@ class FailoverPolicyParseTest {
                 """);
         assertTrue(errors(s).contains("policies/failover.yaml:5:3: a FailoverPolicy needs `application`, `cluster` or both; without them it never moves anything"),
                 errors(s).toString());
-        assertEquals(List.of("api", "cache", "web"), invalidApps(s), "{} selects every application");
+        assertEquals(List.of("api", "cache", "greeter", "shop", "web"), invalidApps(s), "{} selects every application");
         assertTrue(s.apps().get("api").diagnostics().stream().map(Diagnostic::message).anyMatch(m -> m.contains("FailoverPolicy nothing (policies/failover.yaml:1:1)")));
     }
 
@@ -200,11 +200,11 @@ class FailoverPolicyParseTest {
         DesiredState s = parse(POLICY.replace("{matchLabels: {tier: frontend}}", "{matchLabels: {tier: [frontend]}}"));
         assertTrue(errors(s).contains("policies/failover.yaml:5:34: FailoverPolicy.spec.selector.matchLabels.tier must be a string; quote the value (\"...\")"),
                 errors(s).toString());
-        assertEquals(List.of("api", "cache", "web"), invalidApps(s));
+        assertEquals(List.of("api", "cache", "greeter", "shop", "web"), invalidApps(s));
         DesiredState noSpec = parse("apiVersion: windlass.dev/v1alpha1\nkind: FailoverPolicy\nmetadata: {name: x}\n");
         assertTrue(errors(noSpec).contains("policies/failover.yaml:1:1: FailoverPolicy.spec is required, with selector and application, cluster or both"),
                 errors(noSpec).toString());
-        assertEquals(List.of("api", "cache", "web"), invalidApps(noSpec));
+        assertEquals(List.of("api", "cache", "greeter", "shop", "web"), invalidApps(noSpec));
     }
 
     @Test
@@ -215,7 +215,7 @@ class FailoverPolicyParseTest {
         assertEquals(expected, errors(s));
         assertEquals(List.of("web"), invalidApps(s));
         assertEquals(expected, s.apps().get("web").diagnostics().stream().map(Object::toString).toList(), "the app's own status says why");
-        assertEquals(Map.of("api", "second", "cache", "second"), s.failoverOf());
+        assertEquals(Map.of("api", "second", "cache", "second", "greeter", "second", "shop", "second"), s.failoverOf());
     }
 
     @Test
@@ -297,5 +297,23 @@ class FailoverPolicyParseTest {
         assertEquals(List.of("policies/failover.yaml:1:1: unknown kind 'FailoverPolicie' for windlass.dev/v1alpha1; known kinds: Settings, Cluster, Application, "
                 + "RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"), errors(s));
         assertFalse(errors(parse(POLICY)).stream().anyMatch(e -> e.contains("not supported")));
+    }
+
+    @Test
+    void aStateRuleThatWouldReadASecretIsAnErrorAtThePolicyAndHoldsTheApp() {
+        List<String> files = new ArrayList<>();
+        var examples = RepoFiles.examples();
+        examples.files().keySet().forEach(p -> {
+            files.add(p);
+            files.add(new String(examples.read(p), StandardCharsets.UTF_8));
+        });
+        files.addAll(List.of(PATH, POLICY.replace("{ .status.offset }", "{ .data.password }"),
+                "apps/web/manifests/secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\ndata: {password: c2VjcmV0}\n"));
+        DesiredState s = RepoParser.parse(RepoFiles.inline(files.toArray(String[]::new)));
+        assertEquals(List.of("policies/failover.yaml:1:1: FailoverPolicy stateful: state rule windlass.dev/last-offset ({ .data.password }) reads"
+                + " Secret web/db of application web; what a rule reads is written to Git and onto other clusters, so it may not read a"
+                + " Secret: preserve a value kept in a ConfigMap or annotation"), errors(s));
+        assertEquals(List.of("web"), invalidApps(s));
+        assertTrue(errors(s).stream().noneMatch(e -> e.contains("c2VjcmV0")), "the value itself is never quoted");
     }
 }

@@ -131,7 +131,7 @@ class FreezeParseTest {
         List<String> errors = errors(s).stream().filter(e -> e.startsWith("freezes/")).toList();
         assertEquals(expected, errors.get(0), errors.toString());
         assertEquals(List.of(), s.freezes(), "never half-applied");
-        assertEquals(List.of("api", "cache", "web"), invalidApps(s), "it names no applications, so it may cover them all");
+        assertEquals(List.of("api", "cache", "greeter", "shop", "web"), invalidApps(s), "it names no applications, so it may cover them all");
     }
 
     @Test
@@ -149,11 +149,11 @@ class FreezeParseTest {
     @Test
     void aFreezeWhoseSelectorCannotBeReadHoldsEveryApplication() {
         DesiredState s = parse("freezes/black-friday.yaml", FREEZE.replace("{matchLabels: {tier: frontend}}", "{matchLabels: {tier: [frontend]}}"));
-        assertEquals(List.of("api", "cache", "web"), invalidApps(s));
+        assertEquals(List.of("api", "cache", "greeter", "shop", "web"), invalidApps(s));
         assertTrue(errors(s).contains("freezes/black-friday.yaml:5:34: Freeze.spec.selector.matchLabels.tier must be a string; quote the value (\"...\")"),
                 errors(s).toString());
         DesiredState noSpec = parse("freezes/x.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Freeze\nmetadata: {name: x}\n");
-        assertEquals(List.of("api", "cache", "web"), invalidApps(noSpec));
+        assertEquals(List.of("api", "cache", "greeter", "shop", "web"), invalidApps(noSpec));
         assertTrue(errors(noSpec).contains("freezes/x.yaml:1:1: Freeze.spec is required: what it holds and when ('spec: {}' holds everything until the Freeze is removed)"),
                 errors(noSpec).toString());
     }
