@@ -1,6 +1,8 @@
 package dev.windlass.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.windlass.policy.kube.NameFormats;
+import dev.windlass.policy.kube.NameRule;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -45,7 +47,6 @@ final class ObjectValidation {
     /** The most bytes all annotation keys and values of one object may take together. */
     static final int ANNOTATIONS_MAX_BYTES = 256 * 1024;
     /** The longest name a CronJob may be created with. */
-    static final int CRON_JOB_NAME_MAX = 52;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -120,8 +121,8 @@ final class ObjectValidation {
         addLabelErrors(metadata, errors);
         addAnnotationErrors(metadata, errors);
         // A CronJob's Jobs are named after it with 11 more characters, and a Job's name must fit in a label value.
-        if (api.group().equals("batch") && kind.equals("CronJob") && NameFormats.utf8Length(name) > CRON_JOB_NAME_MAX) {
-            errors.add(FieldError.invalid("metadata.name", name, NameFormats.maxLength(CRON_JOB_NAME_MAX)));
+        if (api.group().equals("batch") && kind.equals("CronJob") && NameFormats.utf8Length(name) > NameRule.CRON_JOB_NAME_MAX) {
+            errors.add(FieldError.invalid("metadata.name", name, NameFormats.maxLength(NameRule.CRON_JOB_NAME_MAX)));
         }
         return errors.isEmpty() ? Optional.empty() : Optional.of(Refusals.invalid(api.group(), kind, name, errors));
     }

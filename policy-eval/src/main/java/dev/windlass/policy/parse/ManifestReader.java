@@ -40,6 +40,11 @@ final class ManifestReader {
         }
         String group = ObjectRef.groupOf(apiVersion);
         String namespace = metadata.get("namespace") instanceof String s ? s : null;
+        List<Diagnostic> invalid = MetadataRules.check(doc, group, kind, name, scope.isClusterScoped(group, kind) ? null : namespace);
+        if (!invalid.isEmpty()) {
+            out.addAll(invalid);
+            return null;
+        }
         Map<String, Object> body = v;
         if (scope.isClusterScoped(group, kind)) {
             if (namespace != null) {

@@ -1,4 +1,4 @@
-package dev.windlass.sandbox;
+package dev.windlass.policy.kube;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * check returns the list of problems, empty when the value is fine. Lengths are counted in UTF-8 bytes, as Go's
  * {@code len} does.
  */
-final class NameFormats {
+public final class NameFormats {
 
     private static final String DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric"
@@ -35,17 +35,17 @@ final class NameFormats {
     private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
     private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FMT);
 
-    static final int DNS1123_LABEL_MAX = 63;
-    static final int DNS1123_SUBDOMAIN_MAX = 253;
-    static final int DNS1035_LABEL_MAX = 63;
-    static final int QUALIFIED_NAME_MAX = 63;
-    static final int LABEL_VALUE_MAX = 63;
+    public static final int DNS1123_LABEL_MAX = 63;
+    public static final int DNS1123_SUBDOMAIN_MAX = 253;
+    public static final int DNS1035_LABEL_MAX = 63;
+    public static final int QUALIFIED_NAME_MAX = 63;
+    public static final int LABEL_VALUE_MAX = 63;
 
     private NameFormats() {
     }
 
     /** A DNS-1123 subdomain: at most 253 bytes of lowercase alphanumerics, '-' and '.'. */
-    static List<String> dns1123Subdomain(String value) {
+    public static List<String> dns1123Subdomain(String value) {
         List<String> errors = new ArrayList<>();
         if (utf8Length(value) > DNS1123_SUBDOMAIN_MAX) {
             errors.add(maxLength(DNS1123_SUBDOMAIN_MAX));
@@ -57,7 +57,7 @@ final class NameFormats {
     }
 
     /** A DNS-1123 label: at most 63 bytes of lowercase alphanumerics and '-'. */
-    static List<String> dns1123Label(String value) {
+    public static List<String> dns1123Label(String value) {
         List<String> errors = new ArrayList<>();
         if (utf8Length(value) > DNS1123_LABEL_MAX) {
             errors.add(maxLength(DNS1123_LABEL_MAX));
@@ -74,7 +74,7 @@ final class NameFormats {
     }
 
     /** A DNS-1035 label: a DNS-1123 label that starts with a letter. */
-    static List<String> dns1035Label(String value) {
+    public static List<String> dns1035Label(String value) {
         List<String> errors = new ArrayList<>();
         if (utf8Length(value) > DNS1035_LABEL_MAX) {
             errors.add(maxLength(DNS1035_LABEL_MAX));
@@ -86,7 +86,7 @@ final class NameFormats {
     }
 
     /** A name that can be one segment of a URL path: not "." or "..", no '/' or '%'. */
-    static List<String> pathSegment(String value) {
+    public static List<String> pathSegment(String value) {
         if (value.equals(".") || value.equals("..")) {
             return List.of("may not be '" + value + "'");
         }
@@ -94,7 +94,7 @@ final class NameFormats {
     }
 
     /** What a generateName must be for names that are path segments: no '/' or '%'. */
-    static List<String> pathSegmentPrefix(String value) {
+    public static List<String> pathSegmentPrefix(String value) {
         List<String> errors = new ArrayList<>();
         for (String illegal : List.of("/", "%")) {
             if (value.contains(illegal)) {
@@ -108,7 +108,7 @@ final class NameFormats {
      * A label key or annotation key: an optional DNS-1123 subdomain prefix and '/', then a name of at most 63 bytes
      * of alphanumerics, '-', '_' and '.' that starts and ends with an alphanumeric.
      */
-    static List<String> qualifiedName(String value) {
+    public static List<String> qualifiedName(String value) {
         List<String> errors = new ArrayList<>();
         String[] parts = value.split("/", -1);
         String name;
@@ -142,7 +142,7 @@ final class NameFormats {
     }
 
     /** A label value: empty, or at most 63 bytes of alphanumerics, '-', '_' and '.' starting and ending alphanumeric. */
-    static List<String> labelValue(String value) {
+    public static List<String> labelValue(String value) {
         List<String> errors = new ArrayList<>();
         if (utf8Length(value) > LABEL_VALUE_MAX) {
             errors.add(maxLength(LABEL_VALUE_MAX));
@@ -157,16 +157,16 @@ final class NameFormats {
      * A generateName is checked as the name it starts, except that it may end in '-': the API server masks a
      * trailing dash before checking (the last two characters become "a"; the generated suffix follows anyway).
      */
-    static String maskTrailingDash(String prefix) {
+    public static String maskTrailingDash(String prefix) {
         return prefix.length() > 1 && prefix.endsWith("-") ? prefix.substring(0, prefix.length() - 2) + "a" : prefix;
     }
 
     /** How many bytes the string takes in UTF-8: Go's {@code len}. */
-    static int utf8Length(String value) {
+    public static int utf8Length(String value) {
         return value.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    static String maxLength(int length) {
+    public static String maxLength(int length) {
         return "must be no more than " + length + " characters";
     }
 

@@ -1,4 +1,4 @@
-package dev.windlass.sandbox;
+package dev.windlass.policy.kube;
 
 import java.util.List;
 import java.util.Map;
@@ -8,7 +8,7 @@ import java.util.Map;
  * custom resources included, take a DNS-1123 subdomain; the exceptions are listed here from the kinds' validation in
  * Kubernetes ({@code pkg/apis/<group>/validation}).
  */
-enum NameRule {
+public enum NameRule {
 
     /** At most 253 bytes of lowercase alphanumerics, '-' and '.': ConfigMap, Secret, Deployment, custom resources... */
     DNS1123_SUBDOMAIN,
@@ -36,12 +36,24 @@ enum NameRule {
             Map.entry("certificates.k8s.io/ClusterTrustBundle", PATH_SEGMENT),
             Map.entry("networking.k8s.io/IPAddress", PATH_SEGMENT));
 
-    static NameRule of(String group, String kind) {
+    /** CronJob names are shorter: the Jobs it makes append 11 characters to a name that must stay a DNS-1123 label. */
+    public static final int CRON_JOB_NAME_MAX = 52;
+
+    /** Every problem a server finds with {@code name} for an object of this group and kind; empty when it is fine. */
+    public static List<String> problems(String group, String kind, String name) {
+        List<String> out = new java.util.ArrayList<>(of(group, kind).check(name, false));
+        if (group.equals("batch") && kind.equals("CronJob") && NameFormats.utf8Length(name) > CRON_JOB_NAME_MAX) {
+            out.add(NameFormats.maxLength(CRON_JOB_NAME_MAX));
+        }
+        return out;
+    }
+
+    public static NameRule of(String group, String kind) {
         return EXCEPTIONS.getOrDefault(group + "/" + kind, DNS1123_SUBDOMAIN);
     }
 
     /** The problems with a name, or with a generateName when {@code prefix} (a random suffix will follow it). */
-    List<String> check(String name, boolean prefix) {
+    public List<String> check(String name, boolean prefix) {
         return switch (this) {
             case DNS1123_SUBDOMAIN -> NameFormats.dns1123Subdomain(prefix ? NameFormats.maskTrailingDash(name) : name);
             case DNS1123_LABEL -> NameFormats.dns1123Label(prefix ? NameFormats.maskTrailingDash(name) : name);
