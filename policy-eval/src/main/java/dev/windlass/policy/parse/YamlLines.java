@@ -1,9 +1,8 @@
 package dev.windlass.policy.parse;
 
-import java.io.StringReader;
 import java.util.List;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -17,7 +16,9 @@ final class YamlLines {
     /** The document of the Windlass object {@code kind}/{@code name} in a (possibly multi-document) file, or null. */
     static MappingNode object(String text, String kind, String name) {
         MappingNode found = null;
-        for (Node d : new Yaml(YamlReader.options()).composeAll(new StringReader(text))) {
+        Composer composer = YamlReader.composer(YamlReader.events(text));
+        while (composer.checkNode()) {
+            Node d = composer.getNode();
             if (d instanceof MappingNode m && kind.equals(scalar(m, "kind")) && get(m, "metadata") instanceof MappingNode meta
                     && name.equals(scalar(meta, "name"))) {
                 found = m;
