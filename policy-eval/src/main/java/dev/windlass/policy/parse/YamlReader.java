@@ -24,7 +24,6 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.ReaderException;
-import org.yaml.snakeyaml.reader.StreamReader;
 import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
@@ -50,7 +49,7 @@ public final class YamlReader {
 
     /** The events of {@code text}, counted against the limits as they are composed. */
     static LimitedEvents events(String text) {
-        return new LimitedEvents(new ParserImpl(new StreamReader(text), options()));
+        return new LimitedEvents(new ParserImpl(new TabTolerantReader(text), options()));
     }
 
     static Composer composer(LimitedEvents events) {
