@@ -169,6 +169,21 @@ public final class YamlReader {
 
         Object of(Node node) { return freeze(constructDocument(node)); }
 
+        /** A value that cannot be what its tag says ({@code !!binary} that is not base64, {@code !!map} on a scalar...). */
+        @Override protected Object constructObject(Node node) {
+            try {
+                return super.constructObject(node);
+            } catch (ClassCastException | IllegalArgumentException e) {
+                throw new BadValue(node);
+            }
+        }
+
+        static final class BadValue extends MarkedYAMLException {
+            BadValue(Node node) {
+                super(null, null, "this value cannot be read as " + node.getTag().getValue() + "; fix the value or remove its tag", node.getStartMark());
+            }
+        }
+
         /** Deep, unmodifiable copy with string keys (JSON objects only have string keys). */
         static Object freeze(Object v) {
             if (v instanceof Map<?, ?> m) {
