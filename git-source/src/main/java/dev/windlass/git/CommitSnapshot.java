@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.NoSuchElementException;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -24,7 +26,8 @@ public final class CommitSnapshot implements Snapshot {
 
     private final Repository repository;
     private final String commit;
-    private final SortedMap<String, String> files;
+    private final SortedMap<String, String> files = new TreeMap<>();
+    private final SortedSet<String> symlinks = new TreeSet<>();
     private final String author;
 
     CommitSnapshot(Repository repository, RevCommit commit) throws IOException {
@@ -32,14 +35,16 @@ public final class CommitSnapshot implements Snapshot {
         this.commit = commit.name();
         var who = commit.getAuthorIdent();
         this.author = who == null ? "" : who.getName() + " <" + who.getEmailAddress() + ">";
-        this.files = Collections.unmodifiableSortedMap(listFiles(repository, commit));
+        list(repository, commit);
     }
 
     @Override public String commit() { return commit; }
 
     @Override public String author() { return author; }
 
-    @Override public SortedMap<String, String> files() { return files; }
+    @Override public SortedMap<String, String> files() { return Collections.unmodifiableSortedMap(files); }
+
+    @Override public SortedSet<String> symlinks() { return Collections.unmodifiableSortedSet(symlinks); }
 
     @Override public byte[] read(String path) {
         String id = files.get(path);
@@ -54,23 +59,23 @@ public final class CommitSnapshot implements Snapshot {
 
     /** The content id a snapshot would list for this tree entry, or null when it is not a plain file. */
     static ObjectId fileId(TreeWalk walk, int tree) {
-        // Symlinks and submodules have no content of their own to evaluate. Masking the type (rather than comparing
+        // Symlinks (listed apart) and submodules have no content of their own to evaluate. Masking the type (rather than comparing
         // whole modes) keeps files with odd permission bits such as 100664 that old repositories still carry.
         boolean plainFile = (walk.getRawMode(tree) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
         return plainFile ? walk.getObjectId(tree) : null;
     }
 
-    private static SortedMap<String, String> listFiles(Repository repository, RevCommit commit) throws IOException {
-        SortedMap<String, String> files = new TreeMap<>();
+    /** Lists the plain files and, apart from them, the symbolic links; submodules are neither. */
+    private void list(Repository repository, RevCommit commit) throws IOException {
         try (TreeWalk walk = new TreeWalk(repository)) {
             walk.addTree(commit.getTree());
             walk.setRecursive(true);
             while (walk.next()) {
                 ObjectId id = fileId(walk, 0);
                 if (id != null) files.put(walk.getPathString(), id.name());
+                else if ((walk.getRawMode(0) & FileMode.TYPE_MASK) == FileMode.TYPE_SYMLINK) symlinks.add(walk.getPathString());
             }
         }
-        return files;
     }
 
     @Override public String toString() {

@@ -291,4 +291,16 @@ class MirrorTest {
     private static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
+
+    /** A symbolic link is listed apart from the files, whatever it points at, and nothing is read through it. */
+    @Test void aSymlinkIsListedApartFromTheFiles() throws Exception {
+        java.nio.file.Files.writeString(tmp.resolve("outside.yaml"), "kind: Secret\n");
+        origin.commit("main", Map.of("apps/web/manifests/cm.yaml", "kind: ConfigMap\n"), "a file");
+        String sha = origin.commitSymlink("main", "apps/web/manifests/secret.yaml", tmp.resolve("outside.yaml").toString(), "a link out of the repo");
+        mirror.fetch();
+        Snapshot s = mirror.snapshot(sha);
+        assertEquals(Set.of("apps/web/manifests/cm.yaml"), s.files().keySet());
+        assertEquals(Set.of("apps/web/manifests/secret.yaml"), s.symlinks());
+        assertThrows(NoSuchElementException.class, () -> s.read("apps/web/manifests/secret.yaml"));
+    }
 }

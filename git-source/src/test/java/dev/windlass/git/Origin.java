@@ -85,6 +85,18 @@ final class Origin implements AutoCloseable {
         return commit.name();
     }
 
+    /** Commits a symbolic link at {@code path} pointing at {@code target}, as {@code git add} records one, and pushes it. */
+    synchronized String commitSymlink(String branch, String path, String target, String message) throws IOException, GitAPIException {
+        Path link = work.getRepository().getWorkTree().toPath().resolve(path);
+        Files.createDirectories(link.getParent());
+        Files.createSymbolicLink(link, Path.of(target));
+        work.add().addFilepattern(path).call();
+        RevCommit commit = work.commit().setMessage(message).setAuthor("Dev", "dev@example.com")
+                .setCommitter("Dev", "dev@example.com").setSign(false).call();
+        push(commit.name(), "refs/heads/" + branch);
+        return commit.name();
+    }
+
     /**
      * Commits the given files (null content deletes) on top of {@code parent} (null: a root commit) and force-pushes
      * the commit to {@code ref}, a full ref name such as {@code refs/pull/7/head}. Unlike {@link #commit} this leaves

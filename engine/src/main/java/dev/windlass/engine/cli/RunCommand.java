@@ -48,7 +48,7 @@ final class RunCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         Duration every = interval == null ? null : Durations.parse(interval);
         if (interval != null && (every == null || every.isZero())) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--interval '" + interval + "' is not a duration; write e.g. 30s or 5m");
+            throw new CommandLine.ParameterException(spec.commandLine(), Durations.problem("--interval", interval, "30s or 5m"));
         }
         int colon = listen.lastIndexOf(':');
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");

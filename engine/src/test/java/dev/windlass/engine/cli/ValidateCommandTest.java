@@ -43,4 +43,19 @@ class ValidateCommandTest {
                 %s: 0 clusters, 1 applications (1 invalid), 3 errors, 0 warnings
                 """.formatted(dir), out);
     }
+
+    @Test
+    void anOutOfRangeSettingIsPrintedAtItsValue() throws Exception {
+        Files.writeString(dir.resolve("windlass.yaml"), """
+                apiVersion: windlass.dev/v1alpha1
+                kind: Settings
+                metadata: {name: windlass}
+                spec:
+                  interval: 99999999999999999999s
+                """);
+        assertEquals("""
+                windlass.yaml:5:13: Settings.spec.interval '99999999999999999999s' is out of range: Windlass reads durations of at most 3650d; write e.g. 30s, 5m or 1h
+                %s: 0 clusters, 0 applications, 1 error, 0 warnings
+                """.formatted(dir), run(1, "validate", dir.toString()));
+    }
 }

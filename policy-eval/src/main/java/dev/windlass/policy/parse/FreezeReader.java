@@ -77,7 +77,7 @@ final class FreezeReader {
         if (text != null && text.startsWith("-") && Durations.parse(text.substring(1)) != null) {
             spec.error("duration", "Freeze.spec.duration '" + text + "' is negative; a window must stay open for longer than 0s");
         } else if (d == null) {
-            spec.error("duration", "Freeze.spec.duration '" + (text == null ? "..." : text) + "' is not a duration; write e.g. 90m, 60h or 1h30m");
+            spec.error("duration", Durations.problem("Freeze.spec.duration", text == null ? "..." : text, "90m, 60h or 1h30m"));
         } else if (d.isZero()) {
             spec.error("duration", "Freeze.spec.duration is " + text + "; a window must stay open for longer than 0s");
         }

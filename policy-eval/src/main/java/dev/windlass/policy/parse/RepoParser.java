@@ -5,6 +5,7 @@ import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Settings;
+import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.source.Snapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,6 +38,9 @@ public final class RepoParser {
         snapshot.files().forEach((path, id) -> {
             if (isYaml(path) && !inChart(path, charts)) files.add(cache.get(path, id, () -> snapshot.read(path)));
         });
+        for (String link : snapshot.symlinks()) {
+            if (!hidden(link)) files.add(symlink(link));
+        }
         List<Diagnostic> all = new ArrayList<>();
         Set<String> broken = new HashSet<>();
         Settings settings = Settings.DEFAULT;
@@ -133,9 +137,23 @@ public final class RepoParser {
     }
 
     static boolean isYaml(String path) {
-        if (!(path.endsWith(".yaml") || path.endsWith(".yml"))) return false;
-        for (String part : path.split("/")) if (part.startsWith(".")) return false;
-        return true;
+        return (path.endsWith(".yaml") || path.endsWith(".yml")) && !hidden(path);
+    }
+
+    /** In a file or folder whose name starts with a dot, which Windlass leaves alone. */
+    static boolean hidden(String path) {
+        for (String part : path.split("/")) if (part.startsWith(".")) return true;
+        return false;
+    }
+
+    /**
+     * A symbolic link, as a file that cannot be read: an error, so that the application it is in is held as it was, and
+     * what it points to, in the repo or outside, is never read.
+     */
+    static YamlFile symlink(String path) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        return new YamlFile(path, "", List.of(), List.of(Diagnostic.error(SourceLocation.file(path),
+                name + " is a symbolic link; Windlass reads no symbolic links, so replace it with the file itself")));
     }
 
     /** An application declaration with the diagnostics found in its own document. */

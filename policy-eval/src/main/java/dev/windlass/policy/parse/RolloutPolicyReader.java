@@ -58,7 +58,7 @@ final class RolloutPolicyReader {
         String text = spec.string(key, null);
         if (text == null) return spec.has(key) ? null : fallback;
         Duration d = Durations.parse(text);
-        if (d == null) spec.error(key, "RolloutPolicy.spec." + key + " '" + text + "' is not a duration; write e.g. 60s, 10m or 1h30m");
+        if (d == null) spec.error(key, Durations.problem("RolloutPolicy.spec." + key, text, "60s, 10m or 1h30m"));
         return d;
     }
 

@@ -25,7 +25,7 @@ final class SettingsReader {
         String text = spec.string("interval", null);
         if (text != null) {
             Duration d = Durations.parse(text);
-            if (d == null || d.isZero()) spec.error("interval", "Settings.spec.interval '" + text + "' is not a duration; write e.g. 30s, 5m or 1h");
+            if (d == null || d.isZero()) spec.error("interval", Durations.problem("Settings.spec.interval", text, "30s, 5m or 1h"));
             else interval = d;
         }
         int historyLimit = spec.integer("statusHistoryLimit", Settings.DEFAULT_STATUS_HISTORY_LIMIT, 0);

@@ -1,9 +1,9 @@
 package dev.windlass.policy.parse;
 
-import java.io.StringReader;
 import java.util.List;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
+import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -14,14 +14,23 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 final class YamlLines {
     private YamlLines() {}
 
-    /** The document of the Windlass object {@code kind}/{@code name} in a (possibly multi-document) file, or null. */
+    /**
+     * The document of the Windlass object {@code kind}/{@code name} in a (possibly multi-document) file, or null. A later
+     * document that cannot be read (invalid, or over a limit) leaves what was found before it.
+     */
     static MappingNode object(String text, String kind, String name) {
         MappingNode found = null;
-        for (Node d : new Yaml(YamlReader.options()).composeAll(new StringReader(text))) {
-            if (d instanceof MappingNode m && kind.equals(scalar(m, "kind")) && get(m, "metadata") instanceof MappingNode meta
-                    && name.equals(scalar(meta, "name"))) {
-                found = m;
+        Composer composer = YamlReader.composer(YamlReader.events(text));
+        try {
+            while (composer.checkNode()) {
+                Node d = composer.getNode();
+                if (d instanceof MappingNode m && kind.equals(scalar(m, "kind")) && get(m, "metadata") instanceof MappingNode meta
+                        && name.equals(scalar(meta, "name"))) {
+                    found = m;
+                }
             }
+        } catch (YAMLException e) {
+            // RepoParser reports it; the edit is of a document before it.
         }
         return found;
     }

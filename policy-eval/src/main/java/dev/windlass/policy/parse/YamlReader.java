@@ -2,7 +2,6 @@ package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.SourceLocation;
-import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
+import org.yaml.snakeyaml.constructor.DuplicateKeyException;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -22,34 +22,45 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.ReaderException;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
- * Reads one YAML file into documents, keeping positions. Limits guard against hostile input
- * (alias bombs, deep nesting, huge files); duplicate keys are errors, because silently keeping
- * the last one hides mistakes.
+ * Reads one YAML file into documents, keeping positions. Limits guard against hostile input (alias bombs, recursive
+ * aliases, deep nesting, huge scalars and files; see {@link YamlLimits}), and every problem, limits included, is a
+ * diagnostic at its place, never an exception. Duplicate keys are errors, because silently keeping the last one hides
+ * mistakes.
  */
 public final class YamlReader {
-
-    static final int MAX_ALIASES = 50;
-    static final int MAX_DEPTH = 50;
-    static final int MAX_BYTES = 3 * 1024 * 1024;
 
     private YamlReader() {}
 
     static LoaderOptions options() {
         LoaderOptions o = new LoaderOptions();
         o.setAllowDuplicateKeys(false);
-        o.setMaxAliasesForCollections(MAX_ALIASES);
-        o.setNestingDepthLimit(MAX_DEPTH);
-        o.setCodePointLimit(MAX_BYTES);
+        o.setAllowRecursiveKeys(false);
+        // Backstops: LimitedEvents counts the same first, and says where.
+        o.setMaxAliasesForCollections(YamlLimits.MAX_COLLECTION_ALIASES);
+        o.setNestingDepthLimit(YamlLimits.MAX_DEPTH);
+        o.setCodePointLimit(YamlLimits.MAX_FILE_BYTES);
         return o;
+    }
+
+    /** The events of {@code text}, counted against the limits as they are composed. */
+    static LimitedEvents events(String text) {
+        return new LimitedEvents(new ParserImpl(new TabTolerantReader(text), options()));
+    }
+
+    static Composer composer(LimitedEvents events) {
+        return new Composer(events, new Resolver(), options());
     }
 
     public static YamlFile read(String path, String contentId, byte[] bytes) {
         List<Diagnostic> diagnostics = new ArrayList<>();
-        if (bytes.length > MAX_BYTES) {
+        if (bytes.length > YamlLimits.MAX_FILE_BYTES) {
             diagnostics.add(Diagnostic.error(SourceLocation.file(path),
-                    "file is " + bytes.length + " bytes, over the " + MAX_BYTES + " byte limit; split it into smaller files"));
+                    "file is " + bytes.length + " bytes, over the " + YamlLimits.MAX_FILE_BYTES + " byte limit; split it into smaller files"));
             return new YamlFile(path, contentId, List.of(), diagnostics);
         }
         String text;
@@ -60,13 +71,14 @@ public final class YamlReader {
             diagnostics.add(Diagnostic.error(SourceLocation.file(path), "file is not valid UTF-8; save it as UTF-8"));
             return new YamlFile(path, contentId, List.of(), diagnostics);
         }
-        LoaderOptions options = options();
-        Yaml yaml = new Yaml(options);
-        Values values = new Values(options);
+        LimitedEvents events = events(text);
+        Composer composer = composer(events);
+        Values values = new Values(options());
         List<YamlDoc> docs = new ArrayList<>();
         try {
             int index = 0;
-            for (Node node : yaml.composeAll(new StringReader(text))) {
+            while (composer.checkNode()) {
+                Node node = composer.getNode();
                 int docIndex = index++;
                 if (node == null) continue;
                 SourceLocation at = at(path, node.getStartMark());
@@ -82,13 +94,22 @@ public final class YamlReader {
                 Map<String, Object> value = (Map<String, Object>) values.of(node);
                 docs.add(new YamlDoc(path, docIndex, node, value, at));
             }
+        } catch (LimitedEvents.Exceeded e) {
+            diagnostics.add(Diagnostic.error(at(path, e.mark), e.getMessage()));
+        } catch (DuplicateKeyException e) {
+            // A key that is a list or mapping; SnakeYAML's message would print all of it.
+            diagnostics.add(Diagnostic.error(at(path, e.getProblemMark()), "duplicate key (a list or mapping used as a key twice); keep only one"));
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             SourceLocation at = mark != null ? at(path, mark) : SourceLocation.file(path);
-            diagnostics.add(Diagnostic.error(at, "invalid YAML: " + oneLine(e.getProblem() != null ? e.getProblem() : e.getMessage())
-                    + (e.getContext() != null ? " (" + oneLine(e.getContext()) + ")" : "")));
+            diagnostics.add(Diagnostic.error(at, "invalid YAML: " + Excerpt.words(e.getProblem() != null ? e.getProblem() : "cannot be read")
+                    + (e.getContext() != null ? " (" + Excerpt.words(e.getContext()) + ")" : "")));
+        } catch (ReaderException e) {
+            diagnostics.add(Diagnostic.error(at(path, text, e.getPosition()), "invalid YAML: the file holds a control character (code "
+                    + e.getCodePoint() + ") that YAML does not allow; remove it"));
         } catch (YAMLException e) {
-            diagnostics.add(Diagnostic.error(SourceLocation.file(path), "invalid YAML: " + oneLine(e.getMessage())));
+            Mark mark = events.lastMark();
+            diagnostics.add(Diagnostic.error(mark != null ? at(path, mark) : SourceLocation.file(path), "invalid YAML: " + Excerpt.words(e.getMessage())));
         }
         return new YamlFile(path, contentId, docs, diagnostics);
     }
@@ -97,8 +118,23 @@ public final class YamlReader {
         return new SourceLocation(path, mark.getLine() + 1, mark.getColumn() + 1);
     }
 
-    private static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s+", " ").trim();
+    /** The place of the code point at {@code index}, counting lines and columns as SnakeYAML does. */
+    private static SourceLocation at(String path, String text, int index) {
+        int line = 1;
+        int column = 1;
+        int seen = 0;
+        for (int i = 0; i < text.length() && seen < index; seen++) {
+            int c = text.codePointAt(i);
+            i += Character.charCount(c);
+            boolean crlf = c == '\r' && i < text.length() && text.charAt(i) == '\n';
+            if (c == '\n' || c == 0x85 || c == 0x2028 || c == 0x2029 || (c == '\r' && !crlf)) {
+                line++;
+                column = 1;
+            } else if (c != 0xFEFF && !crlf) {
+                column++;
+            }
+        }
+        return new SourceLocation(path, line, column);
     }
 
     private static boolean isEmptyDocument(Node node) {
@@ -112,7 +148,7 @@ public final class YamlReader {
                 if (t.getKeyNode() instanceof ScalarNode k) {
                     Node first = seen.putIfAbsent(k.getValue(), k);
                     if (first != null) {
-                        out.add(Diagnostic.error(at(path, k.getStartMark()), "duplicate key '" + k.getValue()
+                        out.add(Diagnostic.error(at(path, k.getStartMark()), "duplicate key '" + Excerpt.of(k.getValue())
                                 + "' (first at line " + (first.getStartMark().getLine() + 1) + "); keep only one"));
                     }
                 }
@@ -132,6 +168,21 @@ public final class YamlReader {
         }
 
         Object of(Node node) { return freeze(constructDocument(node)); }
+
+        /** A value that cannot be what its tag says ({@code !!binary} that is not base64, {@code !!map} on a scalar...). */
+        @Override protected Object constructObject(Node node) {
+            try {
+                return super.constructObject(node);
+            } catch (ClassCastException | IllegalArgumentException e) {
+                throw new BadValue(node);
+            }
+        }
+
+        static final class BadValue extends MarkedYAMLException {
+            BadValue(Node node) {
+                super(null, null, "this value cannot be read as " + node.getTag().getValue() + "; fix the value or remove its tag", node.getStartMark());
+            }
+        }
 
         /** Deep, unmodifiable copy with string keys (JSON objects only have string keys). */
         static Object freeze(Object v) {

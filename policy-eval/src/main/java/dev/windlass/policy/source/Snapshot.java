@@ -1,6 +1,8 @@
 package dev.windlass.policy.source;
 
+import java.util.Collections;
 import java.util.SortedMap;
+import java.util.SortedSet;
 
 /**
  * The files of one commit, readable without a checkout. Contents are read lazily so that a
@@ -16,6 +18,12 @@ public interface Snapshot {
 
     /** The bytes of one file. Throws {@link java.util.NoSuchElementException} for an unknown path. */
     byte[] read(String path);
+
+    /**
+     * The paths of the symbolic links, which are neither files of the snapshot nor ever followed: each is reported as an
+     * error, the same whether the snapshot is a commit or a folder on disk.
+     */
+    default SortedSet<String> symlinks() { return Collections.emptySortedSet(); }
 
     /** Who made the commit, as "Name <email>" ("" when unknown, as for a folder on disk). */
     default String author() { return ""; }

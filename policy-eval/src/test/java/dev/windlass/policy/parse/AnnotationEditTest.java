@@ -50,4 +50,14 @@ class AnnotationEditTest {
         assertEquals("metadata of Application web is written in flow style ({...}); write it as a block to let Windlass edit it", flow.problem());
         assertEquals("no Application named db in this file", AnnotationEdit.set(APP, "Application", "db", KEY, "z").problem());
     }
+
+    @Test
+    void anObjectBeforeADocumentOverTheLimitsIsStillEdited() {
+        StringBuilder over = new StringBuilder("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  a: &a [x]\n");
+        for (int i = 0; i < 60; i++) over.append("  b").append(i).append(": *a\n");
+        String file = APP + over;
+        AnnotationEdit.Outcome paused = AnnotationEdit.set(file, "Application", "web", KEY, "x");
+        assertEquals(null, paused.problem());
+        assertEquals(file.replace("    tier: frontend\n", "    tier: frontend\n  annotations:\n    \"windlass.dev/rollout-paused\": \"x\"\n"), paused.text());
+    }
 }

@@ -1,0 +1,148 @@
+package dev.windlass.policy.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.SourceLocation;
+import dev.windlass.policy.source.MapSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The YAML reader on a corpus of malformed YAML ({@code src/test/resources/yaml-corpus}: alias bombs, recursive aliases,
+ * deep nesting, bad indentation, tabs, unterminated quotes, binary junk, BOMs, duplicate keys, values that are not what
+ * their tags say...), each file whole and cut short at every tenth of its length, as an unfinished edit leaves it.
+ * Whatever the file, the reader returns: it never throws, every error is at a place inside the file, and no error quotes
+ * more of the file than a short excerpt. As an application's manifest, a corpus file holds only that application.
+ * <p>
+ * These are examples, not generated cases: see the issue 19 report on why no property-testing library is used here.
+ */
+class YamlCorpusTest {
+
+    static final Path CORPUS = corpusFolder();
+
+    /** The longest run of a file's text an error may hold: an excerpt, and a few characters around it. */
+    static final int LONGEST_QUOTE = Excerpt.MAX_CHARS + 10;
+
+    static Stream<Arguments> files() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String name : corpus()) {
+            byte[] whole = read(name);
+            cases.add(Arguments.of(name, whole.length, whole));
+            for (int tenth = 1; tenth < 10; tenth++) {
+                int cut = whole.length * tenth / 10;
+                cases.add(Arguments.of(name, cut, Arrays.copyOf(whole, cut)));
+            }
+        }
+        return cases.stream();
+    }
+
+    static Stream<Arguments> wholeFiles() {
+        return corpus().stream().map(name -> Arguments.of(name, read(name)));
+    }
+
+    @Test
+    void theCorpusIsThere() {
+        assertTrue(corpus().size() >= 50, corpus().toString());
+    }
+
+    @ParameterizedTest(name = "{0} up to byte {1}")
+    @MethodSource("files")
+    void everyErrorIsInTheFileAndQuotesNoMoreThanAnExcerpt(String name, int length, byte[] bytes) {
+        YamlFile f = YamlReader.read("apps/web/m.yaml", "id", bytes);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        List<String> lines = lines(text);
+        for (Diagnostic d : f.diagnostics()) {
+            SourceLocation at = d.location();
+            assertEquals("apps/web/m.yaml", at.path());
+            assertTrue(at.line() >= 1 && at.line() <= lines.size(), d + " is outside the file's " + lines.size() + " lines");
+            String line = lines.get(at.line() - 1);
+            assertTrue(at.column() >= 1 && at.column() <= line.codePointCount(0, line.length()) + 1, d + " is outside its line");
+            String quote = longestQuote(d.message(), text);
+            assertTrue(quote.length() <= LONGEST_QUOTE, d + " quotes " + quote.length() + " characters of the file");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("wholeFiles")
+    void asAManifestTheFileHoldsOnlyItsApplication(String name, byte[] bytes) {
+        Map<String, byte[]> files = new TreeMap<>();
+        files.put("clusters/eu-1.yaml", utf8(RepoParserTest.CLUSTER));
+        files.put("apps/web/app.yaml", utf8(RepoParserTest.APP));
+        files.put("apps/web/manifests/m.yaml", bytes);
+        files.put("apps/api/app.yaml", utf8(RepoParserTest.APP.replace("name: web", "name: api").replace("namespace: web", "namespace: api")));
+        files.put("apps/api/manifests/d.yaml", utf8(RepoParserTest.DEPLOY));
+        DesiredState s = RepoParser.parse(new MapSnapshot("0000000000000000000000000000000000000003", files));
+        assertTrue(s.apps().get("api").valid(), s.apps().get("api").diagnostics().toString());
+    }
+
+    /** Lines as SnakeYAML counts them: \n, \r\n, \r, NEL, LS and PS each end one. */
+    static List<String> lines(String text) {
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                lines.add(text.substring(start, i));
+                if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') i++;
+                start = i + 1;
+            }
+        }
+        lines.add(text.substring(start));
+        return lines;
+    }
+
+    /** The longest piece of {@code message} that is also in {@code text}, up to one character past the allowed length. */
+    static String longestQuote(String message, String text) {
+        String longest = "";
+        for (int i = 0; i < message.length(); i++) {
+            for (int j = i + longest.length() + 1; j <= Math.min(message.length(), i + LONGEST_QUOTE + 1); j++) {
+                if (!text.contains(message.substring(i, j))) break;
+                longest = message.substring(i, j);
+            }
+        }
+        return longest;
+    }
+
+    static byte[] utf8(String s) { return s.getBytes(StandardCharsets.UTF_8); }
+
+    static List<String> corpus() {
+        try (Stream<Path> files = Files.list(CORPUS)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static byte[] read(String name) {
+        try {
+            return Files.readAllBytes(CORPUS.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path corpusFolder() {
+        try {
+            return Path.of(YamlCorpusTest.class.getResource("/yaml-corpus").toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
