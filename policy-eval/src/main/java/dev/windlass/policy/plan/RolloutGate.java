@@ -64,6 +64,6 @@ final class RolloutGate {
     }
 
     private static Action withReason(Action a, String reason) {
-        return new Action(a.app(), a.cluster(), a.object(), a.apiVersion(), a.operation(), reason, a.fields(), a.desired(), a.strategy(), a.force());
+        return new Action(a.app(), a.cluster(), a.object(), a.apiVersion(), a.operation(), reason, a.fields(), a.desired(), a.strategy(), a.force(), a.drift());
     }
 }

@@ -93,7 +93,7 @@ final class TargetPlanner {
                 applies.add(action(app, cluster, sent, Operation.Update, why, fields, strategy));
             } else if (!fields.isEmpty()) {
                 if (app.syncPolicy().selfHeal()) {
-                    applies.add(action(app, cluster, sent, Operation.Update, "drift: changed on the cluster, self-heal restores Git's version", fields, strategy));
+                    applies.add(driftCorrection(app, cluster, sent, fields, strategy));
                 } else {
                     for (String f : fields) drift.add(m.ref() + ": " + f);
                 }
@@ -201,6 +201,11 @@ final class TargetPlanner {
     private static String label(LiveObject live, String key) {
         return live.body().get("metadata") instanceof Map<?, ?> meta && meta.get("labels") instanceof Map<?, ?> l && l.get(key) != null
                 ? l.get(key).toString() : null;
+    }
+
+    private static Action driftCorrection(Application app, String cluster, Manifest m, List<String> fields, ApplyStrategy s) {
+        return new Action(app.name(), cluster, m.ref(), m.apiVersion(), Operation.Update, "drift: changed on the cluster, self-heal restores Git's version",
+                fields, m, s, app.syncPolicy().force(), true);
     }
 
     private static Action action(Application app, String cluster, Manifest m, Operation op, String reason, List<String> fields, ApplyStrategy s) {

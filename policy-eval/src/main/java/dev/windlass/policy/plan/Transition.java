@@ -43,7 +43,7 @@ public final class Transition {
             String key = h.action().app() + "@" + h.action().cluster();
             heldBy.putIfAbsent(key, h.heldBy());
             // A correction that waits is still drift people should see.
-            if (h.action().reason().startsWith("drift:")) {
+            if (h.action().drift()) {
                 for (String f : h.action().fields()) heldDrift.computeIfAbsent(key, k -> new ArrayList<>()).add(h.action().object() + ": " + f);
             }
         }
