@@ -24,8 +24,16 @@ import java.util.TreeMap;
  * The layout of the status branch: {@code status/fleet.yaml} (one line per app and cluster),
  * {@code status/apps/<app>.yaml}, {@code status/clusters/<name>.yaml}, {@code plans/<ref>.md}.
  * Rendering is deterministic, so an unchanged state gives an unchanged tree and no commit.
+ *
+ * <p>Every status file starts with {@code apiVersion: }{@value #API_VERSION}, the format it is written in. A file
+ * without one was written before the format had a version, in the same format. A file in a version this engine does not
+ * know (a newer engine wrote it) is refused with a message saying so, never read by guessing: an engine that misread
+ * where a rollout or a failover stood could undo it. The upgrade contract (StatusUpgradeContractTest) reads a status
+ * branch written by an earlier engine and writes it back unchanged.
  */
 public final class StatusFiles {
+    /** The format of the status files this engine reads and writes. */
+    public static final String API_VERSION = "windlass.dev/status/v1";
     public static final String FLEET = "status/fleet.yaml";
     public static final String APPS = "status/apps/";
     public static final String CLUSTERS = "status/clusters/";
@@ -43,11 +51,44 @@ public final class StatusFiles {
 
     private StatusFiles() {}
 
-    /** Every file that represents {@code state}, by path. */
+    /** Every file that represents {@code state}, by path, each with the format's version first. */
     public static SortedMap<String, byte[]> render(EngineState state) {
         SortedMap<String, byte[]> files = new TreeMap<>();
-        contents(state).forEach((path, value) -> files.put(path, yaml(value)));
+        contents(state).forEach((path, value) -> files.put(path, file(value)));
         return files;
+    }
+
+    /** The bytes of one status file holding {@code value}. */
+    static byte[] file(Object value) {
+        return yaml(versioned(value));
+    }
+
+    private static Map<String, Object> versioned(Object value) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("apiVersion", API_VERSION);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fields = value instanceof Map<?, ?> m ? (Map<String, Object>) m : YAML.convertValue(value, Map.class);
+        out.putAll(fields);
+        return out;
+    }
+
+    /** A status file's fields, once its version is one this engine reads. */
+    private static Map<String, Object> unversioned(String path, byte[] content) throws IOException {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fields = YAML.readValue(content, LinkedHashMap.class);
+        if (fields == null) fields = new LinkedHashMap<>();
+        Object version = fields.remove("apiVersion");
+        if (version != null && !API_VERSION.equals(version)) {
+            throw new UnsupportedStatusVersion(path + " is in status format " + version + ", which this engine (" + API_VERSION
+                    + ") does not know: it was written by a newer Windlass. Run that version, or give this one a status branch of its own"
+                    + " (--status-branch); nothing was read or written");
+        }
+        return fields;
+    }
+
+    /** A status file in a format this engine does not know. */
+    public static final class UnsupportedStatusVersion extends IOException {
+        UnsupportedStatusVersion(String message) { super(message); }
     }
 
     /** What each file holds, by path, before it is written as YAML: an AppStatus, a ClusterStatus, the fleet summary. */
@@ -59,28 +100,36 @@ public final class StatusFiles {
         return files;
     }
 
-    /** Reads state back from the files under {@code status/}; unknown or unreadable files are skipped, never fatal. */
-    public static EngineState read(Map<String, byte[]> files) {
+    /**
+     * Reads state back from the files under {@code status/}; unknown files are skipped. A file in an unknown format
+     * version is refused ({@link UnsupportedStatusVersion}), and so is one that cannot be read.
+     */
+    public static EngineState read(Map<String, byte[]> files) throws UnsupportedStatusVersion {
         Map<String, AppStatus> apps = new TreeMap<>();
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         String source = null;
         java.util.Set<String> policyFiles = new java.util.TreeSet<>();
         for (var e : files.entrySet()) {
             String path = e.getKey();
+            boolean known = path.equals(FLEET) || (path.startsWith(APPS) || path.startsWith(CLUSTERS)) && path.endsWith(".yaml");
+            if (!known) continue;
             try {
-                if (path.startsWith(APPS) && path.endsWith(".yaml")) {
-                    AppStatus a = YAML.readValue(e.getValue(), AppStatus.class);
+                Map<String, Object> fields = unversioned(path, e.getValue());
+                if (path.startsWith(APPS)) {
+                    AppStatus a = YAML.convertValue(fields, AppStatus.class);
                     apps.put(a.name(), a);
-                } else if (path.startsWith(CLUSTERS) && path.endsWith(".yaml")) {
-                    ClusterStatus c = YAML.readValue(e.getValue(), ClusterStatus.class);
+                } else if (path.startsWith(CLUSTERS)) {
+                    ClusterStatus c = YAML.convertValue(fields, ClusterStatus.class);
                     clusters.put(c.name(), c);
-                } else if (path.equals(FLEET)) {
-                    Map<?, ?> fleet = YAML.readValue(e.getValue(), Map.class);
-                    source = fleet.get("source") == null ? null : fleet.get("source").toString();
-                    if (fleet.get("policyFiles") instanceof List<?> listed) listed.forEach(f -> policyFiles.add(String.valueOf(f)));
+                } else {
+                    source = fields.get("source") == null ? null : fields.get("source").toString();
+                    if (fields.get("policyFiles") instanceof List<?> listed) listed.forEach(f -> policyFiles.add(String.valueOf(f)));
                 }
-            } catch (IOException ex) {
-                throw new UncheckedIOException("status file " + path + " cannot be read: " + ex.getMessage(), ex);
+            } catch (UnsupportedStatusVersion refused) {
+                throw refused;
+            } catch (IOException | IllegalArgumentException ex) {
+                throw new UncheckedIOException("status file " + path + " cannot be read: " + ex.getMessage(),
+                        ex instanceof IOException io ? io : new IOException(ex));
             }
         }
         return EngineState.of(source, apps, clusters, policyFiles);

@@ -25,7 +25,7 @@ public final class StatusRendering {
         int rendered = 0;
         for (Map.Entry<String, Object> e : StatusFiles.contents(state).entrySet()) {
             Rendered before = last.get(e.getKey());
-            Rendered r = before != null && before.value.equals(e.getValue()) ? before : new Rendered(e.getValue(), StatusFiles.yaml(e.getValue()));
+            Rendered r = before != null && before.value.equals(e.getValue()) ? before : new Rendered(e.getValue(), StatusFiles.file(e.getValue()));
             if (r != before) rendered++;
             now.put(e.getKey(), r);
             files.put(e.getKey(), r.bytes);

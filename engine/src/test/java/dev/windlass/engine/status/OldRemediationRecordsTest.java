@@ -51,7 +51,7 @@ class OldRemediationRecordsTest {
             """;
 
     @Test
-    void recordsWrittenByThePreviousEngineAreRead() {
+    void recordsWrittenByThePreviousEngineAreRead() throws Exception {
         var state = StatusFiles.read(Map.of(StatusFiles.CLUSTERS + "eu-1.yaml", OLD_CLUSTER.getBytes(StandardCharsets.UTF_8)));
         List<RemediationRecord> records = state.clusters().get("eu-1").remediationRecords();
         assertEquals(2, records.size());

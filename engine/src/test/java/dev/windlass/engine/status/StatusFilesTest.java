@@ -32,7 +32,7 @@ class StatusFilesTest {
             Map.of("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Reachable", "", "ClientSide", 3, 3, List.of())));
 
     @Test
-    void stateSurvivesARoundTripThroughItsFiles() {
+    void stateSurvivesARoundTripThroughItsFiles() throws Exception {
         SortedMap<String, byte[]> files = StatusFiles.render(STATE);
         assertEquals(List.of("status/apps/web.yaml", "status/clusters/eu-1.yaml", "status/fleet.yaml"), List.copyOf(files.keySet()));
         assertEquals(STATE, StatusFiles.read(files));
@@ -71,7 +71,7 @@ class StatusFilesTest {
                             "Healthy", null, "2026-11-01T00:00:00Z")));
 
     @Test
-    void failoverMemoryAndHealthClocksSurviveARoundTrip() {
+    void failoverMemoryAndHealthClocksSurviveARoundTrip() throws Exception {
         SortedMap<String, byte[]> files = StatusFiles.render(FAILOVER_STATE);
         EngineState read = StatusFiles.read(files);
         assertEquals(FAILOVER_STATE, read);
@@ -85,14 +85,14 @@ class StatusFilesTest {
     }
 
     @Test
-    void appWithoutFailoverMemoryHasNoFailoverKey() {
+    void appWithoutFailoverMemoryHasNoFailoverKey() throws Exception {
         String app = new String(StatusFiles.render(STATE).get("status/apps/web.yaml"), StandardCharsets.UTF_8);
         assertFalse(app.contains("failover"), app);
         assertEquals(FailoverMemory.EMPTY, StatusFiles.read(StatusFiles.render(STATE)).apps().get("web").failoverMemory());
     }
 
     @Test
-    void fleetFileHasOneLinePerAppAndCluster() {
+    void fleetFileHasOneLinePerAppAndCluster() throws Exception {
         String fleet = new String(StatusFiles.render(STATE).get(StatusFiles.FLEET), StandardCharsets.UTF_8);
         assertTrue(fleet.contains("web@eu-1: \"Synced, Healthy, 1d7b01005e22\""), fleet);
         assertTrue(fleet.contains("eu-1: \"Reachable, 3/3 nodes ready\""), fleet);

@@ -17,7 +17,7 @@ class StatusRenderingTest {
     final StatusRendering rendering = new StatusRendering();
 
     @Test
-    void onlyChangedFilesAreWrittenAgainAndTheBytesAreTheSame() {
+    void onlyChangedFilesAreWrittenAgainAndTheBytesAreTheSame() throws Exception {
         EngineState first = StatusFilesTest.STATE;
         assertSameFiles(StatusFiles.render(first), rendering.render(first));
         assertEquals(3, rendering.renderedLastPass(), "the first pass writes every file");
@@ -33,7 +33,7 @@ class StatusRenderingTest {
     }
 
     @Test
-    void aFileWhoseAppIsGoneIsNoLongerRendered() {
+    void aFileWhoseAppIsGoneIsNoLongerRendered() throws Exception {
         rendering.render(StatusFilesTest.STATE);
         EngineState none = EngineState.of(StatusFilesTest.STATE.source(), Map.of(), StatusFilesTest.STATE.clusters(), java.util.Set.of());
         SortedMap<String, byte[]> files = rendering.render(none);
