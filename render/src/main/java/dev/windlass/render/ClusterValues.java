@@ -31,7 +31,7 @@ public final class ClusterValues {
                 value = labels.get(m.group(2));
                 if (value == null) {
                     problems.add(m.group() + ": cluster " + cluster + " has no label " + m.group(2)
-                            + "; label the Cluster, or select it into a variant that does not use it");
+                            + "; label the Cluster, or choose a variant for it that does not use it");
                     value = "";
                 }
             }

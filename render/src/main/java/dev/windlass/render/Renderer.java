@@ -124,7 +124,8 @@ public final class Renderer {
             if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout());
             String said = (outcome.stopped() != null ? Path.of(command.get(0)).getFileName() + " " + outcome.stopped()
                     + (outcome.stderr().isBlank() ? "" : ": ") : "") + inRepoTerms(outcome.stderr(), repo, work);
-            return failed(start, said.isBlank() ? Path.of(command.get(0)).getFileName() + " exited with " + outcome.exit() : said);
+            RenderResult.Failed failed = failed(start, said.isBlank() ? Path.of(command.get(0)).getFileName() + " exited with " + outcome.exit() : said);
+            return request instanceof RenderRequest.Helm h && h.chart() instanceof RenderRequest.Chart.InRepo in ? inChart(failed, in.path(), reach) : failed;
         } catch (IOException e) {
             return new RenderResult.Failed(start, "cannot write the files to render (" + e.getClass().getSimpleName() + ")");
         } finally {
@@ -152,7 +153,19 @@ public final class Renderer {
     /** The tool's own words, with the temporary directory it ran in taken out of the paths it names. */
     static String inRepoTerms(String said, Path repo, Path work) {
         return said.replace(repo.toString() + "/", "").replace(repo.toString(), ".").replace(work.toString() + "/", "")
-                .replaceAll("(?m)^Error: ", "").strip();
+                .replaceAll("(?m)^Error: ", "").replaceAll("(?m)^Use --debug flag to render out invalid YAML$", "").strip();
+    }
+
+    /**
+     * Helm names a chart's files by the chart's name ({@code web/templates/cm.yaml}); said at the file of the repo it is
+     * ({@code charts/web/templates/cm.yaml}) when that is one the render read.
+     */
+    static RenderResult.Failed inChart(RenderResult.Failed failed, String chartPath, Reach reach) {
+        int slash = failed.at().indexOf('/');
+        if (slash < 0) return failed;
+        String inRepo = chartPath + failed.at().substring(slash);
+        String file = inRepo.contains(":") ? inRepo.substring(0, inRepo.indexOf(':')) : inRepo;
+        return reach.files().containsKey(file) ? new RenderResult.Failed(inRepo, failed.message()) : failed;
     }
 
     private static final Pattern AT = Pattern.compile("([\\w./-]+\\.(?:ya?ml|tpl|txt)):(\\d+)(?::(\\d+))?");

@@ -47,7 +47,7 @@ class RenderBoundaryTest {
                 "charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n",
                 "charts/web/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: {{ .Values.missing.key }}\n"));
         RenderResult.Failed f = failed(renderer().render(repo, RealWorldRenderTest.helm("web", "charts/web", "web", List.of())));
-        assertTrue(f.at().startsWith("web/templates/cm.yaml:6:"), f.at());
+        assertTrue(f.at().startsWith("charts/web/templates/cm.yaml:6:"), "at the file of the repo: " + f.at());
         assertTrue(f.message().contains("nil pointer evaluating interface {}.key"), f.message());
     }
 

@@ -104,7 +104,8 @@ public final class AppRendering {
             String origin = origin(app, spec, variant);
             String where = name + " (variant " + variantName + ")";
             if (!unfilled.isEmpty()) {
-                unfilled.forEach(u -> failures.computeIfAbsent(origin + "\n" + u, k -> new ArrayList<>()).add(where));
+                // Said where the values are written: the application's spec.source.
+                unfilled.forEach(u -> failures.computeIfAbsent(spec.at() + "\n" + u, k -> new ArrayList<>()).add(where));
                 continue;
             }
             inputs.putAll(Renderer.reads(snapshot, request));
