@@ -43,15 +43,16 @@ final class AppAssembly {
 
     RepoParser.Assembled assemble(List<RepoParser.Declared> declared) {
         List<Diagnostic> extra = new ArrayList<>();
+        SameNames names = new SameNames("Application");
         Map<String, RepoParser.Declared> byName = new TreeMap<>();
         for (RepoParser.Declared d : declared) {
-            RepoParser.Declared first = byName.putIfAbsent(d.decl().name(), d);
-            if (first != null) {
-                Diagnostic dup = Diagnostic.error(d.doc().location(), "Application '" + d.decl().name()
-                        + "' is defined twice; the first is at " + first.doc().location() + ". Rename or remove one");
-                first.diagnostics().add(dup);
-                extra.add(dup);
-            }
+            names.add(d.doc());
+            byName.putIfAbsent(d.decl().name(), d);
+        }
+        // The first of two by one name stays, invalid, so that neither is applied and nothing it applied is pruned.
+        for (String name : names.duplicatedNames()) {
+            byName.get(name).diagnostics().addAll(names.errors(name));
+            extra.addAll(names.errors(name));
         }
         Set<String> covered = new HashSet<>();
         TreeMap<String, Application> apps = new TreeMap<>();
@@ -226,6 +227,14 @@ final class AppAssembly {
         for (String dep : d.decl().dependsOn()) findCycle(dep, byName, state, stack, apps, extra);
         stack.remove(stack.size() - 1);
         state.put(app, 2);
+    }
+
+    /** The application with {@code more} diagnostics beside its own, in order. */
+    static Application withMore(Application a, List<Diagnostic> more) {
+        List<Diagnostic> all = new ArrayList<>(a.diagnostics());
+        all.addAll(more);
+        all.sort(null);
+        return withDiagnostics(a, all);
     }
 
     static Application withDiagnostics(Application a, List<Diagnostic> ds) {

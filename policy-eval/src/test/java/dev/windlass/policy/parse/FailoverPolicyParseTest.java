@@ -219,15 +219,18 @@ class FailoverPolicyParseTest {
     }
 
     @Test
-    void aSecondPolicyOfTheSameNameIsAnErrorAndHoldsWhatItSelects() {
+    void twoPoliciesOfTheSameNameAreErrorsAtBothAndHoldWhatEitherSelects() {
         DesiredState s = parse(POLICY + "---\n" + POLICY.replace("{tier: frontend}", "{tier: backend}"));
         assertEquals(List.of(
-                "apps/api/app.yaml:1:1: Application api may be moved by FailoverPolicy stateful (policies/failover.yaml:17:1), which has errors; "
-                        + "nothing is applied until it is fixed",
-                "policies/failover.yaml:17:1: FailoverPolicy 'stateful' is defined twice; the first is at policies/failover.yaml:1:1. Rename or remove one"),
+                "apps/api/app.yaml:1:1: Application api may be moved by FailoverPolicy stateful (policies/failover.yaml:19:18), whose name is "
+                        + "also defined at policies/failover.yaml:3:18; nothing is applied until it is fixed",
+                "apps/web/app.yaml:1:1: Application web may be moved by FailoverPolicy stateful (policies/failover.yaml:3:18), whose name is "
+                        + "also defined at policies/failover.yaml:19:18; nothing is applied until it is fixed",
+                "policies/failover.yaml:3:18: FailoverPolicy 'stateful' is also defined at policies/failover.yaml:19:18; a name may be defined once: rename or remove one (until then neither is used)",
+                "policies/failover.yaml:19:18: FailoverPolicy 'stateful' is also defined at policies/failover.yaml:3:18; a name may be defined once: rename or remove one (until then neither is used)"),
                 errors(s));
-        assertEquals(List.of("api"), invalidApps(s));
-        assertEquals(Map.of("web", "stateful"), s.failoverOf(), "the first one is used");
+        assertEquals(List.of("api", "web"), invalidApps(s));
+        assertEquals(Map.of(), s.failoverOf(), "neither is used");
     }
 
     @Test

@@ -227,11 +227,13 @@ class RemediationPolicyParseTest {
     }
 
     @Test
-    void aSecondPolicyOfTheSameNameIsAnErrorAndTheFirstIsUsed() {
+    void twoPoliciesOfTheSameNameAreErrorsAtBothAndNeitherIsUsed() {
         DesiredState s = parse(POLICY + "---\n" + MINIMAL.replace("workers", "control-plane"));
-        assertEquals(List.of("policies/remediation.yaml:24:1: RemediationPolicy 'control-plane' is defined twice; the first is at "
-                + "policies/remediation.yaml:1:1. Rename or remove one"), errors(s));
-        assertEquals(Action.CordonAndDrain, s.remediationPolicies().get("control-plane").action(), "the first one");
+        assertEquals(List.of(
+                "policies/remediation.yaml:3:18: RemediationPolicy 'control-plane' is also defined at policies/remediation.yaml:26:18; a name may be defined once: rename or remove one (until then neither is used)",
+                "policies/remediation.yaml:26:18: RemediationPolicy 'control-plane' is also defined at policies/remediation.yaml:3:18; a name may be defined once: rename or remove one (until then neither is used)"),
+                errors(s));
+        assertEquals(Set.of(), s.remediationPolicies().keySet(), "neither is used");
         assertEquals(Set.of(PATH), s.brokenFiles());
         DesiredState two = parse(POLICY + "---\n" + MINIMAL);
         assertEquals(List.of(), errors(two));
