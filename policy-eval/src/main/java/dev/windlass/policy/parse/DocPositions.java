@@ -5,13 +5,15 @@ import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /** Where a field of a document is written, for errors that concern a whole object (its name, its selector). */
 final class DocPositions {
     private DocPositions() {}
 
     /**
-     * The position of the value at {@code keys} (such as {@code spec, selector}); when part of the path is missing,
+     * The position of the value at {@code keys} (such as {@code spec, selector}, or {@code spec, groups, 0} for the first
+     * item of a list); when part of the path is missing,
      * the position of the deepest part that is there (the document itself at worst).
      */
     static SourceLocation at(YamlDoc doc, String... keys) {
@@ -33,6 +35,10 @@ final class DocPositions {
     }
 
     private static Node child(Node node, String key) {
+        if (node instanceof SequenceNode s) {
+            int i = key.chars().allMatch(Character::isDigit) ? Integer.parseInt(key) : -1;
+            return i >= 0 && i < s.getValue().size() ? s.getValue().get(i) : null;
+        }
         if (!(node instanceof MappingNode m)) return null;
         for (NodeTuple t : m.getValue()) {
             if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key)) return t.getValueNode();

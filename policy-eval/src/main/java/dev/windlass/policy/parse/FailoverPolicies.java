@@ -32,13 +32,11 @@ final class FailoverPolicies {
         List<Diagnostic> out = new ArrayList<>(policies.nameErrors());
         SortedMap<String, Application> result = new TreeMap<>(apps);
         Map<String, String> failoverOf = new TreeMap<>();
+        Map<String, List<Diagnostic>> overlaps = policies.overlaps(apps.values(), "at most one may move an application: narrow the selectors");
         for (Application app : apps.values()) {
-            List<Diagnostic> more = new ArrayList<>();
+            List<Diagnostic> more = new ArrayList<>(overlaps.getOrDefault(app.name(), List.of()));
             List<String> matching = usable.values().stream().filter(p -> p.selector().matches(app.labels())).map(FailoverPolicy::name).toList();
-            if (matching.size() > 1) {
-                more.add(Diagnostic.error(app.location(), "Application " + app.name() + " is selected by FailoverPolicies "
-                        + String.join(" and ", matching) + "; at most one may move it: narrow the selectors"));
-            } else if (matching.size() == 1) {
+            if (matching.size() == 1) {
                 failoverOf.put(app.name(), matching.get(0));
             }
             more.addAll(policies.heldBy(app, "moved", "nothing is applied until it is fixed"));
@@ -46,6 +44,6 @@ final class FailoverPolicies {
             out.addAll(more);
             result.put(app.name(), AppAssembly.withMore(app, more));
         }
-        return new Matched(result, failoverOf, out);
+        return new Matched(result, failoverOf, out.stream().distinct().toList());
     }
 }

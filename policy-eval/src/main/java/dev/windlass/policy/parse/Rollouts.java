@@ -4,7 +4,9 @@ import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.RolloutPolicy;
+import dev.windlass.policy.model.SourceLocation;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,26 +36,18 @@ final class Rollouts {
         SortedMap<String, RolloutPolicy> usable = policies.policies();
         List<Diagnostic> out = new ArrayList<>(policies.nameErrors());
         Map<String, List<Diagnostic>> policyErrors = new HashMap<>();
-        for (RolloutPolicy p : usable.values()) {
-            for (Cluster c : clusters.values()) {
-                List<String> groups = p.groups().stream().filter(g -> g.clusterSelector().matches(c.labels())).map(RolloutPolicy.Group::name).toList();
-                if (groups.size() > 1) {
-                    Diagnostic d = Diagnostic.error(p.location(), "cluster " + c.name() + " is in groups " + String.join(" and ", groups)
-                            + " of RolloutPolicy " + p.name() + "; a cluster belongs to one group: narrow the selectors");
-                    out.add(d);
-                    policyErrors.computeIfAbsent(p.name(), k -> new ArrayList<>()).add(d);
-                }
-            }
-        }
+        policies.usable().forEach((name, r) -> {
+            List<Diagnostic> errors = groupOverlaps(r.policy(), r.doc(), clusters.values());
+            out.addAll(errors);
+            if (!errors.isEmpty()) policyErrors.put(name, errors);
+        });
+        Map<String, List<Diagnostic>> overlaps = policies.overlaps(apps.values(), "exactly one may roll out an application: narrow the selectors");
         SortedMap<String, Application> result = new TreeMap<>(apps);
         Map<String, String> rolloutOf = new TreeMap<>();
         for (Application app : apps.values()) {
-            List<Diagnostic> more = new ArrayList<>();
+            List<Diagnostic> more = new ArrayList<>(overlaps.getOrDefault(app.name(), List.of()));
             List<String> matching = usable.values().stream().filter(p -> p.selector().matches(app.labels())).map(RolloutPolicy::name).toList();
-            if (matching.size() > 1) {
-                more.add(Diagnostic.error(app.location(), "Application " + app.name() + " is selected by RolloutPolicies "
-                        + String.join(" and ", matching) + "; exactly one may roll it out"));
-            } else if (matching.size() == 1) {
+            if (matching.size() == 1) {
                 rolloutOf.put(app.name(), matching.get(0));
                 more.addAll(policyErrors.getOrDefault(matching.get(0), List.of()));
             }
@@ -64,5 +58,32 @@ final class Rollouts {
             }
         }
         return new Matched(result, rolloutOf, out.stream().distinct().toList());
+    }
+
+    /** Two groups of one policy that select one cluster: an error at each group's clusterSelector, naming the other's place. */
+    private static List<Diagnostic> groupOverlaps(RolloutPolicy p, YamlDoc doc, Collection<Cluster> clusters) {
+        List<Diagnostic> out = new ArrayList<>();
+        List<RolloutPolicy.Group> groups = p.groups();
+        for (int i = 0; i < groups.size(); i++) {
+            for (int j = i + 1; j < groups.size(); j++) {
+                RolloutPolicy.Group a = groups.get(i);
+                RolloutPolicy.Group b = groups.get(j);
+                List<String> both = clusters.stream().filter(c -> a.clusterSelector().matches(c.labels()) && b.clusterSelector().matches(c.labels()))
+                        .map(Cluster::name).toList();
+                if (both.isEmpty()) continue;
+                SourceLocation atA = DocPositions.at(doc, "spec", "groups", String.valueOf(i), "clusterSelector");
+                SourceLocation atB = DocPositions.at(doc, "spec", "groups", String.valueOf(j), "clusterSelector");
+                out.add(groupOverlap(p, a, b, atB, both, atA));
+                out.add(groupOverlap(p, b, a, atA, both, atB));
+            }
+        }
+        return out;
+    }
+
+    private static Diagnostic groupOverlap(RolloutPolicy p, RolloutPolicy.Group one, RolloutPolicy.Group other, SourceLocation otherAt,
+                                           List<String> clusters, SourceLocation at) {
+        return Diagnostic.error(at, "group " + one.name() + " of RolloutPolicy " + p.name() + " selects " + (clusters.size() == 1 ? "cluster " : "clusters ")
+                + String.join(", ", clusters) + ", which group " + other.name() + " (" + otherAt + ") selects too; a cluster belongs to one group: "
+                + "narrow the selectors");
     }
 }

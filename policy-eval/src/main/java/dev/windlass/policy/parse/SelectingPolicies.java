@@ -5,7 +5,9 @@ import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.LabelSelector;
 import dev.windlass.policy.model.SourceLocation;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -74,6 +76,34 @@ final class SelectingPolicies<P> {
         }
         return all;
     }
+
+    /**
+     * Every pair of usable policies that select one application: an error at each one's {@code spec.selector}, naming
+     * the applications and where the other is; by application, the errors that hold it.
+     */
+    Map<String, List<Diagnostic>> overlaps(Collection<Application> apps, String rule) {
+        List<Read<P>> list = List.copyOf(usable().values());
+        Map<String, List<Diagnostic>> byApp = new TreeMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            for (int j = i + 1; j < list.size(); j++) {
+                Read<P> a = list.get(i);
+                Read<P> b = list.get(j);
+                List<String> both = apps.stream().filter(app -> selectorOf.apply(a.policy()).matches(app.labels())
+                        && selectorOf.apply(b.policy()).matches(app.labels())).map(Application::name).toList();
+                if (both.isEmpty()) continue;
+                List<Diagnostic> errors = List.of(overlap(a, b, both, rule), overlap(b, a, both, rule));
+                for (String app : both) byApp.computeIfAbsent(app, k -> new ArrayList<>()).addAll(errors);
+            }
+        }
+        return byApp;
+    }
+
+    private Diagnostic overlap(Read<P> one, Read<P> other, List<String> apps, String rule) {
+        return Diagnostic.error(selectorAt(one), kind + " " + nameOf.apply(one.policy()) + " selects " + (apps.size() == 1 ? "application " : "applications ")
+                + String.join(", ", apps) + ", which " + kind + " " + nameOf.apply(other.policy()) + " (" + selectorAt(other) + ") selects too; " + rule);
+    }
+
+    private static SourceLocation selectorAt(Read<?> r) { return DocPositions.at(r.doc(), "spec", "selector"); }
 
     /** A name defined twice: an error at each definition. */
     List<Diagnostic> nameErrors() { return names.errors(); }

@@ -211,7 +211,10 @@ class FailoverPolicyParseTest {
     void twoPoliciesSelectingOneAppMakeItInvalid() {
         DesiredState s = parse(POLICY + "---\n" + POLICY.replace("stateful", "second").replace("{tier: frontend}", "{}"));
         List<String> expected = List.of(
-                "apps/web/app.yaml:1:1: Application web is selected by FailoverPolicies second and stateful; at most one may move it: narrow the selectors");
+                "policies/failover.yaml:5:13: FailoverPolicy stateful selects application web, which FailoverPolicy second (policies/failover.yaml:21:13) "
+                        + "selects too; at most one may move an application: narrow the selectors",
+                "policies/failover.yaml:21:13: FailoverPolicy second selects application web, which FailoverPolicy stateful (policies/failover.yaml:5:13) "
+                        + "selects too; at most one may move an application: narrow the selectors");
         assertEquals(expected, errors(s));
         assertEquals(List.of("web"), invalidApps(s));
         assertEquals(expected, s.apps().get("web").diagnostics().stream().map(Object::toString).toList(), "the app's own status says why");
