@@ -92,7 +92,7 @@ public final class RepoParser {
             }
         }
         all.addAll(clusters.check(broken));
-        all.addAll(remediations.check(broken));
+        all.addAll(remediations.check(clusters.clusters(), broken));
         var built = new AppAssembly(snapshot, files, clusters.clusters(), plainDocs, cache).assemble(apps);
         all.addAll(built.extraDiagnostics());
         var held = clusters.hold(built.apps());

@@ -62,6 +62,10 @@ class RemediationPolicyParseTest {
                 unhealthyConditions: [{type: Ready, status: "False", timeoutSeconds: 0}]
             """;
 
+    /** Every Node but the control plane's: no target of {@link #POLICY}. */
+    static final String WORKERS = MINIMAL.replace("target: {apiVersion: v1, kind: Node}", "target: {apiVersion: v1, kind: Node, selector: "
+            + "{matchExpressions: [{key: node-role.kubernetes.io/control-plane, operator: DoesNotExist}]}}");
+
     /** The examples repo (apps web, api, cache; clusters eu-1, eu-2, us-1) plus one file. */
     static DesiredState parse(String text) {
         List<String> files = new ArrayList<>();
@@ -235,7 +239,7 @@ class RemediationPolicyParseTest {
                 errors(s));
         assertEquals(Set.of(), s.remediationPolicies().keySet(), "neither is used");
         assertEquals(Set.of(PATH), s.brokenFiles());
-        DesiredState two = parse(POLICY + "---\n" + MINIMAL);
+        DesiredState two = parse(POLICY + "---\n" + WORKERS);
         assertEquals(List.of(), errors(two));
         assertEquals(List.of("control-plane", "workers"), List.copyOf(two.remediationPolicies().keySet()));
     }
