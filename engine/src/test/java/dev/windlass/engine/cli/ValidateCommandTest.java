@@ -58,4 +58,15 @@ class ValidateCommandTest {
                 %s: 0 clusters, 0 applications, 1 error, 0 warnings
                 """.formatted(dir), run(1, "validate", dir.toString()));
     }
+
+    /** The golden plan of this repo lists the same two problems: validate and plan say the same, at both files. */
+    @Test
+    void anObjectDeclaredByTwoAppsIsReportedAtBothManifestsAsThePlanReportsIt() {
+        String repo = "../policy-eval/src/test/resources/plans/ownership-conflict/repo";
+        assertEquals("""
+                apps/admin/manifests/config.yaml:1:1: ConfigMap shop/shop-config is also declared by application shop on a; an object has one owner: remove it from one of them
+                apps/shop/manifests/config.yaml:1:1: ConfigMap shop/shop-config is also declared by application admin on a; an object has one owner: remove it from one of them
+                %s: 2 clusters, 3 applications (2 invalid), 2 errors, 0 warnings
+                """.formatted(repo), run(1, "validate", repo));
+    }
 }
