@@ -56,9 +56,10 @@ final class AppAssembly {
         }
         Set<String> covered = new HashSet<>();
         TreeMap<String, Application> apps = new TreeMap<>();
+        Map<String, List<Diagnostic>> nested = NestedSources.check(byName.values());
         for (RepoParser.Declared d : byName.values()) {
             List<Diagnostic> own = new ArrayList<>(d.diagnostics());
-            List<Diagnostic> added = new ArrayList<>();
+            List<Diagnostic> added = new ArrayList<>(nested.getOrDefault(d.decl().name(), List.of()));
             RenderSpec render = renderSpec(d.decl(), added, covered);
             List<Manifest> manifests = render != null ? List.of() : manifests(d.decl(), own, added, covered);
             checkReferences(d.decl(), byName, added);
