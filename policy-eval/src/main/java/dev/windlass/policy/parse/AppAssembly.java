@@ -157,6 +157,7 @@ final class AppAssembly {
         List<YamlFile> under = new ArrayList<>();
         if (files.containsKey(root)) under.add(files.get(root));
         under.addAll(files.subMap(root + "/", root + "/\uffff").values());
+        int problems = own.size() + added.size();
         for (YamlFile f : under) {
             covered.add(f.path());
             own.addAll(f.diagnostics());
@@ -173,6 +174,10 @@ final class AppAssembly {
                     if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(a.namespace())) hasNamespace = true;
                 }
             }
+        }
+        if (byRef.isEmpty() && !a.rendering().allowEmpty() && own.size() + added.size() == problems) {
+            added.add(Diagnostic.error(a.sourcePathAt(), "the source " + (files.containsKey(root) ? "file " : "folder ") + root
+                    + " holds no manifests — add some, or set spec.source.allowEmpty: true if it is meant to be empty"));
         }
         List<Manifest> result = new ArrayList<>(byRef.values());
         if (!hasNamespace && !a.namespace().equals("default")) {
