@@ -1,19 +1,15 @@
 package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Application;
-import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Settings;
 import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.source.Snapshot;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Reads a whole commit into a {@link DesiredState}. Kinds are found by {@code kind}, not by folder.
