@@ -15,13 +15,13 @@ import java.util.TreeMap;
 final class NestedSources {
     private NestedSources() {}
 
-    /** By application, the errors about its source path. */
+    /** By application, the errors about its source path. A Helm application reads its chart, not its source path: it takes no part. */
     static Map<String, List<Diagnostic>> check(Collection<RepoParser.Declared> declared) {
+        List<AppDeclaration> read = declared.stream().map(RepoParser.Declared::decl).filter(a -> a.rendering().helm() == null).toList();
         Map<String, List<AppDeclaration>> byPath = new TreeMap<>();
-        for (RepoParser.Declared d : declared) byPath.computeIfAbsent(d.decl().sourcePath(), p -> new ArrayList<>()).add(d.decl());
+        for (AppDeclaration a : read) byPath.computeIfAbsent(a.sourcePath(), p -> new ArrayList<>()).add(a);
         Map<String, List<Diagnostic>> out = new TreeMap<>();
-        for (RepoParser.Declared d : declared) {
-            AppDeclaration a = d.decl();
+        for (AppDeclaration a : read) {
             for (AppDeclaration same : byPath.get(a.sourcePath())) {
                 if (same != a) add(out, a, "application " + a.name() + " has the same source path " + a.sourcePath() + " as application "
                         + same.name() + " (" + same.sourcePathAt() + ")");

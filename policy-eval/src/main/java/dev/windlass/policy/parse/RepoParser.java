@@ -101,11 +101,10 @@ public final class RepoParser {
         all.addAll(secretFree.diagnostics());
         var frozen = freezes.match(secretFree.apps(), clusters.clusters());
         all.addAll(frozen.diagnostics());
-        var owned = SharedObjects.check(frozen.apps(), clusters.clusters());
-        all.addAll(owned.diagnostics());
         all.sort(null);
-        return new DesiredState(snapshot.commit(), settings, clusters.clusters(), owned.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
-                freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(), remediations.policies());
+        return SharedObjects.check(new DesiredState(snapshot.commit(), settings, clusters.clusters(), frozen.apps(), broken, all,
+                rollouts.policies(), matched.rolloutOf(), freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(),
+                remediations.policies()));
     }
 
     /** Every folder holding a Helm chart (a Chart.yaml): its templates are no YAML until Helm renders them. */

@@ -2,6 +2,7 @@ package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
@@ -19,15 +20,30 @@ import java.util.TreeSet;
  * An object has one owner: two valid applications that declare the same object and may both run on one cluster
  * (each one's selector and names pick it, before maxClusters) are an error in both, at each one's manifest, never
  * a silent tug of war. Checked on the repo alone, so {@code validate} and {@code plan} say the same, and a failover
- * or a new cluster never turns two valid applications invalid. (The namespace Windlass creates for an app is shared
- * freely: it is never tracked.)
+ * (which moves an application only among those clusters) never turns two valid applications invalid. (The namespace
+ * Windlass creates for an app is shared freely: it is never tracked.)
+ *
+ * <p>The parser checks what it reads; whoever renders applications (Kustomize, Helm) checks again once their objects
+ * are known. Applications already invalid take no part, so nothing is said twice.
  */
-final class SharedObjects {
+public final class SharedObjects {
     private SharedObjects() {}
 
-    record Checked(SortedMap<String, Application> apps, List<Diagnostic> diagnostics) {}
+    /** {@code desired} with both owners of every object two valid applications may declare on one cluster invalid. */
+    public static DesiredState check(DesiredState desired) {
+        Checked checked = check(desired.apps(), desired.clusters());
+        if (checked.diagnostics().isEmpty()) return desired;
+        List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
+        all.addAll(checked.diagnostics());
+        all.sort(null);
+        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), checked.apps(), desired.brokenFiles(), all,
+                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
+                desired.failoverOf(), desired.remediationPolicies());
+    }
 
-    static Checked check(SortedMap<String, Application> apps, Map<String, Cluster> clusters) {
+    private record Checked(SortedMap<String, Application> apps, List<Diagnostic> diagnostics) {}
+
+    private static Checked check(SortedMap<String, Application> apps, Map<String, Cluster> clusters) {
         /* cluster → object → the applications declaring it there */
         Map<String, Map<ObjectRef, Set<String>>> claims = new HashMap<>();
         for (Application app : apps.values()) {

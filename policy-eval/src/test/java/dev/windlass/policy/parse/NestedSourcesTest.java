@@ -62,4 +62,13 @@ class NestedSourcesTest {
                 "apps/a/cm.yaml", CM, "apps/a-b/cm.yaml", CM));
         assertEquals(List.of(), errors(s));
     }
+
+    @Test
+    void aHelmApplicationReadsItsChartNotItsSourcePathSoItNestsInNothing() {
+        String helm = app("chart", "two", null) + "  source: {helm: {chart: charts/web}}\n";
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/c1.yaml", CLUSTER,
+                "apps/a/app.yaml", app("a", "one", "apps"), "apps/a/cm.yaml", CM,
+                "apps/chart/app.yaml", helm, "charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 1.0.0\n"));
+        assertEquals(List.of(), errors(s));
+    }
 }
