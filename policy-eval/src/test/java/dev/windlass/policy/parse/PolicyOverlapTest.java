@@ -42,6 +42,6 @@ class PolicyOverlapTest {
                         + "at most one may move an application: narrow the selectors");
         assertEquals(expected, errors(s));
         assertEquals(List.of("cache", "web"), invalidApps(s));
-        assertEquals(Map.of("api", "all"), s.failoverOf(), "an app only one selects keeps it");
+        assertEquals(Map.of("api", "all", "greeter", "all", "shop", "all"), s.failoverOf(), "an app only one selects keeps it");
     }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** A name defined in two files: an error at both names, neither definition is used, and what either covers is held. */
 class SameNameTest {
 
-    /** The examples repo (apps web: frontend, api: backend, cache: data) plus the given files. */
+    /** The examples repo (apps web: frontend, api: backend, cache: data, greeter and shop unlabelled by tier) plus the given files. */
     static DesiredState parse(String... pathThenContent) {
         List<String> files = new ArrayList<>();
         var examples = RepoFiles.examples();
@@ -133,13 +133,17 @@ class SameNameTest {
                         + "and clusters/us-1.yaml:4:9; nothing is applied until one is renamed or removed",
                 "apps/cache/app.yaml:1:1: Application cache may be placed on Cluster us-1, which is defined at clusters/us-1-copy.yaml:4:9 "
                         + "and clusters/us-1.yaml:4:9; nothing is applied until one is renamed or removed",
+                "apps/greeter/app.yaml:1:1: Application greeter may be placed on Cluster us-1, which is defined at clusters/us-1-copy.yaml:4:9 "
+                        + "and clusters/us-1.yaml:4:9; nothing is applied until one is renamed or removed",
+                "apps/shop/app.yaml:1:1: Application shop may be placed on Cluster us-1, which is defined at clusters/us-1-copy.yaml:4:9 "
+                        + "and clusters/us-1.yaml:4:9; nothing is applied until one is renamed or removed",
                 "apps/web/app.yaml:1:1: Application web may be placed on Cluster us-1, which is defined at clusters/us-1-copy.yaml:4:9 "
                         + "and clusters/us-1.yaml:4:9; nothing is applied until one is renamed or removed",
                 "clusters/us-1-copy.yaml:4:9: Cluster 'us-1' is also defined at clusters/us-1.yaml:4:9; a name may be defined once: "
                         + "rename or remove one (until then neither is used)",
                 "clusters/us-1.yaml:4:9: Cluster 'us-1' is also defined at clusters/us-1-copy.yaml:4:9; a name may be defined once: "
                         + "rename or remove one (until then neither is used)"), errs);
-        assertEquals(List.of("api", "cache", "web"), invalidApps(s));
+        assertEquals(List.of("api", "cache", "greeter", "shop", "web"), invalidApps(s), "every example app may run on us-1");
         assertEquals(Set.of("clusters/us-1.yaml", "clusters/us-1-copy.yaml"), s.brokenFiles());
     }
 }
