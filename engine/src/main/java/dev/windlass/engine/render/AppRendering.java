@@ -10,6 +10,7 @@ import dev.windlass.policy.model.RenderSpec;
 import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.model.Variant;
 import dev.windlass.policy.parse.RenderedObjects;
+import dev.windlass.policy.parse.SharedObjects;
 import dev.windlass.policy.placement.Placement;
 import dev.windlass.policy.source.Snapshot;
 import dev.windlass.render.ClusterValues;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Renders the applications whose source is a Kustomize folder or a Helm chart, once for each cluster they could be
@@ -85,9 +85,10 @@ public final class AppRendering {
             all.addAll(problems);
         }
         all.sort(null);
-        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), all,
+        // Rendered objects are known only now: one owner per object, as the parser checked for plain ones.
+        return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), all,
                 desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies());
+                desired.failoverOf(), desired.remediationPolicies()));
     }
 
     private Application render(Application app, DesiredState desired, Snapshot snapshot, List<Diagnostic> problems) {
@@ -148,10 +149,7 @@ public final class AppRendering {
 
     /** The clusters the application could be placed on, by its selector and names, however many it may have. */
     private static List<String> candidates(Application app, SortedMap<String, Cluster> clusters) {
-        Application unlimited = new Application(app.name(), app.labels(), app.sourcePath(), app.namespace(),
-                new Application.Placement(app.placement().clusterSelector(), app.placement().clusterNames(), 0), app.syncPolicy(),
-                app.dependsOn(), app.suspend(), List.of(), app.revision(), List.of(), app.location(), app.annotations());
-        return new ArrayList<>(new TreeSet<>(Placement.place(unlimited, clusters, List.of())));
+        return new ArrayList<>(Placement.eligible(app, clusters));
     }
 
     private static RenderRequest request(Application app, RenderSpec spec, RenderSpec.VariantSpec variant, Cluster cluster, Snapshot snapshot,

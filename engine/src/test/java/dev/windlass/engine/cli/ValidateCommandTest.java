@@ -58,4 +58,37 @@ class ValidateCommandTest {
                 %s: 0 clusters, 0 applications, 1 error, 0 warnings
                 """.formatted(dir), run(1, "validate", dir.toString()));
     }
+
+    /** The golden plan of this repo lists the same two problems: validate and plan say the same, at both files. */
+    @Test
+    void anObjectDeclaredByTwoAppsIsReportedAtBothManifestsAsThePlanReportsIt() {
+        String repo = "../policy-eval/src/test/resources/plans/ownership-conflict/repo";
+        assertEquals("""
+                apps/admin/manifests/config.yaml:1:1: ConfigMap shop/shop-config is also declared by application shop on a; an object has one owner: remove it from one of them
+                apps/shop/manifests/config.yaml:1:1: ConfigMap shop/shop-config is also declared by application admin on a; an object has one owner: remove it from one of them
+                %s: 2 clusters, 3 applications (2 invalid), 2 errors, 0 warnings
+                """.formatted(repo), run(1, "validate", repo));
+    }
+
+    /** Rendered objects are known only after rendering; they have one owner too, said by validate as by plan. */
+    @Test
+    void anObjectAKustomizeBuildAndAPlainAppBothDeclareIsReportedAtBoth() throws Exception {
+        Files.createDirectories(dir.resolve("clusters"));
+        Files.writeString(dir.resolve("clusters/c1.yaml"),
+                "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c1}\nspec: {connection: {sandbox: {nodes: 1}}}\n");
+        String cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared}\ndata: {k: v}\n";
+        for (String app : new String[] {"plain", "built"}) {
+            Files.createDirectories(dir.resolve("apps/" + app + "/manifests"));
+            Files.writeString(dir.resolve("apps/" + app + "/app.yaml"), "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: "
+                    + app + "}\nspec:\n  namespace: team\n  placement: {clusterNames: [c1]}\n");
+            Files.writeString(dir.resolve("apps/" + app + "/manifests/cm.yaml"), cm);
+        }
+        Files.writeString(dir.resolve("apps/built/manifests/kustomization.yaml"), "resources: [cm.yaml]\n");
+        String out = run(1, "validate", dir.toString());
+        assertEquals(2, out.lines().filter(l -> l.contains("ConfigMap team/shared is also declared by application")).count(), out);
+        assertEquals(true, out.contains("apps/plain/manifests/cm.yaml:1:1: ConfigMap team/shared is also declared by application built on c1;"), out);
+        assertEquals(true, out.lines().anyMatch(l -> l.startsWith("apps/built/manifests/kustomization.yaml:")
+                && l.contains(": ConfigMap team/shared is also declared by application plain on c1;")), out);
+        assertEquals(true, out.endsWith(": 1 clusters, 2 applications (2 invalid), 2 errors, 0 warnings\n"), out);
+    }
 }

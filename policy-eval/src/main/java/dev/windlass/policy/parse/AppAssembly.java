@@ -43,21 +43,23 @@ final class AppAssembly {
 
     RepoParser.Assembled assemble(List<RepoParser.Declared> declared) {
         List<Diagnostic> extra = new ArrayList<>();
+        SameNames names = new SameNames("Application");
         Map<String, RepoParser.Declared> byName = new TreeMap<>();
         for (RepoParser.Declared d : declared) {
-            RepoParser.Declared first = byName.putIfAbsent(d.decl().name(), d);
-            if (first != null) {
-                Diagnostic dup = Diagnostic.error(d.doc().location(), "Application '" + d.decl().name()
-                        + "' is defined twice; the first is at " + first.doc().location() + ". Rename or remove one");
-                first.diagnostics().add(dup);
-                extra.add(dup);
-            }
+            names.add(d.doc());
+            byName.putIfAbsent(d.decl().name(), d);
+        }
+        // The first of two by one name stays, invalid, so that neither is applied and nothing it applied is pruned.
+        for (String name : names.duplicatedNames()) {
+            byName.get(name).diagnostics().addAll(names.errors(name));
+            extra.addAll(names.errors(name));
         }
         Set<String> covered = new HashSet<>();
         TreeMap<String, Application> apps = new TreeMap<>();
+        Map<String, List<Diagnostic>> nested = NestedSources.check(byName.values());
         for (RepoParser.Declared d : byName.values()) {
             List<Diagnostic> own = new ArrayList<>(d.diagnostics());
-            List<Diagnostic> added = new ArrayList<>();
+            List<Diagnostic> added = new ArrayList<>(nested.getOrDefault(d.decl().name(), List.of()));
             RenderSpec render = renderSpec(d.decl(), added, covered);
             List<Manifest> manifests = render != null ? List.of() : manifests(d.decl(), own, added, covered);
             checkReferences(d.decl(), byName, added);
@@ -155,6 +157,7 @@ final class AppAssembly {
         List<YamlFile> under = new ArrayList<>();
         if (files.containsKey(root)) under.add(files.get(root));
         under.addAll(files.subMap(root + "/", root + "/\uffff").values());
+        int problems = own.size() + added.size();
         for (YamlFile f : under) {
             covered.add(f.path());
             own.addAll(f.diagnostics());
@@ -171,6 +174,10 @@ final class AppAssembly {
                     if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(a.namespace())) hasNamespace = true;
                 }
             }
+        }
+        if (byRef.isEmpty() && !a.rendering().allowEmpty() && own.size() + added.size() == problems) {
+            added.add(Diagnostic.error(a.sourcePathAt(), "the source " + (files.containsKey(root) ? "file " : "folder ") + root
+                    + " holds no manifests — add some, or set spec.source.allowEmpty: true if it is meant to be empty"));
         }
         List<Manifest> result = new ArrayList<>(byRef.values());
         if (!hasNamespace && !a.namespace().equals("default")) {
@@ -226,6 +233,14 @@ final class AppAssembly {
         for (String dep : d.decl().dependsOn()) findCycle(dep, byName, state, stack, apps, extra);
         stack.remove(stack.size() - 1);
         state.put(app, 2);
+    }
+
+    /** The application with {@code more} diagnostics beside its own, in order. */
+    static Application withMore(Application a, List<Diagnostic> more) {
+        List<Diagnostic> all = new ArrayList<>(a.diagnostics());
+        all.addAll(more);
+        all.sort(null);
+        return withDiagnostics(a, all);
     }
 
     static Application withDiagnostics(Application a, List<Diagnostic> ds) {

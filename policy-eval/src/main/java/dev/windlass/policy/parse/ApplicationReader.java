@@ -36,7 +36,7 @@ final class ApplicationReader {
         boolean allowEmpty = false;
         if (source != null) {
             helm = RenderSpecReader.helm(source, meta == null ? null : meta.name());
-            String p = source.has("path") || helm == null ? source.requiredString("path") : null;
+            String p = source.string("path", null);
             allowEmpty = source.bool("allowEmpty", false);
             source.end();
             if (p != null) sourcePath = normalize(p);

@@ -5,8 +5,8 @@ import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Freeze;
 import dev.windlass.policy.model.LabelSelector;
+import dev.windlass.policy.model.SourceLocation;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -18,12 +18,15 @@ import java.util.TreeMap;
  * which Freeze to fix). When not even its selector can be read, that is every application.
  */
 final class Freezes {
-    private final SortedMap<String, FreezeReader.Read> valid = new TreeMap<>();
-    private final Map<String, YamlDoc> docs = new HashMap<>();
+    private final SameNames names = new SameNames("Freeze");
+    /** Freezes read without errors, in the order read; one whose name is defined twice is not used. */
+    private final List<Valid> valid = new ArrayList<>();
     private final List<Broken> broken = new ArrayList<>();
 
-    /** A Freeze that is not used, and the applications it may cover: by selector and names; null selector and no names = all. */
-    private record Broken(YamlDoc doc, String name, LabelSelector selector, List<String> applications) {
+    private record Valid(FreezeReader.Read read, YamlDoc doc) {}
+
+    /** A Freeze that is not used, where, why, and the applications it may cover: by selector and names; null selector and no names = all. */
+    private record Broken(SourceLocation at, String name, LabelSelector selector, List<String> applications, String why) {
         boolean mayCover(Application app) {
             if (selector == null && applications.isEmpty()) return true;
             return applications.contains(app.name()) || selector != null && selector.matches(app.labels());
@@ -33,29 +36,41 @@ final class Freezes {
     record Matched(SortedMap<String, Application> apps, List<Diagnostic> diagnostics) {}
 
     void read(YamlDoc doc, List<Diagnostic> found) {
+        names.add(doc);
         int before = found.size();
         FreezeReader.Read r = FreezeReader.read(doc, found);
-        if (r != null && valid.containsKey(r.freeze().name())) {
-            found.add(Diagnostic.error(doc.location(), "Freeze '" + r.freeze().name() + "' is defined twice; the first is at "
-                    + docs.get(r.freeze().name()).location() + ". Rename or remove one"));
-            broken.add(new Broken(doc, r.freeze().name(), r.freeze().selector(), r.freeze().applications()));
-            return;
-        }
         if (r != null && found.subList(before, found.size()).stream().noneMatch(Diagnostic::isError)) {
-            valid.put(r.freeze().name(), r);
-            docs.put(r.freeze().name(), doc);
+            valid.add(new Valid(r, doc));
             return;
         }
         broken.add(leniently(doc));
     }
 
-    /** Every usable Freeze, by name. */
-    List<Freeze> freezes() { return valid.values().stream().map(FreezeReader.Read::freeze).toList(); }
+    /** Every usable Freeze, by name: read without errors, and the only one of its name. */
+    List<Freeze> freezes() { return usable().stream().map(FreezeReader.Read::freeze).toList(); }
+
+    private List<FreezeReader.Read> usable() {
+        SortedMap<String, FreezeReader.Read> byName = new TreeMap<>();
+        for (Valid v : valid) if (!names.duplicated(v.read().freeze().name())) byName.put(v.read().freeze().name(), v.read());
+        return List.copyOf(byName.values());
+    }
+
+    /** The Freezes that are not used: those with errors, and each of two that share a name. */
+    private List<Broken> unused() {
+        List<Broken> all = new ArrayList<>(broken);
+        for (Valid v : valid) {
+            Freeze f = v.read().freeze();
+            if (names.duplicated(f.name())) all.add(new Broken(DocPositions.nameAt(v.doc()), f.name(), f.selector(), f.applications(),
+                    "whose name is also defined at " + names.elsewhere(v.doc())));
+        }
+        return all;
+    }
 
     /** Holds the applications a broken Freeze may cover; warns about names in a Freeze that nothing has. */
     Matched match(SortedMap<String, Application> apps, Map<String, Cluster> clusters) {
-        List<Diagnostic> out = new ArrayList<>();
-        for (FreezeReader.Read r : valid.values()) {
+        List<Broken> unused = unused();
+        List<Diagnostic> out = new ArrayList<>(names.errors());
+        for (FreezeReader.Read r : usable()) {
             Freeze f = r.freeze();
             for (String a : f.applications()) {
                 if (!apps.containsKey(a)) out.add(Diagnostic.warning(r.applicationsAt(), "Freeze " + f.name() + " names application '" + a
@@ -69,10 +84,10 @@ final class Freezes {
         SortedMap<String, Application> result = new TreeMap<>(apps);
         for (Application app : apps.values()) {
             List<Diagnostic> more = new ArrayList<>();
-            for (Broken b : broken) {
+            for (Broken b : unused) {
                 if (b.mayCover(app)) {
                     more.add(Diagnostic.error(app.location(), "Application " + app.name() + " may be frozen by Freeze " + b.name()
-                            + " (" + b.doc().location() + "), which has errors; nothing is applied until it is fixed"));
+                            + " (" + b.at() + "), " + b.why() + "; nothing is applied until it is fixed"));
                 }
             }
             if (more.isEmpty()) continue;
@@ -92,10 +107,11 @@ final class Freezes {
         String shown = name == null ? doc.path() : name.toString();
         List<Diagnostic> problems = new ArrayList<>();
         Fields spec = Fields.root(doc, "Freeze", problems).object("spec");
-        if (spec == null) return new Broken(doc, shown, null, List.of());
+        String why = "which has errors";
+        if (spec == null) return new Broken(doc.location(), shown, null, List.of(), why);
         LabelSelector selector = spec.has("selector") ? SelectorReader.read(spec, "selector") : null;
         List<String> applications = spec.strings("applications");
-        if (!problems.isEmpty()) return new Broken(doc, shown, null, List.of());
-        return new Broken(doc, shown, selector, applications);
+        if (!problems.isEmpty()) return new Broken(doc.location(), shown, null, List.of(), why);
+        return new Broken(doc.location(), shown, selector, applications, why);
     }
 }

@@ -1,19 +1,15 @@
 package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Application;
-import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Settings;
 import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.source.Snapshot;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Reads a whole commit into a {@link DesiredState}. Kinds are found by {@code kind}, not by folder.
@@ -45,8 +41,7 @@ public final class RepoParser {
         Set<String> broken = new HashSet<>();
         Settings settings = Settings.DEFAULT;
         YamlDoc settingsDoc = null;
-        TreeMap<String, Cluster> clusters = new TreeMap<>();
-        Map<String, YamlDoc> clusterDocs = new HashMap<>();
+        Clusters clusters = new Clusters();
         List<Declared> apps = new ArrayList<>();
         List<YamlDoc> plainDocs = new ArrayList<>();
         Rollouts rollouts = new Rollouts();
@@ -72,16 +67,7 @@ public final class RepoParser {
                             settings = SettingsReader.read(doc, found);
                         }
                     }
-                    case "Cluster" -> {
-                        Cluster c = ClusterReader.read(doc, found);
-                        if (c != null && clusters.containsKey(c.name())) {
-                            found.add(Diagnostic.error(doc.location(), "Cluster '" + c.name() + "' is defined twice; the first is at " + clusterDocs.get(c.name()).location() + ". Rename or remove one"));
-                        } else if (c != null && found.stream().noneMatch(Diagnostic::isError)) {
-                            clusters.put(c.name(), c);
-                            clusterDocs.put(c.name(), doc);
-                        }
-                        if (found.stream().anyMatch(Diagnostic::isError)) broken.add(doc.path());
-                    }
+                    case "Cluster" -> clusters.read(doc, found, broken);
                     case "RolloutPolicy" -> rollouts.read(doc, found);
                     case "FailoverPolicy" -> failovers.read(doc, found);
                     case "RemediationPolicy" -> {
@@ -101,19 +87,24 @@ public final class RepoParser {
                 all.addAll(found);
             }
         }
-        var built = new AppAssembly(snapshot, files, clusters, plainDocs, cache).assemble(apps);
+        all.addAll(clusters.check(broken));
+        all.addAll(remediations.check(clusters.clusters(), broken));
+        var built = new AppAssembly(snapshot, files, clusters.clusters(), plainDocs, cache).assemble(apps);
         all.addAll(built.extraDiagnostics());
-        var matched = rollouts.match(built.apps(), clusters, broken);
+        var held = clusters.hold(built.apps());
+        all.addAll(held.diagnostics());
+        var matched = rollouts.match(held.apps(), clusters.clusters(), broken);
         all.addAll(matched.diagnostics());
         var moved = failovers.match(matched.apps());
         all.addAll(moved.diagnostics());
         var secretFree = SecretReadingRules.check(moved.apps(), moved.failoverOf(), failovers.policies());
         all.addAll(secretFree.diagnostics());
-        var frozen = freezes.match(secretFree.apps(), clusters);
+        var frozen = freezes.match(secretFree.apps(), clusters.clusters());
         all.addAll(frozen.diagnostics());
         all.sort(null);
-        return new DesiredState(snapshot.commit(), settings, clusters, frozen.apps(), broken, all, rollouts.policies(), matched.rolloutOf(),
-                freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(), remediations.policies());
+        return SharedObjects.check(new DesiredState(snapshot.commit(), settings, clusters.clusters(), frozen.apps(), broken, all,
+                rollouts.policies(), matched.rolloutOf(), freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(),
+                remediations.policies()));
     }
 
     /** Every folder holding a Helm chart (a Chart.yaml): its templates are no YAML until Helm renders them. */

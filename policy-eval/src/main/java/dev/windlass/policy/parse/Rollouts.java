@@ -3,9 +3,10 @@ package dev.windlass.policy.parse;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.Diagnostic;
-import dev.windlass.policy.model.LabelSelector;
 import dev.windlass.policy.model.RolloutPolicy;
+import dev.windlass.policy.model.SourceLocation;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,89 +16,74 @@ import java.util.TreeMap;
 
 /**
  * Rollout policies of a commit and which application each one rolls out. Exactly one policy may select
- * an application; a cluster belongs to one group. A policy with errors holds every application it
- * selects (rolling them out without it would skip its gates).
+ * an application; a cluster belongs to one group. A policy with errors, or either of two by one name, holds
+ * every application it selects (rolling them out without it would skip its gates).
  */
 final class Rollouts {
-    private final SortedMap<String, RolloutPolicy> policies = new TreeMap<>();
-    private final Map<String, YamlDoc> docs = new HashMap<>();
-    /** Policies that could not be read, with the selector when it at least could be. */
-    private final List<Broken> broken = new ArrayList<>();
-
-    private record Broken(YamlDoc doc, LabelSelector selector, String name) {}
+    private final SelectingPolicies<RolloutPolicy> policies = new SelectingPolicies<>("RolloutPolicy", RolloutPolicy::name, RolloutPolicy::selector);
 
     record Matched(SortedMap<String, Application> apps, Map<String, String> rolloutOf, List<Diagnostic> diagnostics) {}
 
     void read(YamlDoc doc, List<Diagnostic> found) {
         int before = found.size();
-        RolloutPolicy p = RolloutPolicyReader.read(doc, found);
-        if (p != null && policies.containsKey(p.name())) {
-            found.add(Diagnostic.error(doc.location(), "RolloutPolicy '" + p.name() + "' is defined twice; the first is at "
-                    + docs.get(p.name()).location() + ". Rename or remove one"));
-            return;
-        }
-        if (p != null && found.subList(before, found.size()).stream().noneMatch(Diagnostic::isError)) {
-            policies.put(p.name(), p);
-            docs.put(p.name(), doc);
-            return;
-        }
-        Object name = doc.value().get("metadata") instanceof Map<?, ?> m ? m.get("name") : null;
-        broken.add(new Broken(doc, leniently(doc), name == null ? doc.path() : name.toString()));
+        policies.add(doc, RolloutPolicyReader.read(doc, found), found, before);
     }
 
-    SortedMap<String, RolloutPolicy> policies() { return policies; }
+    /** Every usable policy, by name. */
+    SortedMap<String, RolloutPolicy> policies() { return policies.policies(); }
 
     Matched match(SortedMap<String, Application> apps, Map<String, Cluster> clusters, Set<String> brokenFiles) {
-        List<Diagnostic> out = new ArrayList<>();
+        SortedMap<String, RolloutPolicy> usable = policies.policies();
+        List<Diagnostic> out = new ArrayList<>(policies.nameErrors());
         Map<String, List<Diagnostic>> policyErrors = new HashMap<>();
-        for (RolloutPolicy p : policies.values()) {
-            for (Cluster c : clusters.values()) {
-                List<String> groups = p.groups().stream().filter(g -> g.clusterSelector().matches(c.labels())).map(RolloutPolicy.Group::name).toList();
-                if (groups.size() > 1) {
-                    Diagnostic d = Diagnostic.error(p.location(), "cluster " + c.name() + " is in groups " + String.join(" and ", groups)
-                            + " of RolloutPolicy " + p.name() + "; a cluster belongs to one group: narrow the selectors");
-                    out.add(d);
-                    policyErrors.computeIfAbsent(p.name(), k -> new ArrayList<>()).add(d);
-                }
-            }
-        }
+        policies.usable().forEach((name, r) -> {
+            List<Diagnostic> errors = groupOverlaps(r.policy(), r.doc(), clusters.values());
+            out.addAll(errors);
+            if (!errors.isEmpty()) policyErrors.put(name, errors);
+        });
+        Map<String, List<Diagnostic>> overlaps = policies.overlaps(apps.values(), "exactly one may roll out an application: narrow the selectors");
         SortedMap<String, Application> result = new TreeMap<>(apps);
         Map<String, String> rolloutOf = new TreeMap<>();
         for (Application app : apps.values()) {
-            List<Diagnostic> more = new ArrayList<>();
-            List<String> matching = policies.values().stream().filter(p -> p.selector().matches(app.labels())).map(RolloutPolicy::name).toList();
-            if (matching.size() > 1) {
-                Diagnostic d = Diagnostic.error(app.location(), "Application " + app.name() + " is selected by RolloutPolicies "
-                        + String.join(" and ", matching) + "; exactly one may roll it out");
-                more.add(d);
-                out.add(d);
-            } else if (matching.size() == 1) {
+            List<Diagnostic> more = new ArrayList<>(overlaps.getOrDefault(app.name(), List.of()));
+            List<String> matching = usable.values().stream().filter(p -> p.selector().matches(app.labels())).map(RolloutPolicy::name).toList();
+            if (matching.size() == 1) {
                 rolloutOf.put(app.name(), matching.get(0));
-                for (Diagnostic e : policyErrors.getOrDefault(matching.get(0), List.of())) more.add(e);
+                more.addAll(policyErrors.getOrDefault(matching.get(0), List.of()));
             }
-            for (Broken b : broken) {
-                if (b.selector() == null || b.selector().matches(app.labels())) {
-                    more.add(Diagnostic.error(app.location(), "Application " + app.name() + " may be rolled out by RolloutPolicy " + b.name()
-                            + " (" + b.doc().location() + "), which has errors; nothing is rolled out until it is fixed"));
-                }
-            }
+            more.addAll(policies.heldBy(app, "rolled out", "nothing is rolled out until it is fixed"));
             if (!more.isEmpty()) {
-                List<Diagnostic> all = new ArrayList<>(app.diagnostics());
-                all.addAll(more);
-                all.sort(null);
-                result.put(app.name(), AppAssembly.withDiagnostics(app, all));
+                out.addAll(more);
+                result.put(app.name(), AppAssembly.withMore(app, more));
             }
         }
         return new Matched(result, rolloutOf, out.stream().distinct().toList());
     }
 
-    /** The selector of a policy whose other fields are wrong, or null when even that cannot be read. */
-    private static LabelSelector leniently(YamlDoc doc) {
-        List<Diagnostic> ignored = new ArrayList<>();
-        Fields root = Fields.root(doc, "RolloutPolicy", ignored);
-        Fields spec = root.object("spec");
-        if (spec == null || !spec.has("selector")) return null;
-        LabelSelector s = SelectorReader.read(spec, "selector");
-        return ignored.isEmpty() ? s : null;
+    /** Two groups of one policy that select one cluster: an error at each group's clusterSelector, naming the other's place. */
+    private static List<Diagnostic> groupOverlaps(RolloutPolicy p, YamlDoc doc, Collection<Cluster> clusters) {
+        List<Diagnostic> out = new ArrayList<>();
+        List<RolloutPolicy.Group> groups = p.groups();
+        for (int i = 0; i < groups.size(); i++) {
+            for (int j = i + 1; j < groups.size(); j++) {
+                RolloutPolicy.Group a = groups.get(i);
+                RolloutPolicy.Group b = groups.get(j);
+                List<String> both = clusters.stream().filter(c -> a.clusterSelector().matches(c.labels()) && b.clusterSelector().matches(c.labels()))
+                        .map(Cluster::name).toList();
+                if (both.isEmpty()) continue;
+                SourceLocation atA = DocPositions.at(doc, "spec", "groups", String.valueOf(i), "clusterSelector");
+                SourceLocation atB = DocPositions.at(doc, "spec", "groups", String.valueOf(j), "clusterSelector");
+                out.add(groupOverlap(p, a, b, atB, both, atA));
+                out.add(groupOverlap(p, b, a, atA, both, atB));
+            }
+        }
+        return out;
+    }
+
+    private static Diagnostic groupOverlap(RolloutPolicy p, RolloutPolicy.Group one, RolloutPolicy.Group other, SourceLocation otherAt,
+                                           List<String> clusters, SourceLocation at) {
+        return Diagnostic.error(at, "group " + one.name() + " of RolloutPolicy " + p.name() + " selects " + (clusters.size() == 1 ? "cluster " : "clusters ")
+                + String.join(", ", clusters) + ", which group " + other.name() + " (" + otherAt + ") selects too; a cluster belongs to one group: "
+                + "narrow the selectors");
     }
 }

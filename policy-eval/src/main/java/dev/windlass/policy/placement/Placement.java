@@ -17,12 +17,8 @@ public final class Placement {
     private Placement() {}
 
     public static List<String> place(Application app, Map<String, Cluster> clusters, Collection<String> current) {
-        TreeSet<String> eligible = new TreeSet<>();
+        TreeSet<String> eligible = eligible(app, clusters);
         var spec = app.placement();
-        for (Cluster c : clusters.values()) {
-            if (spec.clusterSelector() != null && spec.clusterSelector().matches(c.labels())) eligible.add(c.name());
-        }
-        for (String name : spec.clusterNames()) if (clusters.containsKey(name)) eligible.add(name);
         if (spec.maxClusters() <= 0 || eligible.size() <= spec.maxClusters()) return List.copyOf(eligible);
         List<String> chosen = new ArrayList<>();
         for (String c : new TreeSet<>(current)) {
@@ -33,5 +29,19 @@ public final class Placement {
             if (!chosen.contains(c)) chosen.add(c);
         }
         return List.copyOf(new TreeSet<>(chosen));
+    }
+
+    /**
+     * Every cluster the application may run on, before {@code maxClusters}: where it runs is always among these,
+     * whatever it ran on before and wherever a failover moves it.
+     */
+    public static TreeSet<String> eligible(Application app, Map<String, Cluster> clusters) {
+        TreeSet<String> eligible = new TreeSet<>();
+        var spec = app.placement();
+        for (Cluster c : clusters.values()) {
+            if (spec.clusterSelector() != null && spec.clusterSelector().matches(c.labels())) eligible.add(c.name());
+        }
+        for (String name : spec.clusterNames()) if (clusters.containsKey(name)) eligible.add(name);
+        return eligible;
     }
 }

@@ -83,13 +83,11 @@ public final class Planner {
                     : Placement.place(app, desired.clusters(), previous == null ? List.of() : previous.placement()));
         }
         Ownership ownership = new Ownership(desired.apps(), placements);
-        Map<String, List<Diagnostic>> conflicts = ownership.conflicts(desired.apps());
-        conflicts.values().forEach(diagnostics::addAll);
 
         for (Application app : desired.apps().values()) {
             AppStatus previous = state.apps().get(app.name());
-            if (!app.valid() || conflicts.containsKey(app.name())) {
-                apps.add(invalid(app, previous, conflicts.getOrDefault(app.name(), List.of())));
+            if (!app.valid()) {
+                apps.add(invalid(app, previous));
                 continue;
             }
             AppFailover af = failover.apps().get(app.name());
@@ -147,7 +145,7 @@ public final class Planner {
             RolloutGate.Verdict gate = RolloutGate.NONE;
             AppPlan planned = byName.get(app.name());
             Map<String, String> frozen = planned == null ? Map.of() : planned.suspendedOn();
-            if (desired.rolloutPolicy(app.name()) != null && placements.containsKey(app.name()) && !conflicts.containsKey(app.name())) {
+            if (desired.rolloutPolicy(app.name()) != null && placements.containsKey(app.name())) {
                 gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()), results,
                         ownership, revisions, frozen, now);
                 AppStatus before = state.apps().get(app.name());
@@ -253,14 +251,11 @@ public final class Planner {
         return null;
     }
 
-    private static AppPlan invalid(Application app, AppStatus previous, List<Diagnostic> more) {
+    private static AppPlan invalid(Application app, AppStatus previous) {
         List<String> clusters = previous == null ? List.of() : previous.placement();
         List<TargetPlan> targets = clusters.stream()
                 .map(c -> unknown(c, "application is invalid; nothing is applied until its errors are fixed")).toList();
-        List<Diagnostic> all = new ArrayList<>(app.diagnostics());
-        all.addAll(more);
-        all.sort(null);
-        return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, all, app.location().path(), Map.of());
+        return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, app.diagnostics(), app.location().path(), Map.of());
     }
 
     private static AppPlan heldBroken(AppStatus gone) {

@@ -53,7 +53,11 @@ class DurationRangeTest {
 
     @Test void aRolloutDurationPastALongIsAnErrorAtTheValue() {
         DesiredState s = RolloutPolicyParseTest.parse(RolloutPolicyParseTest.POLICY.replace("minSuccessTime: 60s", "minSuccessTime: 99999999999999999999s"));
-        assertEquals(List.of("policies/rollout.yaml:12:19: RolloutPolicy.spec.minSuccessTime '99999999999999999999s' is out of range: Windlass reads "
+        // A RolloutPolicy with an error holds what it selects, and says so, as a Freeze does.
+        assertEquals(List.of(
+                "apps/web/app.yaml:1:1: Application web may be rolled out by RolloutPolicy prod-waves (policies/rollout.yaml:1:1), which has errors; "
+                        + "nothing is rolled out until it is fixed",
+                "policies/rollout.yaml:12:19: RolloutPolicy.spec.minSuccessTime '99999999999999999999s' is out of range: Windlass reads "
                 + "durations of at most 3650d; write e.g. 60s, 10m or 1h30m"), RolloutPolicyParseTest.errors(s));
         assertNull(s.rolloutPolicies().get("prod-waves"));
     }

@@ -211,7 +211,10 @@ class FailoverPolicyParseTest {
     void twoPoliciesSelectingOneAppMakeItInvalid() {
         DesiredState s = parse(POLICY + "---\n" + POLICY.replace("stateful", "second").replace("{tier: frontend}", "{}"));
         List<String> expected = List.of(
-                "apps/web/app.yaml:1:1: Application web is selected by FailoverPolicies second and stateful; at most one may move it: narrow the selectors");
+                "policies/failover.yaml:5:13: FailoverPolicy stateful selects application web, which FailoverPolicy second (policies/failover.yaml:21:13) "
+                        + "selects too; at most one may move an application: narrow the selectors",
+                "policies/failover.yaml:21:13: FailoverPolicy second selects application web, which FailoverPolicy stateful (policies/failover.yaml:5:13) "
+                        + "selects too; at most one may move an application: narrow the selectors");
         assertEquals(expected, errors(s));
         assertEquals(List.of("web"), invalidApps(s));
         assertEquals(expected, s.apps().get("web").diagnostics().stream().map(Object::toString).toList(), "the app's own status says why");
@@ -219,15 +222,18 @@ class FailoverPolicyParseTest {
     }
 
     @Test
-    void aSecondPolicyOfTheSameNameIsAnErrorAndHoldsWhatItSelects() {
+    void twoPoliciesOfTheSameNameAreErrorsAtBothAndHoldWhatEitherSelects() {
         DesiredState s = parse(POLICY + "---\n" + POLICY.replace("{tier: frontend}", "{tier: backend}"));
         assertEquals(List.of(
-                "apps/api/app.yaml:1:1: Application api may be moved by FailoverPolicy stateful (policies/failover.yaml:17:1), which has errors; "
-                        + "nothing is applied until it is fixed",
-                "policies/failover.yaml:17:1: FailoverPolicy 'stateful' is defined twice; the first is at policies/failover.yaml:1:1. Rename or remove one"),
+                "apps/api/app.yaml:1:1: Application api may be moved by FailoverPolicy stateful (policies/failover.yaml:19:18), whose name is "
+                        + "also defined at policies/failover.yaml:3:18; nothing is applied until it is fixed",
+                "apps/web/app.yaml:1:1: Application web may be moved by FailoverPolicy stateful (policies/failover.yaml:3:18), whose name is "
+                        + "also defined at policies/failover.yaml:19:18; nothing is applied until it is fixed",
+                "policies/failover.yaml:3:18: FailoverPolicy 'stateful' is also defined at policies/failover.yaml:19:18; a name may be defined once: rename or remove one (until then neither is used)",
+                "policies/failover.yaml:19:18: FailoverPolicy 'stateful' is also defined at policies/failover.yaml:3:18; a name may be defined once: rename or remove one (until then neither is used)"),
                 errors(s));
-        assertEquals(List.of("api"), invalidApps(s));
-        assertEquals(Map.of("web", "stateful"), s.failoverOf(), "the first one is used");
+        assertEquals(List.of("api", "web"), invalidApps(s));
+        assertEquals(Map.of(), s.failoverOf(), "neither is used");
     }
 
     @Test

@@ -159,15 +159,20 @@ class FreezeParseTest {
     }
 
     @Test
-    void aSecondFreezeOfTheSameNameIsAnErrorAndHoldsWhatItCovers() {
+    void twoFreezesOfTheSameNameAreErrorsAtBothAndHoldWhatEitherCovers() {
         String second = FREEZE.replace("selector: {matchLabels: {tier: frontend}}", "selector: {matchLabels: {tier: backend}}")
                 .replace("applications: [cache]", "applications: []");
         DesiredState s = parse("freezes/black-friday.yaml", FREEZE + "---\n" + second);
         assertEquals(List.of(
-                "apps/api/app.yaml:1:1: Application api may be frozen by Freeze black-friday (freezes/black-friday.yaml:14:1), which has errors; nothing is applied until it is fixed",
-                "freezes/black-friday.yaml:14:1: Freeze 'black-friday' is defined twice; the first is at freezes/black-friday.yaml:1:1. Rename or remove one"), errors(s));
-        assertEquals(1, s.freezes().size(), "the first one is used");
-        assertEquals("freezes/black-friday.yaml:1:1", s.freezes().get(0).location().toString());
+                "apps/api/app.yaml:1:1: Application api may be frozen by Freeze black-friday (freezes/black-friday.yaml:16:18), whose name is also "
+                        + "defined at freezes/black-friday.yaml:3:18; nothing is applied until it is fixed",
+                "apps/cache/app.yaml:1:1: Application cache may be frozen by Freeze black-friday (freezes/black-friday.yaml:3:18), whose name is also "
+                        + "defined at freezes/black-friday.yaml:16:18; nothing is applied until it is fixed",
+                "apps/web/app.yaml:1:1: Application web may be frozen by Freeze black-friday (freezes/black-friday.yaml:3:18), whose name is also "
+                        + "defined at freezes/black-friday.yaml:16:18; nothing is applied until it is fixed",
+                "freezes/black-friday.yaml:3:18: Freeze 'black-friday' is also defined at freezes/black-friday.yaml:16:18; a name may be defined once: rename or remove one (until then neither is used)",
+                "freezes/black-friday.yaml:16:18: Freeze 'black-friday' is also defined at freezes/black-friday.yaml:3:18; a name may be defined once: rename or remove one (until then neither is used)"), errors(s));
+        assertEquals(List.of(), s.freezes(), "neither is used");
     }
 
     @Test

@@ -142,7 +142,9 @@ class ListKindsTest {
 
     @Test
     void anEmptyListHoldsNothingAndIsNoError() {
-        DesiredState s = RepoParser.parse(repo("apiVersion: v1\nkind: List\nitems: []\n"));
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", RepoParserTest.CLUSTER, "apps/web/app.yaml", APP,
+                "apps/web/manifests/list.yaml", "apiVersion: v1\nkind: List\nitems: []\n",
+                "apps/web/manifests/other.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\n"));
         assertEquals(List.of(), s.diagnostics().stream().map(Object::toString).toList());
         assertTrue(s.apps().get("web").valid());
         assertEquals(List.of(), located(s.apps().get("web"), "apps/web/manifests/list.yaml"));

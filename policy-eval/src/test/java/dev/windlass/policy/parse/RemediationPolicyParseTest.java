@@ -62,6 +62,10 @@ class RemediationPolicyParseTest {
                 unhealthyConditions: [{type: Ready, status: "False", timeoutSeconds: 0}]
             """;
 
+    /** Every Node but the control plane's: no target of {@link #POLICY}. */
+    static final String WORKERS = MINIMAL.replace("target: {apiVersion: v1, kind: Node}", "target: {apiVersion: v1, kind: Node, selector: "
+            + "{matchExpressions: [{key: node-role.kubernetes.io/control-plane, operator: DoesNotExist}]}}");
+
     /** The examples repo (apps web, api, cache; clusters eu-1, eu-2, us-1) plus one file. */
     static DesiredState parse(String text) {
         List<String> files = new ArrayList<>();
@@ -227,13 +231,15 @@ class RemediationPolicyParseTest {
     }
 
     @Test
-    void aSecondPolicyOfTheSameNameIsAnErrorAndTheFirstIsUsed() {
+    void twoPoliciesOfTheSameNameAreErrorsAtBothAndNeitherIsUsed() {
         DesiredState s = parse(POLICY + "---\n" + MINIMAL.replace("workers", "control-plane"));
-        assertEquals(List.of("policies/remediation.yaml:24:1: RemediationPolicy 'control-plane' is defined twice; the first is at "
-                + "policies/remediation.yaml:1:1. Rename or remove one"), errors(s));
-        assertEquals(Action.CordonAndDrain, s.remediationPolicies().get("control-plane").action(), "the first one");
+        assertEquals(List.of(
+                "policies/remediation.yaml:3:18: RemediationPolicy 'control-plane' is also defined at policies/remediation.yaml:26:18; a name may be defined once: rename or remove one (until then neither is used)",
+                "policies/remediation.yaml:26:18: RemediationPolicy 'control-plane' is also defined at policies/remediation.yaml:3:18; a name may be defined once: rename or remove one (until then neither is used)"),
+                errors(s));
+        assertEquals(Set.of(), s.remediationPolicies().keySet(), "neither is used");
         assertEquals(Set.of(PATH), s.brokenFiles());
-        DesiredState two = parse(POLICY + "---\n" + MINIMAL);
+        DesiredState two = parse(POLICY + "---\n" + WORKERS);
         assertEquals(List.of(), errors(two));
         assertEquals(List.of("control-plane", "workers"), List.copyOf(two.remediationPolicies().keySet()));
     }

@@ -109,7 +109,8 @@ class RepoParserTest {
                 "apps/web/app.yaml", APP + "  dependsOn: [api]\n", "apps/web/manifests/d.yaml", DEPLOY,
                 "apps/api/app.yaml", app2, "apps/api/manifests/d.yaml", DEPLOY));
         List<String> errs = errors(s);
-        assertTrue(errs.contains("clusters/eu-1.yaml:1:1: Cluster 'eu-1' is defined twice; the first is at clusters/eu-1-copy.yaml:1:1. Rename or remove one"), errs.toString());
+        assertTrue(errs.contains("clusters/eu-1.yaml:3:18: Cluster 'eu-1' is also defined at clusters/eu-1-copy.yaml:3:18; a name may be defined once: rename or remove one (until then neither is used)"), errs.toString());
+        assertTrue(errs.contains("clusters/eu-1-copy.yaml:3:18: Cluster 'eu-1' is also defined at clusters/eu-1.yaml:3:18; a name may be defined once: rename or remove one (until then neither is used)"), errs.toString());
         assertTrue(errs.contains("clusters/eu-1.yaml:3:52: Cluster.metadata.labels.canary must be a string; quote the value (\"true\")"), errs.toString());
         assertTrue(errs.stream().anyMatch(e -> e.contains("dependency cycle: api -> web -> api")), errs.toString());
         assertFalse(s.apps().get("web").valid());

@@ -78,16 +78,27 @@ class RolloutPolicyParseTest {
     @Test
     void aClusterInTwoGroupsNamesBothAndHoldsTheApps() {
         DesiredState s = parse(POLICY.replace("{matchLabels: {region: eu, canary: \"false\"}}", "{matchLabels: {env: prod}}"));
-        assertTrue(errors(s).contains("policies/rollout.yaml:1:1: cluster eu-1 is in groups canary and eu of RolloutPolicy prod-waves; a cluster belongs to one group: narrow the selectors"), errors(s).toString());
+        List<String> expected = List.of(
+                "policies/rollout.yaml:8:39: group canary of RolloutPolicy prod-waves selects cluster eu-1, which group eu (policies/rollout.yaml:9:35) "
+                        + "selects too; a cluster belongs to one group: narrow the selectors",
+                "policies/rollout.yaml:9:35: group eu of RolloutPolicy prod-waves selects cluster eu-1, which group canary (policies/rollout.yaml:8:39) "
+                        + "selects too; a cluster belongs to one group: narrow the selectors");
+        assertEquals(expected, errors(s));
         assertFalse(s.apps().get("web").valid());
+        assertEquals(expected, s.apps().get("web").diagnostics().stream().map(Object::toString).toList(), "the app's status says why, at the policy");
         assertTrue(s.apps().get("api").valid(), "an app the policy does not select goes on");
     }
 
     @Test
     void twoPoliciesForOneAppIsAnError() {
         DesiredState s = parse(POLICY + "---\n" + POLICY.replace("prod-waves", "second"));
-        assertTrue(errors(s).contains("apps/web/app.yaml:1:1: Application web is selected by RolloutPolicies prod-waves and second; exactly one may roll it out"), errors(s).toString());
+        assertEquals(List.of(
+                "policies/rollout.yaml:5:13: RolloutPolicy prod-waves selects application web, which RolloutPolicy second (policies/rollout.yaml:21:13) "
+                        + "selects too; exactly one may roll out an application: narrow the selectors",
+                "policies/rollout.yaml:21:13: RolloutPolicy second selects application web, which RolloutPolicy prod-waves (policies/rollout.yaml:5:13) "
+                        + "selects too; exactly one may roll out an application: narrow the selectors"), errors(s));
         assertFalse(s.apps().get("web").valid());
+        assertFalse(s.rolloutOf().containsKey("web"));
     }
 
     @Test

@@ -1,0 +1,48 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.model.SourceLocation;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/** Where a field of a document is written, for errors that concern a whole object (its name, its selector). */
+final class DocPositions {
+    private DocPositions() {}
+
+    /**
+     * The position of the value at {@code keys} (such as {@code spec, selector}, or {@code spec, groups, 0} for the first
+     * item of a list); when part of the path is missing,
+     * the position of the deepest part that is there (the document itself at worst).
+     */
+    static SourceLocation at(YamlDoc doc, String... keys) {
+        Node node = doc.node();
+        for (String key : keys) {
+            Node next = child(node, key);
+            if (next == null) break;
+            node = next;
+        }
+        return YamlReader.at(doc.path(), node.getStartMark());
+    }
+
+    /** The position of {@code metadata.name}. */
+    static SourceLocation nameAt(YamlDoc doc) { return at(doc, "metadata", "name"); }
+
+    /** {@code metadata.name} when it is a string, else null. */
+    static String name(YamlDoc doc) {
+        return doc.value().get("metadata") instanceof java.util.Map<?, ?> m && m.get("name") instanceof String s ? s : null;
+    }
+
+    private static Node child(Node node, String key) {
+        if (node instanceof SequenceNode s) {
+            int i = key.chars().allMatch(Character::isDigit) ? Integer.parseInt(key) : -1;
+            return i >= 0 && i < s.getValue().size() ? s.getValue().get(i) : null;
+        }
+        if (!(node instanceof MappingNode m)) return null;
+        for (NodeTuple t : m.getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key)) return t.getValueNode();
+        }
+        return null;
+    }
+}
