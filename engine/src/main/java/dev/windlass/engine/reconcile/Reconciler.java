@@ -101,7 +101,10 @@ public final class Reconciler {
 
     public synchronized PassReport reconcile() throws IOException {
         java.util.Optional<String> standBy = fence.refusal();
-        if (standBy.isPresent()) throw new PassAbandoned("no pass: " + standBy.get());
+        if (standBy.isPresent()) {
+            forgetState();  // whoever holds the lease may be recording meanwhile
+            throw new PassAbandoned("no pass: " + standBy.get());
+        }
         if (statusMayBeStale) {
             statusMayBeStale = false;
             forgetState();
