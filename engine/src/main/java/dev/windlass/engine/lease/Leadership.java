@@ -108,7 +108,8 @@ public final class Leadership implements WriteFence, AutoCloseable {
 
     @Override public Optional<String> refusal() {
         if (!leading) {
-            return Optional.of(settings.describe() + " is held by " + (holder.isEmpty() ? "no one" : holder) + ", not by " + settings.identity());
+            String other = holder.isEmpty() || holder.equals(settings.identity()) ? "no one else known yet" : holder;
+            return Optional.of(settings.describe() + " is not held by " + settings.identity() + " (holder: " + other + ")");
         }
         OptionalLong renewed = lock.lastRenewal();
         if (renewed.isEmpty()) return Optional.of(settings.describe() + " was not renewed by " + settings.identity());
