@@ -8,6 +8,7 @@ import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Stage;
 import java.time.Duration;
@@ -153,6 +154,14 @@ public final class Applier implements AutoCloseable {
      * be not answering are not written to. Results in the plan's order, only for the actions executed.
      */
     public List<ActionResult> executeStages(List<Stage> stages) {
+        return executeStages(stages, WriteFence.OPEN);
+    }
+
+    /**
+     * {@link #executeStages(List)}, asking {@code fence} before every write: once it refuses, no cluster is written to
+     * any more and the actions left fail with its reason.
+     */
+    public List<ActionResult> executeStages(List<Stage> stages, WriteFence fence) {
         Map<String, List<List<Action>>> byCluster = new LinkedHashMap<>();
         for (int i = 0; i < stages.size(); i++) {
             for (Action action : stages.get(i).actions()) {
@@ -164,7 +173,7 @@ public final class Applier implements AutoCloseable {
         Map<String, CompletableFuture<List<ActionResult>>> running = new LinkedHashMap<>();
         byCluster.forEach((cluster, perStage) -> {
             perStage.removeIf(List::isEmpty);
-            ClusterPipeline pipeline = new ClusterPipeline(cluster, perStage, writes);
+            ClusterPipeline pipeline = new ClusterPipeline(cluster, perStage, writes, fence);
             int actions = perStage.stream().mapToInt(List::size).sum();
             Duration deadline = settings.executeDeadline(actions);
             String silent = lane(cluster).notAnswering();
@@ -214,7 +223,7 @@ public final class Applier implements AutoCloseable {
 
     private List<ActionResult> execute(Stage stage, Predicate<String> included) {
         return perCluster(stage, included, "it may or may not have been applied",
-                (cluster, actions) -> new ClusterRun(cluster, actions, writes));
+                (cluster, actions) -> new ClusterRun(cluster, actions, writes, WriteFence.OPEN));
     }
 
     /** Runs each cluster's share in parallel under its own deadline; results in the stage's action order. */

@@ -3,6 +3,7 @@ package dev.windlass.applier;
 import dev.windlass.applier.cluster.ClusterConnection;
 import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,9 @@ final class ClusterPipeline implements ClusterWork {
     private final List<ClusterRun> stages = new ArrayList<>();
     private int current;  // guarded by this: the stage running now
 
-    ClusterPipeline(String cluster, List<List<Action>> actionsByStage, ActionWrite writes) {
-        for (List<Action> actions : actionsByStage) stages.add(new ClusterRun(cluster, actions, writes));
+    /** @param fence asked before each stage and each write in it (see {@link ClusterRun}) */
+    ClusterPipeline(String cluster, List<List<Action>> actionsByStage, ActionWrite writes, WriteFence fence) {
+        for (List<Action> actions : actionsByStage) stages.add(new ClusterRun(cluster, actions, writes, fence));
     }
 
     @Override public List<ActionResult> run(ClusterConnection connection) {

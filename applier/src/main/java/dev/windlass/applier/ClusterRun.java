@@ -6,6 +6,7 @@ import dev.windlass.applier.write.Attempt;
 import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.applier.write.CrdEstablishment;
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -14,7 +15,8 @@ import java.util.List;
 /**
  * One cluster's share of a stage: its actions in the stage's order, one at a time, each application's inventory
  * recorded before its objects are written. Once the cluster stops answering, the remaining actions fail as
- * skipped instead of each waiting for its own timeout.
+ * skipped instead of each waiting for its own timeout. The write fence is asked before each action: once it refuses
+ * (this replica lost its lease), nothing more is written and the remaining actions fail with its reason.
  */
 final class ClusterRun implements ClusterWork {
 
@@ -24,11 +26,13 @@ final class ClusterRun implements ClusterWork {
     private final String cluster;
     private final ResultLog log;
     private final ActionWrite writes;
+    private final WriteFence fence;
 
-    ClusterRun(String cluster, List<Action> actions, ActionWrite writes) {
+    ClusterRun(String cluster, List<Action> actions, ActionWrite writes, WriteFence fence) {
         this.cluster = cluster;
         this.log = new ResultLog(actions);
         this.writes = writes;
+        this.fence = fence;
     }
 
     /** One result per action, in order. */
@@ -40,9 +44,13 @@ final class ClusterRun implements ClusterWork {
         var client = ((ClusterConnection.Connected) connection).client();
         StageRecording inventory = new StageRecording(log.actions());
         boolean lost = false;
+        String refused = null;
         for (Action action : log.actions()) {
             ActionResult result;
-            if (lost) {
+            if (refused == null) refused = fence.refusal().map(why -> "not written: " + why).orElse(null);
+            if (refused != null) {
+                result = ActionResult.failed(action, refused, true);
+            } else if (lost) {
                 result = ActionResult.failed(action, "skipped: cluster " + cluster + " unreachable", true);
             } else {
                 Attempt attempt = attempt(client, action, inventory);
@@ -52,7 +60,7 @@ final class ClusterRun implements ClusterWork {
             inventory.after(result);
             if (!log.record(result)) return log.results();
         }
-        if (!lost) inventory.finish(client);
+        if (!lost && refused == null && fence.refusal().isEmpty()) inventory.finish(client);
         return log.results();
     }
 

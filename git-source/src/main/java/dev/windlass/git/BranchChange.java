@@ -8,15 +8,29 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectInserter;
 
 /**
  * One commit's worth of edits to a branch: files to write, paths to delete (a directory path deletes everything
  * under it), and who says why. Applied on top of whatever the branch tip is when the push happens, so the same
  * change can be re-applied after losing a race.
+ *
+ * <p>{@code bases} says what the writer read at a path before it computed its edit there: the blob id of the file, or
+ * {@link #NO_FILE}. A path with a base is a three-way edit: it applies only while the tip still holds the base (or
+ * already holds the edit); when another writer changed that file meanwhile, the commit is a
+ * {@link CommitOutcome.Conflict} instead of an overwrite. A path without a base is applied whatever the tip holds.
  */
 public record BranchChange(
         Map<String, byte[]> writes, Set<String> deletes, String message, String authorName,
-        String authorEmail) {
+        String authorEmail, Map<String, String> bases) {
+
+    /** The base of a path where the writer found no file. */
+    public static final String NO_FILE = "";
+
+    public BranchChange(Map<String, byte[]> writes, Set<String> deletes, String message, String authorName, String authorEmail) {
+        this(writes, deletes, message, authorName, authorEmail, Map.of());
+    }
 
     public BranchChange {
         SortedMap<String, byte[]> copied = new TreeMap<>();
@@ -28,6 +42,10 @@ public record BranchChange(
         }
         writes = Collections.unmodifiableSortedMap(copied);
         deletes = Collections.unmodifiableSortedSet(deleted);
+        for (String path : bases.keySet()) {
+            if (!copied.containsKey(path) && !deleted.contains(path)) throw new IllegalArgumentException(path + " has a base but no edit");
+        }
+        bases = Collections.unmodifiableSortedMap(new TreeMap<>(bases));
         if (message == null || message.isBlank()) throw new IllegalArgumentException("commit message is empty");
         if (authorName == null || authorName.isBlank()) throw new IllegalArgumentException("author name is empty");
         if (authorEmail == null) throw new IllegalArgumentException("author email is null");
@@ -41,7 +59,7 @@ public record BranchChange(
     public BranchChange write(String path, byte[] content) {
         SortedMap<String, byte[]> more = new TreeMap<>(writes);
         more.put(path, content);
-        return new BranchChange(more, deletes, message, authorName, authorEmail);
+        return new BranchChange(more, deletes, message, authorName, authorEmail, bases);
     }
 
     public BranchChange write(String path, String utf8) {
@@ -51,7 +69,41 @@ public record BranchChange(
     public BranchChange delete(String path) {
         SortedSet<String> more = new TreeSet<>(deletes);
         more.add(path);
-        return new BranchChange(writes, more, message, authorName, authorEmail);
+        return new BranchChange(writes, more, message, authorName, authorEmail, bases);
+    }
+
+    /**
+     * This change as computed against {@code read}: for every path it writes or deletes and has no base for yet, the
+     * writer read {@code read.get(path)} there (no entry: no file). Bases already set stay.
+     */
+    public BranchChange basedOn(Map<String, byte[]> read) {
+        SortedMap<String, String> more = new TreeMap<>(bases);
+        SortedSet<String> edited = new TreeSet<>(writes.keySet());
+        edited.addAll(deletes);
+        for (String path : edited) {
+            byte[] content = read.get(path);
+            more.putIfAbsent(path, content == null ? NO_FILE : blobId(content));
+        }
+        return new BranchChange(writes, deletes, message, authorName, authorEmail, more);
+    }
+
+    /**
+     * The paths where {@code tip} (path to blob id, as {@link dev.windlass.policy.source.Snapshot#files()} lists them)
+     * holds neither this change's base nor its edit: another writer changed them since this writer read them.
+     */
+    public SortedSet<String> conflictsWith(Map<String, String> tip) {
+        SortedSet<String> conflicts = new TreeSet<>();
+        bases.forEach((path, base) -> {
+            String there = tip.getOrDefault(path, NO_FILE);
+            String ours = writes.containsKey(path) ? blobId(writes.get(path)) : NO_FILE;
+            if (!there.equals(base) && !there.equals(ours)) conflicts.add(path);
+        });
+        return conflicts;
+    }
+
+    /** The id Git gives a file with this content. */
+    static String blobId(byte[] content) {
+        return new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, content).name();
     }
 
     public boolean isEmpty() {
@@ -78,7 +130,7 @@ public record BranchChange(
             if (!java.util.Arrays.equals(e.getValue(), other.writes.get(e.getKey()))) return false;
         }
         return deletes.equals(other.deletes) && message.equals(other.message)
-                && authorName.equals(other.authorName) && authorEmail.equals(other.authorEmail);
+                && authorName.equals(other.authorName) && authorEmail.equals(other.authorEmail) && bases.equals(other.bases);
     }
 
     @Override public int hashCode() {
@@ -86,6 +138,6 @@ public record BranchChange(
     }
 
     @Override public String toString() {
-        return "BranchChange[writes=" + writes.keySet() + ", deletes=" + deletes + ", message=" + message + "]";
+        return "BranchChange[writes=" + writes.keySet() + ", deletes=" + deletes + ", based on " + bases.size() + " reads, message=" + message + "]";
     }
 }

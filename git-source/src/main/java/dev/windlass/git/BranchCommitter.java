@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import dev.windlass.policy.fence.WriteFence;
 import java.util.function.Function;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
@@ -30,11 +32,18 @@ final class BranchCommitter {
     private final Mirror mirror;
     private final String ref;
     private final RetryPolicy retry;
+    private final WriteFence fence;
 
     BranchCommitter(Mirror mirror, String branch, RetryPolicy retry) {
+        this(mirror, branch, retry, WriteFence.OPEN);
+    }
+
+    /** @param fence asked right before each push; a refusal ends the commit as {@link CommitOutcome.Fenced} */
+    BranchCommitter(Mirror mirror, String branch, RetryPolicy retry, WriteFence fence) {
         this.mirror = mirror;
         this.ref = Mirror.branchRef(branch);
         this.retry = retry;
+        this.fence = fence;
     }
 
     /** {@code edit} sees the files at the tip each attempt starts from; it may run once per attempt. */
@@ -68,8 +77,15 @@ final class BranchCommitter {
         Optional<RevCommit> tip = tipId.isEmpty() ? Optional.empty() : Optional.of(tipCommit(tipId.get()));
         Snapshot current = tip.isPresent()
                 ? new CommitSnapshot(mirror.repository(), tip.get()) : new MapSnapshot(null, Map.of());
-        Optional<ObjectId> created = build(tip, edit.apply(current));
+        BranchChange change = edit.apply(current);
+        // Three-way at file granularity: the tip's other files stay as they are; a file of ours that another writer
+        // changed since we read it is not overwritten.
+        SortedSet<String> conflicts = change.conflictsWith(current.files());
+        if (!conflicts.isEmpty()) return Attempt.done(new CommitOutcome.Conflict(conflicts, tipId.map(ObjectId::name).orElse("")));
+        Optional<ObjectId> created = build(tip, change);
         if (created.isEmpty()) return Attempt.done(new CommitOutcome.Unchanged(tipId.map(ObjectId::name)));
+        Optional<String> refusal = fence.refusal();
+        if (refusal.isPresent()) return Attempt.done(new CommitOutcome.Fenced(refusal.get()));
 
         RemoteRefUpdate update;
         try {

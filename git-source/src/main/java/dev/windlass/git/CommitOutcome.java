@@ -13,4 +13,13 @@ public sealed interface CommitOutcome {
 
     /** Nothing was written: the remote refused, stayed unreachable, or kept moving for every attempt. */
     record Failed(String reason, int attempts) implements CommitOutcome {}
+
+    /**
+     * Nothing was written: another writer changed {@code paths} since this writer read them (see
+     * {@link BranchChange#bases()}); {@code tip} is the commit that holds their changes. Read again and recompute.
+     */
+    record Conflict(java.util.SortedSet<String> paths, String tip) implements CommitOutcome {}
+
+    /** Nothing was written: the writer's fence refused (this replica does not hold its lease), for {@code reason}. */
+    record Fenced(String reason) implements CommitOutcome {}
 }

@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import dev.windlass.policy.fence.WriteFence;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * Records engine status as commits on a dedicated branch of the config remote ({@value #DEFAULT_BRANCH} unless told
- * otherwise). The branch starts as an orphan so it shares no history with config, and every write lands on the
- * remote's current tip, so entries written concurrently by other engines survive.
+ * otherwise). The branch starts as an orphan so it shares no history with config. Every write lands on the remote's
+ * current tip with only its own files changed, so files other writers changed meanwhile survive; a change computed
+ * against what the writer read ({@link BranchChange#basedOn}) never overwrites a file another writer changed since:
+ * that is a {@link CommitOutcome.Conflict}, and the writer reads again ({@link #readTip}) and recomputes.
  */
 public final class StatusWriter {
 
@@ -19,6 +22,7 @@ public final class StatusWriter {
     private final String branch;
     private final BranchCommitter committer;
     private final HistoryTrimmer trimmer;
+    private final WriteFence fence;
     private final java.util.concurrent.atomic.AtomicInteger commitsSinceTrimCheck = new java.util.concurrent.atomic.AtomicInteger(Integer.MAX_VALUE / 2);
 
     public StatusWriter(Mirror mirror) {
@@ -26,15 +30,24 @@ public final class StatusWriter {
     }
 
     public StatusWriter(Mirror mirror, String branch, RetryPolicy retry) {
+        this(mirror, branch, retry, WriteFence.OPEN);
+    }
+
+    /** @param fence asked right before every push (commits and history trims); while it refuses, nothing is pushed */
+    public StatusWriter(Mirror mirror, String branch, RetryPolicy retry, WriteFence fence) {
         this.mirror = mirror;
         this.branch = branch;
-        this.committer = new BranchCommitter(mirror, branch, retry);
+        this.fence = fence;
+        this.committer = new BranchCommitter(mirror, branch, retry, fence);
         this.trimmer = new HistoryTrimmer(mirror, Mirror.branchRef(branch));
     }
 
     public String branch() { return branch; }
 
-    /** Applies {@code change} to the remote tip; when another writer got there first, re-applies it to the new tip. */
+    /**
+     * Applies {@code change} to the remote tip; when another writer got there first, re-applies it to the new tip.
+     * A path with a base that another writer changed since makes the whole change a {@link CommitOutcome.Conflict}.
+     */
     public CommitOutcome write(BranchChange change) throws IOException {
         CommitOutcome outcome = committer.commit(current -> change);
         if (outcome instanceof CommitOutcome.Committed) commitsSinceTrimCheck.incrementAndGet();
@@ -46,6 +59,8 @@ public final class StatusWriter {
      * commit holding the state the dropped ones ended with (see {@link HistoryTrimmer}). The tip's files stay the same.
      */
     public HistoryTrim trimHistory(int limit, String authorName, String authorEmail) throws IOException {
+        Optional<String> refusal = fence.refusal();
+        if (refusal.isPresent()) return new HistoryTrim.Failed("not trimmed: " + refusal.get());
         HistoryTrim trim = trimmer.trim(limit, new org.eclipse.jgit.lib.PersonIdent(authorName, authorEmail));
         if (!(trim instanceof HistoryTrim.Failed)) commitsSinceTrimCheck.set(0);
         return trim;
@@ -73,13 +88,26 @@ public final class StatusWriter {
      * mean a directory); empty when the branch does not exist.
      */
     public SortedMap<String, byte[]> readStatusFiles(String prefix) throws IOException {
+        return new TreeMap<>(readTip(prefix).files());
+    }
+
+    /**
+     * Every file at the remote's current status tip (fetched now) under any of {@code prefixes}, with the commit they
+     * were read at: what a writer computes its next change against.
+     */
+    public StatusRead readTip(String... prefixes) throws IOException {
         SortedMap<String, byte[]> files = new TreeMap<>();
         Optional<CommitSnapshot> tip = fetchTip();
-        if (tip.isEmpty()) return files;
+        if (tip.isEmpty()) return new StatusRead(Optional.empty(), files);
         for (String path : tip.get().files().keySet()) {
-            if (path.startsWith(prefix)) files.put(path, tip.get().read(path));
+            for (String prefix : prefixes) {
+                if (path.startsWith(prefix)) {
+                    files.put(path, tip.get().read(path));
+                    break;
+                }
+            }
         }
-        return files;
+        return new StatusRead(Optional.of(tip.get().commit()), files);
     }
 
     private Optional<CommitSnapshot> fetchTip() throws IOException {

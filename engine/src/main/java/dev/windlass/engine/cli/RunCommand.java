@@ -1,7 +1,10 @@
 package dev.windlass.engine.cli;
 
 import dev.windlass.engine.reconcile.Engine;
+import dev.windlass.engine.lease.Leadership;
 import dev.windlass.engine.schedule.Daemon;
+import dev.windlass.policy.fence.WriteFence;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.windlass.policy.parse.Durations;
 import dev.windlass.sandbox.Sandbox;
 import java.net.InetSocketAddress;
@@ -26,6 +29,8 @@ final class RunCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
 
     @Mixin RepoOptions repo;
+
+    @Mixin LeaderOptions leader;
 
     @Option(names = "--branch", defaultValue = "main", description = "config branch (default: ${DEFAULT-VALUE})")
     String branch;
@@ -58,11 +63,21 @@ final class RunCommand implements Callable<Integer> {
         mirror.fetch();
         String statusBranch = repo.statusBranch(mirror, branch);
         Path confined = (kubeconfigDir != null ? kubeconfigDir : Path.of("")).toAbsolutePath();
-        try (Sandbox sandbox = new Sandbox();
+        try (KubernetesClient management = leader.managementClient();
+             Leadership leadership = leader.leadership(management);
+             Sandbox sandbox = new Sandbox();
              Engine engine = new Engine(mirror, branch, statusBranch, sandbox, Clock.systemUTC(), System::getenv,
-                     dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined));
+                     dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined), leadership != null ? leadership : WriteFence.OPEN);
              Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC()).start()) {
             sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
+            if (leadership != null) {
+                // The new holder reads the status its predecessor recorded, and starts at once.
+                leadership.start(() -> {
+                    engine.reconciler().readStatusAgain();
+                    daemon.runSoon();
+                });
+                log.info("standing for {} as {}", leadership.settings().describe(), leadership.settings().identity());
+            }
             log.info("windlass running: {} branch {} every {}, status on {}, kubeconfigs from {}, http on {}", repo.repo, branch,
                     every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined, listen);
             CountDownLatch stop = new CountDownLatch(1);

@@ -6,6 +6,7 @@ import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.sandbox.Sandbox;
@@ -60,6 +61,10 @@ public final class ClusterFleet implements Fleet {
 
     @Override public List<ActionResult> executeStages(List<Stage> stages) {
         return applier.executeStages(stages);
+    }
+
+    @Override public List<ActionResult> executeStages(List<Stage> stages, WriteFence fence) {
+        return applier.executeStages(stages, fence);
     }
 
     @Override public List<ActionResult> dryRun(Stage stage, Set<String> clusters) {

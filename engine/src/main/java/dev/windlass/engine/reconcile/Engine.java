@@ -6,6 +6,7 @@ import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.RetryPolicy;
 import dev.windlass.git.StatusWriter;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.sandbox.Sandbox;
 import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.review.ReviewPass;
@@ -32,11 +33,20 @@ public final class Engine implements AutoCloseable {
     /** @param clients how clusters are reached: timeouts, and the directory kubeconfig paths must lead into */
     public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env,
                   ClientSettings clients) {
+        this(mirror, branch, statusBranch, sandbox, clock, env, clients, WriteFence.OPEN);
+    }
+
+    /**
+     * @param fence asked before every write to a cluster and every push to the status branch; a replica with leader
+     *              election passes its lease's fence ({@code lease/LeaseFence})
+     */
+    public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env,
+                  ClientSettings clients, WriteFence fence) {
         this.mirror = mirror;
         ClusterClients clusterClients = new ClusterClients(clients);
         this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandbox);
-        StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT);
-        this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env));
+        StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT, fence);
+        this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence);
         this.reviews = new ReviewPass(mirror, branch, status, fleet, clock, () -> {
             try {
                 return reconciler.state();

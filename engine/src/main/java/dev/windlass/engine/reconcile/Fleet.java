@@ -4,6 +4,7 @@ import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Stage;
 import java.util.List;
@@ -44,12 +45,26 @@ public interface Fleet extends AutoCloseable {
      * through its stages without waiting for the others.
      */
     default List<ActionResult> executeStages(List<Stage> stages) {
+        return executeStages(stages, WriteFence.OPEN);
+    }
+
+    /**
+     * {@link #executeStages(List)}, asking {@code fence} before every write: once it refuses, nothing more is written
+     * and the actions left fail with its reason. This default asks before each stage.
+     */
+    default List<ActionResult> executeStages(List<Stage> stages, WriteFence fence) {
         List<ActionResult> results = new java.util.ArrayList<>();
         Set<String> failed = new java.util.HashSet<>();
         for (Stage stage : stages) {
             Set<String> clusters = new java.util.TreeSet<>(stage.clusters());
             clusters.removeAll(failed);
             if (clusters.isEmpty()) continue;
+            java.util.Optional<String> refusal = fence.refusal();
+            if (refusal.isPresent()) {
+                for (var a : stage.actions()) if (clusters.contains(a.cluster())) results.add(ActionResult.failed(a, "not written: " + refusal.get(), true));
+                failed.addAll(clusters);
+                continue;
+            }
             for (ActionResult r : execute(stage, clusters)) {
                 results.add(r);
                 if (!r.succeeded()) failed.add(r.action().cluster());

@@ -10,6 +10,7 @@ import dev.windlass.git.CommitOutcome;
 import dev.windlass.git.HistoryTrim;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.StatusWriter;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.ObservedState;
@@ -49,6 +50,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Reconciler {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+    /** How often a pass records itself again on a status tip another writer moved under it, before it gives up. */
+    private static final int CONFLICT_RETRIES = 3;
 
     private final Mirror mirror;
     private final String branch;
@@ -64,7 +67,10 @@ public final class Reconciler {
     private final String author;
     private final String authorEmail;
     private final Pinning pinning;
+    private final WriteFence fence;
+    /** The status files as this engine last read or wrote them: what its next change is computed against. */
     private SortedMap<String, byte[]> recorded;
+    private volatile boolean statusMayBeStale;
     private EngineState state;
 
     public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock) {
@@ -73,6 +79,15 @@ public final class Reconciler {
 
     /** @param pinning compares what a merge executes with what was reviewed; null: no review pinning */
     public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock, Pinning pinning) {
+        this(mirror, branch, status, fleet, clock, pinning, WriteFence.OPEN);
+    }
+
+    /**
+     * @param fence asked before the pass writes to any cluster (and by the applier before every write) and by the
+     *              status writer before every push; when it refuses, the pass is abandoned ({@link PassAbandoned})
+     */
+    public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock, Pinning pinning, WriteFence fence) {
+        this.fence = fence;
         this.pinning = pinning;
         this.mirror = mirror;
         this.branch = branch;
@@ -85,6 +100,15 @@ public final class Reconciler {
     }
 
     public synchronized PassReport reconcile() throws IOException {
+        java.util.Optional<String> standBy = fence.refusal();
+        if (standBy.isPresent()) {
+            forgetState();  // whoever holds the lease may be recording meanwhile
+            throw new PassAbandoned("no pass: " + standBy.get());
+        }
+        if (statusMayBeStale) {
+            statusMayBeStale = false;
+            forgetState();
+        }
         mirror.fetch();
         String source = mirror.resolve(branch)
                 .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
@@ -110,17 +134,38 @@ public final class Reconciler {
         if (plan.recordFirst()) {
             // Record-then-apply: the rollout steps this plan starts are on the status branch before any cluster sees them.
             Transition.Result intent = Transition.intent(state, plan, now);
-            CommitOutcome recorded = record(intent, planText, source, Pinning.Decision.NONE);
-            if (recorded instanceof CommitOutcome.Failed f) {
-                throw new IOException("could not record the rollout steps before applying them, nothing applied: " + f.reason());
+            CommitOutcome recorded = record(intent, planText, source, Pinning.Decision.NONE, this.recorded);
+            abandonIfFenced(recorded);
+            if (recorded instanceof CommitOutcome.Failed || recorded instanceof CommitOutcome.Conflict) {
+                // Another writer changed what these steps were planned from: plan again from what it recorded.
+                if (recorded instanceof CommitOutcome.Conflict) forgetState();
+                throw new IOException("could not record the rollout steps before applying them, nothing applied: " + recorded);
             }
             state = intent.state();
             events.addAll(intent.events());
         }
+        abandonIfFenced();
         ApplyResult applied = execute(plan);
         Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
-        CommitOutcome outcome = record(withPin(next, pin), planText, source, pin);
-        if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
+        Map<String, byte[]> read = new TreeMap<>(recorded);
+        for (String path : pin.writes().keySet()) {
+            // The review files were read by the pinning just now, after this engine last read the branch.
+            if (pin.read().containsKey(path)) read.put(path, pin.read().get(path));
+            else read.remove(path);
+        }
+        CommitOutcome outcome = record(withPin(next, pin), planText, source, pin, read);
+        for (int retry = 1; outcome instanceof CommitOutcome.Conflict c && retry <= CONFLICT_RETRIES; retry++) {
+            // What this pass did is a fact; the status it records is recomputed from what the other writer recorded.
+            log.info("pass {}: {} changed on the status branch since this engine read it; recording the pass again on {}",
+                    source.substring(0, 7), c.paths(), c.tip().substring(0, Math.min(7, c.tip().length())));
+            forgetState();
+            loadStateOnce();
+            next = Transition.after(state, desired, observed, plan, applied, now);
+            outcome = record(withPin(next, pin), planText, source, pin, recorded);
+        }
+        abandonIfFenced(outcome);
+        if (outcome instanceof CommitOutcome.Conflict) forgetState();
+        else if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         if (outcome instanceof CommitOutcome.Committed) keepStatusHistoryBounded(desired.settings().statusHistoryLimit());
         PlanMemo.Work work = planMemo.lastWork();
         log.info("pass {}: {} files parsed, {} renders, {} of {} targets planned afresh, {} actions, {} failed, status {}",
@@ -150,7 +195,20 @@ public final class Reconciler {
      * succeeded there, and never waits for another cluster's stages.
      */
     private ApplyResult execute(Plan plan) {
-        return new ApplyResult(fleet.executeStages(plan.stages()));
+        return new ApplyResult(fleet.executeStages(plan.stages(), fence));
+    }
+
+    /** Ends the pass before it writes to a cluster when the fence refuses now. */
+    private void abandonIfFenced() throws PassAbandoned {
+        java.util.Optional<String> refusal = fence.refusal();
+        if (refusal.isPresent()) abandonIfFenced(new CommitOutcome.Fenced(refusal.get()));
+    }
+
+    /** A fenced write ends the pass: nothing more is written, and the next pass this replica runs reads the status again. */
+    private void abandonIfFenced(CommitOutcome outcome) throws PassAbandoned {
+        if (!(outcome instanceof CommitOutcome.Fenced f)) return;
+        forgetState();
+        throw new PassAbandoned("pass abandoned, nothing more written: " + f.reason());
     }
 
     /** Writes only the files that differ from what is recorded; an identical tree makes no commit. */
@@ -164,10 +222,14 @@ public final class Reconciler {
     private CommitOutcome recordPin(Pinning.Decision pin, String source) throws IOException {
         BranchChange change = BranchChange.of(CommitMessage.of(pin.events(), source, List.of(), pin.notes()), author, authorEmail);
         for (var e : pin.writes().entrySet()) change = e.getValue() == null ? change.delete(e.getKey()) : change.write(e.getKey(), e.getValue());
-        return status.write(change);
+        CommitOutcome outcome = status.write(change.basedOn(pin.read()));
+        abandonIfFenced(outcome);
+        return outcome;
     }
 
-    private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.Decision pin) throws IOException {
+    /** @param read what the files were when this engine computed its change: the change's base */
+    private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.Decision pin,
+                                 Map<String, byte[]> read) throws IOException {
         SortedMap<String, byte[]> files = statusRendering.render(next.state());
         files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
         Map<String, byte[]> writes = new TreeMap<>();
@@ -195,12 +257,13 @@ public final class Reconciler {
                 writes.put(e.getKey(), e.getValue());
             }
         }
-        BranchChange change = new BranchChange(writes, deleted, CommitMessage.of(next.events(), source, touched, pin.notes()), author, authorEmail);
+        BranchChange change = new BranchChange(writes, deleted, CommitMessage.of(next.events(), source, touched, pin.notes()), author, authorEmail)
+                .basedOn(read);
         // The plan file alone is no news: it rides along with the next commit that records something.
         boolean onlyThePlan = deletes.isEmpty() && pin.writes().isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
         if (change.isEmpty() || onlyThePlan) return new CommitOutcome.Unchanged(java.util.Optional.empty());
         CommitOutcome outcome = status.write(change);
-        if (!(outcome instanceof CommitOutcome.Failed)) {
+        if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
             recorded = new TreeMap<>(recorded);
             change.deletes().forEach(recorded::remove);
             recorded.putAll(change.writes());
@@ -216,10 +279,22 @@ public final class Reconciler {
 
     private void loadStateOnce() throws IOException {
         if (state != null) return;
-        SortedMap<String, byte[]> files = new TreeMap<>(status.readStatusFiles("status/"));
-        files.putAll(status.readStatusFiles("plans/"));
-        recorded = files;
-        state = StatusFiles.read(files);
+        recorded = new TreeMap<>(status.readTip("status/", "plans/").files());
+        state = StatusFiles.read(recorded);
+    }
+
+    /**
+     * Makes the next pass read the status branch again: what this engine remembers may be older than what another
+     * replica recorded since (this replica just took the lease over). Returns at once, even while a pass runs.
+     */
+    public void readStatusAgain() {
+        statusMayBeStale = true;
+    }
+
+    /** The next {@link #loadStateOnce} reads the status branch. */
+    private void forgetState() {
+        state = null;
+        recorded = null;
     }
 
     public synchronized EngineState state() throws IOException {

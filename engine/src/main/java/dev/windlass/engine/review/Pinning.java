@@ -46,14 +46,16 @@ public final class Pinning {
      * @param hold   apply nothing in this pass
      * @param notes  lines for the status commit's body (the plan diffs)
      * @param writes status-branch files to write (null value: delete), in the pass's status commit
+     * @param read   the review files as read when this was decided: the base of {@code writes}
      */
-    public record Decision(boolean hold, List<Event> events, List<String> notes, Map<String, byte[]> writes) {
-        public static final Decision NONE = new Decision(false, List.of(), List.of(), Map.of());
+    public record Decision(boolean hold, List<Event> events, List<String> notes, Map<String, byte[]> writes, Map<String, byte[]> read) {
+        public static final Decision NONE = new Decision(false, List.of(), List.of(), Map.of(), Map.of());
     }
 
     public Decision check(String source, DesiredState desired, Plan plan) throws IOException {
         List<ReviewRecord> merged = new ArrayList<>();
-        for (ReviewRecord r : ReviewRecords.read(status).values()) {
+        Map<String, byte[]> read = ReviewRecords.readFiles(status).files();
+        for (ReviewRecord r : ReviewRecords.parse(read).values()) {
             if (r.merge() == null || r.planHash() == null) continue;
             // A review recorded long ago whose head and preview the mirror no longer holds cannot be what was merged.
             if (!mirror.has(r.head()) || !mirror.has(r.merge())) continue;
@@ -100,7 +102,7 @@ public final class Pinning {
             }
             forget(r, writes);
         }
-        return new Decision(hold, events, notes, writes);
+        return new Decision(hold, events, notes, writes, read);
     }
 
     private static void forget(ReviewRecord r, Map<String, byte[]> writes) {

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -58,7 +59,8 @@ public final class ReviewPass {
         ReviewSettings settings = main.settings().review();
         List<ReviewTarget> targets = ReviewTargets.find(mirror.listBranches(), mirror.listPullHeads(), settings, mainBranch, status.branch(),
                 (commit, ancestor) -> mirror.isAncestor(ancestor, commit));
-        SortedMap<String, ReviewRecord> records = ReviewRecords.read(status);
+        Map<String, byte[]> read = ReviewRecords.readFiles(status).files();
+        SortedMap<String, ReviewRecord> records = ReviewRecords.parse(read);
         ReviewPublisher publisher = publisher(settings);
         Instant now = clock.instant();
         List<ReviewRecord> published = new ArrayList<>();
@@ -68,16 +70,17 @@ public final class ReviewPass {
             boolean retry = before != null && publisher != null && before.retryAfter() != null
                     && (before.retryAfter().isEmpty() || !now.isBefore(Instant.parse(before.retryAfter())));
             if (!newHead && !retry) continue;
-            ReviewRecord r = review(t, before, mainCommit, main, publisher, now);
+            ReviewRecord r = review(t, before, mainCommit, main, publisher, now, read);
             if (r != null) published.add(r);
         }
         // A merge held for a fresh plan (requireUndiverged) keeps its record until the main branch's pass applies it.
-        for (ReviewRecord gone : records.values()) if (gone.refreshed() == null) close(gone);
+        for (ReviewRecord gone : records.values()) if (gone.refreshed() == null) close(gone, read);
         return published;
     }
 
+    /** @param read the review files this pass read: the base of its change, so it never overwrites a newer record */
     private ReviewRecord review(ReviewTarget t, ReviewRecord before, String mainCommit, DesiredState main, ReviewPublisher publisher,
-                                Instant now) throws IOException {
+                                Instant now, Map<String, byte[]> read) throws IOException {
         ReviewInput in = ReviewPlanning.plan(mirror, mainBranch, mainCommit, main, t, state.get(), fleet, now);
         if (in == null) return null;
         String markdown = ReviewMarkdown.render(in);
@@ -95,18 +98,26 @@ public final class ReviewPass {
         Event event = new Event(Event.Type.Review, "plan for " + r.title() + ": " + summary);
         BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), t.head(), List.of()), "Windlass", "windlass@localhost")
                 .write(ReviewRecord.planPath(t.ref()), markdown)
-                .write(ReviewRecord.recordPath(t.ref()), StatusFiles.yaml(r));
+                .write(ReviewRecord.recordPath(t.ref()), StatusFiles.yaml(r))
+                .basedOn(read);
         CommitOutcome outcome = status.write(change);
-        if (outcome instanceof CommitOutcome.Failed f) log.warn("the plan for {} was not recorded: {}", r.title(), f.reason());
+        // Not recorded, it is planned again on the next pass: a conflict means another writer recorded this review meanwhile.
+        if (!(outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged)) {
+            log.warn("the plan for {} was not recorded: {}", r.title(), outcome);
+        }
         return r;
     }
 
-    private void close(ReviewRecord gone) throws IOException {
+    private void close(ReviewRecord gone, Map<String, byte[]> read) throws IOException {
         Event event = new Event(Event.Type.Review, "review of " + gone.title() + " closed: its head is gone or part of " + mainBranch);
         BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), gone.head(), List.of()), "Windlass", "windlass@localhost")
                 .delete(ReviewRecord.planPath(gone.ref()))
-                .delete(ReviewRecord.recordPath(gone.ref()));
-        status.write(change);
+                .delete(ReviewRecord.recordPath(gone.ref()))
+                .basedOn(read);
+        CommitOutcome outcome = status.write(change);
+        if (!(outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged)) {
+            log.warn("the review of {} was not closed, tried again on the next pass: {}", gone.title(), outcome);
+        }
     }
 
     private ReviewPublisher publisher(ReviewSettings settings) {

@@ -1,6 +1,7 @@
 package dev.windlass.engine.review;
 
 import dev.windlass.engine.status.StatusFiles;
+import dev.windlass.git.StatusRead;
 import dev.windlass.git.StatusWriter;
 import java.io.IOException;
 import java.util.Map;
@@ -15,10 +16,16 @@ final class ReviewRecords {
 
     private ReviewRecords() {}
 
-    static SortedMap<String, ReviewRecord> read(StatusWriter status) throws IOException {
+    /** The review files at the status tip (records and their plans), read now: what review changes are computed against. */
+    static StatusRead readFiles(StatusWriter status) throws IOException {
+        return status.readTip(ReviewRecord.RECORDS, "plans/");
+    }
+
+    /** The records among {@code files} (see {@link #readFiles}). */
+    static SortedMap<String, ReviewRecord> parse(Map<String, byte[]> files) {
         SortedMap<String, ReviewRecord> out = new TreeMap<>();
-        for (Map.Entry<String, byte[]> e : status.readStatusFiles(ReviewRecord.RECORDS).entrySet()) {
-            if (!e.getKey().endsWith(".yaml")) continue;
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            if (!e.getKey().startsWith(ReviewRecord.RECORDS) || !e.getKey().endsWith(".yaml")) continue;
             try {
                 ReviewRecord r = StatusFiles.parse(e.getValue(), ReviewRecord.class);
                 out.put(r.ref(), r);

@@ -2,6 +2,7 @@ package dev.windlass.engine.schedule;
 
 import dev.windlass.engine.http.EngineHttp;
 import dev.windlass.engine.http.EngineMetrics;
+import dev.windlass.engine.reconcile.PassAbandoned;
 import dev.windlass.engine.reconcile.PassReport;
 import dev.windlass.engine.reconcile.Reconciler;
 import dev.windlass.engine.review.ReviewPass;
@@ -55,6 +56,9 @@ public final class Daemon implements AutoCloseable {
 
     public int port() { return http.port(); }
 
+    /** Asks for a pass now (after the running one, if any): a replica that just took the lease over does not wait an interval. */
+    public void runSoon() { schedule.runSoon(); }
+
     /** Reviews never stop reconciling: their trouble is logged and tried again on the next pass. */
     private static void review(ReviewPass reviews, PassReport main) {
         try {
@@ -73,6 +77,11 @@ public final class Daemon implements AutoCloseable {
             last.set(clock.instant() + " source " + r.source().substring(0, 7) + ", " + r.applied().results().size()
                     + " actions, " + r.applied().failures() + " failed");
             return r;
+        } catch (PassAbandoned e) {
+            // A replica without the lease stands by; one that lost it mid-pass stopped writing. Neither is a failed pass.
+            log.info("{}", e.getMessage());
+            last.set(clock.instant() + " " + e.getMessage());
+            return null;
         } catch (Exception e) {
             metrics.failed(Duration.ofNanos(System.nanoTime() - start));
             log.error("pass failed: {}", e.getMessage());
