@@ -4,6 +4,7 @@ import dev.windlass.applier.Applier;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.engine.reconcile.Fleet;
 import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.ActionResult;
@@ -14,8 +15,8 @@ import java.util.Set;
 
 /**
  * The engine's fleet in a benchmark: the production applier and clients with their default limits, pointed at
- * clusters that run outside this JVM. Only the wiring differs from the engine's own fleet, which starts sandbox
- * clusters in-process.
+ * clusters that run outside this JVM. Only the wiring differs from the engine's own fleet ({@code ClusterFleet}),
+ * which starts sandbox clusters in-process; every call it makes to the applier is made here the same way.
  */
 final class BenchFleet implements Fleet {
     private final ClusterClients clients = new ClusterClients();
@@ -37,7 +38,15 @@ final class BenchFleet implements Fleet {
         return applier.observe(kinds, targets);
     }
 
+    /** Differences Windlass's own comparison finds are confirmed by the server's dry run, as in the engine's own fleet. */
+    @Override public ObservedState observe(Map<String, Set<KindRef>> kinds, Map<String, Set<KindRef>> targets, DesiredObjects desired) {
+        return applier.observe(kinds, targets, desired);
+    }
+
     @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) { return applier.execute(stage, clusters); }
+
+    /** Each cluster goes through the plan's stages on its own, as in the engine's own fleet. */
+    @Override public List<ActionResult> executeStages(List<Stage> stages) { return applier.executeStages(stages); }
 
     @Override public List<ActionResult> dryRun(Stage stage, Set<String> clusters) { return applier.dryRun(stage, clusters); }
 
