@@ -20,7 +20,9 @@ import java.util.Set;
  * The address clients use for a sandbox cluster: relays TCP bytes to the mock API server. It exists so that "down"
  * looks like an unreachable server rather than an HTTP error: while down, open connections are reset and new ones
  * are accepted and reset at once. The mock server offers no way to drop a connection, and restarting it on the
- * same port is not supported. One thread per cluster, mostly asleep in select().
+ * same port is not supported. While hung, the cluster looks like an API server whose process is stopped: new
+ * connections are accepted and held, and no byte moves on any connection, open or new, until it is thawed. One
+ * thread per cluster, mostly asleep in select().
  */
 final class FrontDoor implements AutoCloseable {
 
@@ -31,8 +33,11 @@ final class FrontDoor implements AutoCloseable {
     private final Selector selector;
     private final ServerSocketChannel listener;
     private final Set<Splice> open = new HashSet<>(); // touched by the relay thread only
+    private final List<SocketChannel> held = new java.util.ArrayList<>(); // accepted while hung; relay thread only
     private final Thread relay;
     private volatile boolean down;
+    private volatile boolean hung;
+    private boolean paused; // whether the open splices are paused; relay thread only
     private volatile boolean closing;
 
     FrontDoor(String name, InetAddress host, int backendPort) throws IOException {
@@ -66,12 +71,28 @@ final class FrontDoor implements AutoCloseable {
         return down;
     }
 
+    /**
+     * {@code true}: every connection, open or new, stops moving bytes; new ones are accepted (the listening socket
+     * stays open) and held. {@code false}: everything moves again, held connections are joined to the API server.
+     */
+    void hang(boolean value) {
+        hung = value;
+        selector.wakeup();
+    }
+
+    boolean isHung() {
+        return hung;
+    }
+
     private void run() {
         try {
             while (!closing) {
                 selector.select();
                 if (down) {
                     resetAll();
+                }
+                if (hung != paused) {
+                    pauseAll(hung);
                 }
                 Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
                 while (keys.hasNext()) {
@@ -96,6 +117,9 @@ final class FrontDoor implements AutoCloseable {
             for (Splice splice : List.copyOf(open)) {
                 splice.close();
             }
+            for (SocketChannel client : held) {
+                quietly(client);
+            }
             quietly(listener);
             quietly(selector);
         }
@@ -108,14 +132,40 @@ final class FrontDoor implements AutoCloseable {
                 Splice.reset(client);
                 continue;
             }
-            try {
-                // Loopback connects complete at once, so a blocking connect does not stall the relay.
-                SocketChannel server = SocketChannel.open(backend);
-                open.add(new Splice(client, server, selector, open::remove));
-            } catch (IOException e) {
-                log.debug("sandbox cluster {}: cannot reach the API server: {}", name, e.toString());
-                Splice.reset(client);
+            if (hung) {
+                held.add(client);
+                continue;
             }
+            join(client);
+        }
+    }
+
+    private void join(SocketChannel client) {
+        try {
+            // Loopback connects complete at once, so a blocking connect does not stall the relay.
+            SocketChannel server = SocketChannel.open(backend);
+            open.add(new Splice(client, server, selector, open::remove));
+        } catch (IOException e) {
+            log.debug("sandbox cluster {}: cannot reach the API server: {}", name, e.toString());
+            Splice.reset(client);
+        }
+    }
+
+    private void pauseAll(boolean pause) {
+        paused = pause;
+        for (Splice splice : List.copyOf(open)) {
+            if (pause) {
+                splice.pause();
+            } else {
+                splice.resume();
+            }
+        }
+        if (!pause) {
+            // What their clients sent while the cluster hung waits, unread, in the sockets: the server gets it now.
+            for (SocketChannel client : List.copyOf(held)) {
+                join(client);
+            }
+            held.clear();
         }
     }
 
@@ -123,6 +173,10 @@ final class FrontDoor implements AutoCloseable {
         for (Splice splice : List.copyOf(open)) {
             splice.reset();
         }
+        for (SocketChannel client : held) {
+            Splice.reset(client);
+        }
+        held.clear();
     }
 
     @Override public void close() {

@@ -21,7 +21,7 @@ import java.util.logging.Level;
 
 /**
  * One simulated cluster: fabric8's mock API server in CRUD mode on loopback, an ephemeral port, plain HTTP. Clients
- * reach it through a front door that can play dead ({@link #down(boolean)}); responses can be slowed down
+ * reach it through a front door that can play dead ({@link #down(boolean)}) or hung ({@link #hang(boolean)}); responses can be slowed down
  * ({@link #latency(Duration)}); its API server can report itself not ready ({@link #apiNotReady(boolean)}); every
  * request that arrives is counted in {@link #requests()}.
  */
@@ -113,6 +113,20 @@ public final class SandboxCluster implements AutoCloseable {
         return door.isDown();
     }
 
+    /**
+     * While hung, the cluster looks like an API server whose process is stopped: connections are accepted, and no
+     * request, open or new, is ever answered (watches included), until it is thawed ({@code false}); then what was
+     * sent meanwhile is served. The stored objects are kept.
+     */
+    public void hang(boolean hung) {
+        door.hang(hung);
+        log.debug("sandbox cluster {} is {}", name, hung ? "hung" : "answering again");
+    }
+
+    public boolean isHung() {
+        return door.isHung();
+    }
+
     /** Holds every response back this long (zero to stop); watch streams are not delayed. */
     public void latency(Duration latency) {
         dispatcher.latency(latency);
@@ -142,7 +156,7 @@ public final class SandboxCluster implements AutoCloseable {
     }
 
     @Override public String toString() {
-        return "SandboxCluster[" + name + " " + masterUrl() + (isDown() ? " down" : "")
+        return "SandboxCluster[" + name + " " + masterUrl() + (isDown() ? " down" : "") + (isHung() ? " hung" : "")
                 + (isApiNotReady() ? " not-ready" : "") + "]";
     }
 

@@ -26,6 +26,7 @@ final class Splice {
     private final Consumer<Splice> onClose;
     private boolean clientDone;
     private boolean serverDone;
+    private boolean paused;
 
     Splice(SocketChannel client, SocketChannel server, Selector selector, Consumer<Splice> onClose) throws IOException {
         this.client = client;
@@ -46,6 +47,9 @@ final class Splice {
     }
 
     void pump(SelectionKey key) {
+        if (paused) {
+            return; // selected in the same round it was paused
+        }
         try {
             if (key.isReadable()) {
                 if (key == clientKey) {
@@ -64,6 +68,26 @@ final class Splice {
             serverKey.interestOps(interest(serverDone, toClient, toServer));
         } catch (IOException e) {
             reset();
+        }
+    }
+
+    /** No byte moves either way until {@link #resume()}: the selector is no longer asked about either side. */
+    void pause() {
+        paused = true;
+        if (clientKey.isValid()) {
+            clientKey.interestOps(0);
+        }
+        if (serverKey.isValid()) {
+            serverKey.interestOps(0);
+        }
+    }
+
+    /** Bytes move again, from where they stopped. */
+    void resume() {
+        paused = false;
+        if (clientKey.isValid() && serverKey.isValid()) {
+            clientKey.interestOps(interest(clientDone, toServer, toClient));
+            serverKey.interestOps(interest(serverDone, toClient, toServer));
         }
     }
 

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A cluster that is down, slow or not ready fails its own clients' requests and leaves the other clusters answering. */
+/** A cluster that is down, hung, slow or not ready fails its own clients' requests and leaves the other clusters answering. */
 class ClusterFaultsTest {
 
     private Sandbox sandbox;
@@ -94,6 +94,31 @@ class ClusterFaultsTest {
         assertEquals(200, ok.statusCode());
         assertEquals("ok", ok.body());
         assertEquals(2, east.requests().count("GET", "/readyz"), "each probe is counted");
+    }
+
+    @Test void aHungClusterAcceptsConnectionsAndAnswersNothingUntilThawed() throws Exception {
+        try (KubernetesClient impatient = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(east.config()).withRequestTimeout(500).build()).build()) {
+            assertEquals(2, impatient.nodes().list().getItems().size()); // leaves a pooled connection that hangs too
+
+            east.hang(true);
+            assertTrue(east.isHung());
+            assertThrows(KubernetesClientException.class, () -> impatient.nodes().list(), "no answer on an open connection");
+            try (java.net.Socket raw = new java.net.Socket()) {
+                raw.connect(new java.net.InetSocketAddress("127.0.0.1", URI.create(east.masterUrl()).getPort()), 1_000);
+                raw.setSoTimeout(300);
+                raw.getOutputStream().write("GET /readyz HTTP/1.1\r\nHost: east\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read(),
+                        "a new connection is accepted and never answered");
+                assertEquals(1, westClient.nodes().list().getItems().size(), "the fault is per cluster");
+                assertTrue(east.toString().contains("hung"), east.toString());
+
+                east.hang(false);
+                raw.setSoTimeout(5_000);
+                assertEquals('H', raw.getInputStream().read(), "what was sent while hung is answered once thawed");
+            }
+            assertEquals(2, impatient.nodes().list().getItems().size());
+        }
     }
 
     @Test void latencyBeyondTheRequestTimeoutFailsTheRequest() {
