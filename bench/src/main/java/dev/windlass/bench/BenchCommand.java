@@ -26,8 +26,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--clusters", description = "Clusters; every app is placed on every cluster. Default: 20, or 3 with --real.")
     Integer clusters;
 
-    @Option(names = "--objects-per-app", defaultValue = "5", description = "Objects per application (default: ${DEFAULT-VALUE}).")
-    int objectsPerApp;
+    @Option(names = "--workload", defaultValue = "web-service",
+            description = "What each app ships: web-service (ServiceAccount, ConfigMap, Secret, Deployment of 1 replica, Service)"
+                    + " or flux-benchmark (the shape of a widely published GitOps benchmark: a Deployment scaled to 0, a ServiceAccount,"
+                    + " a Service and an Ingress). Default: ${DEFAULT-VALUE}.")
+    String workload;
+
+    @Option(names = "--objects-per-app", description = "Objects per application (default: 5; flux-benchmark has 4).")
+    Integer objectsPerApp;
 
     @Option(names = "--runs", defaultValue = "3", description = "Runs per size, each on fresh clusters and a fresh origin (default: ${DEFAULT-VALUE}).")
     int runs;
@@ -40,7 +46,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Settings spec.statusHistoryLimit of the synthetic repo: commits the status branch keeps (default: ${DEFAULT-VALUE}, the engine's default).")
     int statusHistoryLimit;
 
-    @Option(names = "--real", description = "Real kube-apiserver + etcd pairs (built by scripts/kube-test-env.sh) instead of sandbox clusters.")
+    @Option(names = "--real", description = "Real control planes (etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok"
+            + " nodes, built by scripts/kube-test-env.sh) instead of sandbox clusters.")
     boolean real;
 
     @Option(names = "--cluster-heap", defaultValue = "8g", description = "Heap of the JVM that runs the sandbox clusters (default: ${DEFAULT-VALUE}).")
@@ -59,20 +66,22 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     @Override public Integer call() throws Exception {
+        Workload shapeOf = Workload.of(workload);
         List<Integer> sizes = apps != null ? apps : List.of(real ? 200 : 1000);
         int clusterCount = clusters != null ? clusters : real ? 3 : 20;
+        int objects = objectsPerApp != null ? objectsPerApp : shapeOf == Workload.FLUX_BENCHMARK ? 4 : 5;
         boolean temporary = work == null;
         Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
         List<Report.Size> results = new ArrayList<>();
         try (Memory memory = new Memory()) {
             for (int size : sizes) {
-                FleetShape shape = new FleetShape(size, clusterCount, objectsPerApp);
+                FleetShape shape = new FleetShape(size, clusterCount, objects, shapeOf);
                 Figures figures = new Figures();
                 String where = "";
                 for (int run = 1; run <= runs; run++) {
                     out.printf("%s, run %d of %d%n", shape, run, runs);
                     Path dir = root.resolve(size + "-apps-run-" + run);
-                    try (Clusters fleet = real ? new RealClusters(clusterCount, Files.createDirectories(dir))
+                    try (Clusters fleet = real ? new RealClusters(clusterCount, shape.podsPerCluster(), Files.createDirectories(dir))
                             : new SandboxClusters(clusterCount, clusterHeap)) {
                         where = fleet.describe();
                         new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0);

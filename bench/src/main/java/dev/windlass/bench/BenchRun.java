@@ -72,11 +72,20 @@ final class BenchRun {
             Reconciler reconciler = new Reconciler(mirror, MAIN, status, fleet, Clock.systemUTC());
             // In methods of their own, so that what they parsed, planned and applied is garbage before the live heap
             // is measured: what stays is what the engine keeps.
-            coldStart(mirror, reconciler, fleet);
+            long clone = coldStart(mirror, reconciler, fleet);
+            long sync0 = System.nanoTime();
             initialSync(reconciler);
-            long settle0 = System.nanoTime();
-            PassReport settled = settle(reconciler);
-            figures.addNanos("  until settled: two passes in a row with nothing to change or record (1 s apart)", System.nanoTime() - settle0);
+            long sync = System.nanoTime() - sync0;
+            Settled settledAt = settle(reconciler, sync0);
+            PassReport settled = settledAt.last();
+            figures.addNanos("  until settled: two passes in a row with nothing to change or record (1 s apart)", settledAt.quietNanos());
+            if (settledAt.healthyNanos() >= 0) {
+                figures.addNanos("  until healthy: every app Healthy on every cluster", settledAt.healthyNanos());
+            }
+            figures.addNanos("start to all applied: clone + first pass", clone + sync);
+            if (settledAt.healthyNanos() >= 0) {
+                figures.addNanos("start to all healthy: clone + passes until all Healthy", clone + settledAt.healthyNanos());
+            }
             figures.add("heap: peak in use, cold start to synced", BYTES, memory.peakHeapBytes());
             long live = Memory.liveHeapBytes();
             figures.add("heap: live after sync (after full GC)", BYTES, live);
@@ -106,7 +115,7 @@ final class BenchRun {
             // One file changes: one app's ConfigMap.
             int app = shape.apps() / 2;
             for (int generation = 1; generation <= 3; generation++) {
-                origin.commit(MAIN, null, Map.of(repo.configMapPath(app), repo.configMap(app, generation)), "Change one ConfigMap");
+                origin.commit(MAIN, null, Map.of(repo.editedPath(app), repo.edited(app, generation)), "Change one file");
                 before = clusters.counts();
                 long i0 = System.nanoTime();
                 PassReport inc = reconciler.reconcile();
@@ -129,7 +138,7 @@ final class BenchRun {
             }
             for (int i = 0; i < 3; i++) {
                 String old = mirror.resolve(MAIN).orElseThrow();
-                origin.commit(MAIN, null, Map.of(repo.configMapPath(i), repo.configMap(i, 10 + i)), "Another ConfigMap");
+                origin.commit(MAIN, null, Map.of(repo.editedPath(i), repo.edited(i, 10 + i)), "Another file");
                 long g0 = System.nanoTime();
                 mirror.fetch();
                 String now = mirror.resolve(MAIN).orElseThrow();
@@ -150,7 +159,7 @@ final class BenchRun {
             int touched = Math.max(1, shape.apps() / 100);
             for (int pr = 0; pr < 3; pr++) {
                 Map<String, byte[]> edit = new TreeMap<>();
-                for (int a = 0; a < touched; a++) edit.put(repo.configMapPath(a * 100 % shape.apps()), repo.configMap(a * 100 % shape.apps(), 100 + pr));
+                for (int a = 0; a < touched; a++) edit.put(repo.editedPath(a * 100 % shape.apps()), repo.edited(a * 100 % shape.apps(), 100 + pr));
                 origin.commit("review/one-percent-" + pr, MAIN, edit, "Touch 1% of the apps");
                 before = clusters.counts();
                 long r0 = System.nanoTime();
@@ -182,8 +191,11 @@ final class BenchRun {
         }
     }
 
-    /** Clone, read the (empty) status branch, parse everything, observe every cluster, plan: nothing applied. */
-    private void coldStart(Mirror mirror, Reconciler reconciler, BenchFleet fleet) throws IOException {
+    /**
+     * Clone, read the (empty) status branch, parse everything, observe every cluster, plan: nothing applied.
+     * Returns the clone's time, the part of a start the first pass does not do again.
+     */
+    private long coldStart(Mirror mirror, Reconciler reconciler, BenchFleet fleet) throws IOException {
         long t0 = System.nanoTime();
         mirror.fetch();
         String head = mirror.resolve(MAIN).orElseThrow();
@@ -202,6 +214,7 @@ final class BenchRun {
         figures.addNanos("  of which plan", t1 - observedAt);
         figures.add("  actions in the first plan", COUNT, plan.actions().size());
         log.printf("  cold start %.0f ms, %d actions planned%n", (t1 - t0) / 1e6, plan.actions().size());
+        return tParse - t0;
     }
 
     /** The first pass, which applies everything. */
@@ -233,7 +246,7 @@ final class BenchRun {
         int failed = 0;
         for (int p = 0; p < passes; p++) {
             int app = p % shape.apps();
-            origin.commit(MAIN, null, Map.of(repo.configMapPath(app), repo.configMap(app, 1000 + p)), "Pass " + p);
+            origin.commit(MAIN, null, Map.of(repo.editedPath(app), repo.edited(app, 1000 + p)), "Pass " + p);
             long t0 = System.nanoTime();
             try {
                 PassReport r = reconciler.reconcile();
@@ -271,28 +284,60 @@ final class BenchRun {
     }
 
     /**
-     * Runs passes a second apart until one changes nothing and commits nothing (at most 60). On a real API server with
-     * no controllers nothing becomes Ready, so this ends once the status says so and stops changing.
+     * The last pass of {@link #settle}, how long settling took, and how long from the start of the first pass until a
+     * pass found every app Healthy on every cluster (-1 if none did).
      */
+    private record Settled(PassReport last, long quietNanos, long healthyNanos) {}
+
     /**
-     * Passes 1 s apart until two in a row have nothing to change or record. The sandbox's simulated controllers move
-     * workloads on every second, so one quiet pass can fall between two of their steps; two cannot. (Real API servers
-     * here run no controllers: their workloads stay progressing, and two quiet passes come at once.)
+     * Passes 1 s apart until two in a row have nothing to change or record, at most {@value #SETTLE_PASSES}. The
+     * sandbox's simulated controllers move workloads on every second, so one quiet pass can fall between two of their
+     * steps; two cannot. On real control planes the controllers and kubelets move them, and their statuses reach the
+     * engine through its watches. Also notes when every app is first Healthy on every cluster.
      */
-    private PassReport settle(Reconciler reconciler) throws IOException {
+    private Settled settle(Reconciler reconciler, long syncStart) throws IOException {
+        long healthy = allHealthy(reconciler.state()) ? System.nanoTime() - syncStart : -1;
+        long t0 = System.nanoTime();
         PassReport r = reconciler.reconcile();
+        if (healthy < 0 && allHealthy(reconciler.state())) healthy = System.nanoTime() - syncStart;
         int quiet = quiet(r) ? 1 : 0;
-        for (int i = 0; i < 60 && quiet < 2; i++) {
+        long quietNanos = -1;
+        for (int i = 0; i < SETTLE_PASSES && (quiet < 2 || healthy < 0); i++) {
             sleep(1000);
             r = reconciler.reconcile();
+            if (healthy < 0 && allHealthy(reconciler.state())) healthy = System.nanoTime() - syncStart;
             quiet = quiet(r) ? quiet + 1 : 0;
+            if (quiet == 2 && quietNanos < 0) quietNanos = System.nanoTime() - t0;
         }
-        return r;
+        if (quietNanos < 0) quietNanos = System.nanoTime() - t0;
+        if (healthy < 0) log.printf("  not every app Healthy after %d passes: %s%n", SETTLE_PASSES, healthSummary(reconciler.state()));
+        return new Settled(r, quietNanos, healthy);
+    }
+
+    private static final int SETTLE_PASSES = 120;
+
+    /** Whether every app of the fleet is recorded Healthy on every cluster it is placed on. */
+    private boolean allHealthy(EngineState state) {
+        if (state.apps().size() < shape.apps()) return false;
+        return state.apps().values().stream().allMatch(a -> a.targets().size() == shape.clusters()
+                && a.targets().stream().allMatch(t -> "Healthy".equals(t.health())));
+    }
+
+    /** Targets by health, and one message of a target that is not Healthy. */
+    private static String healthSummary(EngineState state) {
+        Map<String, Integer> byHealth = new TreeMap<>();
+        String example = "";
+        for (var app : state.apps().values()) {
+            for (var t : app.targets()) {
+                byHealth.merge(t.health(), 1, Integer::sum);
+                if (example.isEmpty() && !"Healthy".equals(t.health())) example = app.name() + " on " + t.cluster() + ": " + t.message();
+            }
+        }
+        return byHealth + (example.isEmpty() ? "" : "; e.g. " + example);
     }
 
     private static boolean quiet(PassReport r) { return !r.committed() && !r.plan().hasChanges(); }
 
-    /** Desired objects across the clusters each app is placed on: what the planner compares with what it observed. */
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);

@@ -9,8 +9,9 @@ import java.util.function.Function;
 /**
  * The config repo of a synthetic fleet, as files: one Settings, one Cluster per cluster (label {@code env: bench}),
  * and per application an {@code app.yaml} selecting every cluster plus one manifest file per object. The objects
- * are what a small web service ships: ServiceAccount, ConfigMap, Secret, Deployment and Service, then more
- * ConfigMaps when an app has more than five objects.
+ * are the {@link Workload}'s: by default what a small web service ships (ServiceAccount, ConfigMap, Secret, Deployment
+ * and Service, then more ConfigMaps when an app has more than five objects); with {@link Workload#FLUX_BENCHMARK} the
+ * shape of a widely published GitOps benchmark (a Deployment scaled to 0, a ServiceAccount, a Service, an Ingress).
  */
 public final class SyntheticRepo {
     private final FleetShape shape;
@@ -60,7 +61,7 @@ public final class SyntheticRepo {
         return files;
     }
 
-    /** The files of one application; {@code generation} changes the ConfigMap's data, and only that. */
+    /** The files of one application; {@code generation} changes the edited object (see {@link #editedPath}), and only that. */
     public Map<String, byte[]> appFiles(int index, int generation) {
         String app = app(index);
         SortedMap<String, byte[]> files = new TreeMap<>();
@@ -83,16 +84,91 @@ public final class SyntheticRepo {
         return files;
     }
 
-    /** The one file a one-file change edits: the app's ConfigMap. */
-    public String configMapPath(int index) {
-        return "apps/" + app(index) + "/manifests/" + objectFile(Math.min(1, shape.objectsPerApp() - 1));
+    /** The one object a one-file change edits: the app's ConfigMap, or its Service in the published shape. */
+    private int edited() { return shape.workload() == Workload.FLUX_BENCHMARK ? 2 : Math.min(1, shape.objectsPerApp() - 1); }
+
+    /** The one file a one-file change edits (see {@link #editedKind()}). */
+    public String editedPath(int index) { return "apps/" + app(index) + "/manifests/" + objectFile(edited()); }
+
+    /** That file with {@code generation} written into it, and nothing else changed. */
+    public byte[] edited(int index, int generation) { return object(app(index), edited(), generation).getBytes(StandardCharsets.UTF_8); }
+
+    /** The kind of the edited object, all in the core group ({@code v1}): ConfigMap, or Service in the published shape. */
+    public String editedKind() {
+        if (shape.workload() == Workload.FLUX_BENCHMARK) return "Service";
+        return shape.objectsPerApp() == 1 ? "ServiceAccount" : "ConfigMap"; // an app of one object has nothing else to edit
     }
 
-    public byte[] configMap(int index, int generation) {
-        return object(app(index), Math.min(1, shape.objectsPerApp() - 1), generation).getBytes(StandardCharsets.UTF_8);
+    /** The name of the edited object of app {@code index}, in the app's namespace (named like the app). */
+    public String editedName(int index) {
+        return shape.workload() == Workload.FLUX_BENCHMARK || shape.objectsPerApp() == 1 ? app(index) : app(index) + "-config";
     }
 
-    private static String objectFile(int o) {
+    /** The generation a live copy of the edited object carries, or null. */
+    public String generationOf(io.fabric8.kubernetes.api.model.GenericKubernetesResource live) {
+        if (shape.workload() == Workload.FLUX_BENCHMARK) {
+            Map<String, String> annotations = live.getMetadata().getAnnotations();
+            return annotations == null ? null : annotations.get(GENERATION_ANNOTATION);
+        }
+        return live.getAdditionalProperties().get("data") instanceof Map<?, ?> data && data.get("GENERATION") != null
+                ? data.get("GENERATION").toString() : null;
+    }
+
+    private static final String GENERATION_ANNOTATION = "bench.windlass.dev/generation";
+
+    private String objectFile(int o) {
+        if (shape.workload() == Workload.FLUX_BENCHMARK) {
+            return switch (o) {
+                case 0 -> "deployment.yaml";
+                case 1 -> "serviceaccount.yaml";
+                case 2 -> "service.yaml";
+                default -> "ingress.yaml";
+            };
+        }
+        return webServiceFile(o);
+    }
+
+    private String object(String app, int o, int generation) {
+        return shape.workload() == Workload.FLUX_BENCHMARK ? publishedShape(app, o, generation) : webService(app, o, generation);
+    }
+
+    /**
+     * The published benchmark's objects: a Deployment scaled to 0 (so no Pods run and its controller still makes it
+     * Available), a ServiceAccount, a ClusterIP Service and an Ingress to it.
+     */
+    private static String publishedShape(String app, int o, int generation) {
+        return switch (o) {
+            case 0 -> deployment(app, 0, """
+                          containers:
+                          - name: server
+                            image: registry.example.com/%s:v1.4.2
+                            ports:
+                            - containerPort: 8080
+                    """.formatted(app));
+            case 1 -> serviceAccount(app);
+            case 2 -> service(app, "  annotations: {%s: \"%d\"}\n".formatted(GENERATION_ANNOTATION, generation));
+            default -> """
+                    apiVersion: networking.k8s.io/v1
+                    kind: Ingress
+                    metadata:
+                      name: %s
+                      labels: {app: %s}
+                    spec:
+                      rules:
+                      - host: %s.bench.example.com
+                        http:
+                          paths:
+                          - path: /
+                            pathType: Prefix
+                            backend:
+                              service:
+                                name: %s
+                                port: {number: 80}
+                    """.formatted(app, app, app, app);
+        };
+    }
+
+    private static String webServiceFile(int o) {
         return switch (o) {
             case 0 -> "serviceaccount.yaml";
             case 1 -> "configmap.yaml";
@@ -103,15 +179,9 @@ public final class SyntheticRepo {
         };
     }
 
-    private static String object(String app, int o, int generation) {
+    private static String webService(String app, int o, int generation) {
         return switch (o) {
-            case 0 -> """
-                    apiVersion: v1
-                    kind: ServiceAccount
-                    metadata:
-                      name: %s
-                      labels: {app: %s}
-                    """.formatted(app, app);
+            case 0 -> serviceAccount(app);
             case 1 -> """
                     apiVersion: v1
                     kind: ConfigMap
@@ -134,21 +204,7 @@ public final class SyntheticRepo {
                       username: %s
                       password: not-a-real-password
                     """.formatted(app, app, app);
-            case 3 -> """
-                    apiVersion: apps/v1
-                    kind: Deployment
-                    metadata:
-                      name: %s
-                      labels: {app: %s}
-                    spec:
-                      replicas: 1
-                      selector:
-                        matchLabels: {app: %s}
-                      template:
-                        metadata:
-                          labels: {app: %s}
-                        spec:
-                          serviceAccountName: %s
+            case 3 -> deployment(app, 1, """
                           securityContext: {runAsNonRoot: true, runAsUser: 1000}
                           containers:
                           - name: server
@@ -166,19 +222,8 @@ public final class SyntheticRepo {
                             resources:
                               requests: {cpu: 100m, memory: 64Mi}
                               limits: {cpu: 200m, memory: 128Mi}
-                    """.formatted(app, app, app, app, app, app, app, app);
-            case 4 -> """
-                    apiVersion: v1
-                    kind: Service
-                    metadata:
-                      name: %s
-                      labels: {app: %s}
-                    spec:
-                      type: ClusterIP
-                      selector: {app: %s}
-                      ports:
-                      - {name: http, port: 80, targetPort: 8080}
-                    """.formatted(app, app, app);
+                    """.formatted(app, app, app));
+            case 4 -> service(app, "");
             default -> """
                     apiVersion: v1
                     kind: ConfigMap
@@ -189,6 +234,52 @@ public final class SyntheticRepo {
                       index: "%d"
                     """.formatted(app, o, app, o);
         };
+    }
+
+    /** A Deployment named and labelled like the app, running as its ServiceAccount; {@code pod} goes on after that. */
+    private static String deployment(String app, int replicas, String pod) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: %s
+                  labels: {app: %s}
+                spec:
+                  replicas: %d
+                  selector:
+                    matchLabels: {app: %s}
+                  template:
+                    metadata:
+                      labels: {app: %s}
+                    spec:
+                      serviceAccountName: %s
+                """.formatted(app, app, replicas, app, app, app) + pod;
+    }
+
+    private static String serviceAccount(String app) {
+        return """
+                apiVersion: v1
+                kind: ServiceAccount
+                metadata:
+                  name: %s
+                  labels: {app: %s}
+                """.formatted(app, app);
+    }
+
+    /** A ClusterIP Service to the app's port 8080; {@code metadata} adds lines under its metadata. */
+    private static String service(String app, String metadata) {
+        return """
+                apiVersion: v1
+                kind: Service
+                metadata:
+                  name: %s
+                  labels: {app: %s}
+                %sspec:
+                  type: ClusterIP
+                  selector: {app: %s}
+                  ports:
+                  - {name: http, port: 80, targetPort: 8080}
+                """.formatted(app, app, metadata, app);
     }
 
     private static void put(Map<String, byte[]> files, String path, String content) {
