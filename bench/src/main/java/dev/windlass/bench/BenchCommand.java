@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--apps", split = ",", description = "Applications; several sizes (100,1000,5000) print growth ratios."
-            + " Default: 1000, or 200 with --real.")
+            + " Default: 1000; 200 with --real; 100 with --scenario hung-cluster.")
     List<Integer> apps;
 
     @Option(names = "--clusters", description = "Clusters; every app is placed on every cluster. Default: 20, or 3 with --real.")
@@ -34,6 +34,15 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--objects-per-app", description = "Objects per application (default: 5; flux-benchmark has 4).")
     Integer objectsPerApp;
+
+    @Option(names = "--scenario", defaultValue = "full",
+            description = "full: every figure and baseline. hung-cluster: after the sync, push to applied on the clusters that"
+                    + " answer, with none hung and then with the last cluster hung (accepting connections, answering nothing)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String scenario;
+
+    @Option(names = "--pushes", defaultValue = "10", description = "Pushes each way in the hung-cluster scenario (default: ${DEFAULT-VALUE}).")
+    int pushes;
 
     @Option(names = "--runs", defaultValue = "3", description = "Runs per size, each on fresh clusters and a fresh origin (default: ${DEFAULT-VALUE}).")
     int runs;
@@ -67,7 +76,12 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override public Integer call() throws Exception {
         Workload shapeOf = Workload.of(workload);
-        List<Integer> sizes = apps != null ? apps : List.of(real ? 200 : 1000);
+        boolean hung = switch (scenario) {
+            case "full" -> false;
+            case "hung-cluster" -> true;
+            default -> throw new CommandLine.ParameterException(new CommandLine(this), "no scenario " + scenario + "; full or hung-cluster");
+        };
+        List<Integer> sizes = apps != null ? apps : List.of(hung ? 100 : real ? 200 : 1000);
         int clusterCount = clusters != null ? clusters : real ? 3 : 20;
         int objects = objectsPerApp != null ? objectsPerApp : shapeOf == Workload.FLUX_BENCHMARK ? 4 : 5;
         boolean temporary = work == null;
@@ -84,7 +98,7 @@ public final class BenchCommand implements Callable<Integer> {
                     try (Clusters fleet = real ? new RealClusters(clusterCount, shape.podsPerCluster(), Files.createDirectories(dir))
                             : new SandboxClusters(clusterCount, clusterHeap)) {
                         where = fleet.describe();
-                        new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0);
+                        new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0, hung ? pushes : 0);
                     }
                     if (temporary) delete(dir);
                 }

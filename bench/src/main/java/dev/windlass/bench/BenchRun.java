@@ -57,8 +57,12 @@ final class BenchRun {
         this.log = log;
     }
 
-    /** @param statusPasses eventful passes to run at the end to see how the status branch grows; 0 for none */
-    void run(int statusPasses) throws Exception {
+    /**
+     * @param statusPasses eventful passes to run at the end to see how the status branch grows; 0 for none
+     * @param hungClusterPushes after the sync, only the hung-cluster scenario with this many pushes each way
+     *                          ({@link HungCluster}); 0 for the full run
+     */
+    void run(int statusPasses, int hungClusterPushes) throws Exception {
         SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml, statusHistoryLimit);
         try (Origin origin = Origin.create(dir.resolve("origin.git"));
              BenchFleet fleet = new BenchFleet(clusters)) {
@@ -93,6 +97,11 @@ final class BenchRun {
             // The JVM keeps heap it once committed, so a later run in the same process starts from the earlier peak.
             figures.add("RSS: peak, cold start to synced", BYTES, Memory.peakRssBytes());
             figures.add("  RSS when the run started", BYTES, rssAtStart);
+            if (hungClusterPushes > 0) {
+                new HungCluster(shape, repo, origin, reconciler, clusters, figures, log).measure(hungClusterPushes);
+                mirror.close();
+                return;
+            }
 
             // No-op passes: nothing changed in Git or on the clusters.
             Clusters.Counts before;
@@ -338,7 +347,7 @@ final class BenchRun {
 
     private static boolean quiet(PassReport r) { return !r.committed() && !r.plan().hasChanges(); }
 
-    private static void sleep(long ms) {
+    static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

@@ -15,7 +15,8 @@ import java.time.Duration;
  * The benchmark's clusters, in a process of their own so that the engine's heap and RSS are measured without
  * them: starts sandbox clusters, prints {@code cluster NAME URL} for each and then {@code ready}, and answers
  * commands on stdin: {@code counts} (requests each cluster received: {@code counts NAME READS WRITES}, then
- * {@code end}), {@code reset}, {@code quit}.
+ * {@code end}), {@code reset}, {@code hang NAME} and {@code thaw NAME} (the cluster accepts connections and answers
+ * nothing, or answers again; each answered {@code ok}), {@code quit}.
  */
 public final class ClusterHostMain {
     private ClusterHostMain() {}
@@ -48,7 +49,15 @@ public final class ClusterHostMain {
                         out.println("ok");
                     }
                     case "quit" -> { return; }
-                    default -> out.println("unknown command: " + line);
+                    default -> {
+                        String[] words = line.trim().split("\\s+");
+                        if (words.length == 2 && (words[0].equals("hang") || words[0].equals("thaw"))) {
+                            sandbox.cluster(words[1]).hang(words[0].equals("hang"));
+                            out.println("ok");
+                        } else {
+                            out.println("unknown command: " + line);
+                        }
+                    }
                 }
             }
         }

@@ -22,6 +22,12 @@ interface Clusters extends AutoCloseable {
 
     Counts counts();
 
+    /**
+     * {@code true}: the cluster hangs: it accepts connections and answers nothing, open connections included (a stopped
+     * API server process). {@code false}: it answers again.
+     */
+    void hang(String cluster, boolean hung);
+
     String describe();
 
     @Override void close();

@@ -81,6 +81,11 @@ final class RealClusters implements Clusters {
         return new Counts(reads, writes);
     }
 
+    @Override public void hang(String cluster, boolean hung) {
+        if (hung) clusters.get(cluster).freeze();
+        else clusters.get(cluster).thaw();
+    }
+
     @Override public String describe() {
         return clusters.size() + " real control plane(s) (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, "
                 + nodes + " kwok node(s) each)";

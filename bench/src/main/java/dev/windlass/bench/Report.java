@@ -25,6 +25,8 @@ final class Report {
     static final String PEAK_RSS = "RSS: peak, cold start to synced";
     static final String APPLIED = "start to all applied: clone + first pass";
     static final String HEALTHY = "start to all healthy: clone + passes until all Healthy";
+    /** The hung-cluster scenario's goal: the answering clusters' push to applied within 10% of the run without the hang. */
+    static final double HUNG_GOAL = 1.10;
 
     private final List<Size> sizes;
     private final int runs;
@@ -49,6 +51,7 @@ final class Report {
             }
             Figures f = s.figures();
             if (!Double.isNaN(f.median(NAIVE))) baselines(out, f);
+            if (!Double.isNaN(f.median(HungCluster.ONE_HUNG))) hung(out, f, s.shape());
         }
         if (sizes.size() > 1) growth(out);
     }
@@ -65,6 +68,20 @@ final class Report {
         ratio(out, "incremental pass / naive loop pass (time)", f.median(INCREMENTAL), f.median(NAIVE));
         out.printf("  %-52s %s vs %s%n", "incremental pass writes vs naive loop writes", count(f.median(INCREMENTAL, "  API writes")),
                 count(f.median(NAIVE, "  API writes")));
+    }
+
+    /** The hung-cluster scenario against its goal. */
+    private static void hung(PrintStream out, Figures f, FleetShape shape) {
+        out.println();
+        out.printf("Hung cluster: push to applied on the %d clusters that answer (medians over every push of every run):%n", shape.clusters() - 1);
+        double none = f.median(HungCluster.NONE_HUNG);
+        double one = f.median(HungCluster.ONE_HUNG);
+        out.printf(Locale.ROOT, "  %-52s %s%n", "none hung", value(Figures.Unit.MS, none));
+        out.printf(Locale.ROOT, "  %-52s %s%n", "1 of " + shape.clusters() + " hung", value(Figures.Unit.MS, one));
+        ratio(out, "1 hung / none hung", one, none);
+        ratio(out, "first push after the hang began / none hung", f.median(HungCluster.ONE_HUNG, HungCluster.FIRST_AFTER_HANG), none);
+        out.printf(Locale.ROOT, "  %-52s %s%n", String.format(Locale.ROOT, "goal: 1 hung / none hung <= %.2f", HUNG_GOAL),
+                Double.isNaN(one / none) ? "-" : one / none <= HUNG_GOAL ? "met" : "missed");
     }
 
     private void growth(PrintStream out) {

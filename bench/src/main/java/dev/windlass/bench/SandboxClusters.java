@@ -66,6 +66,12 @@ final class SandboxClusters implements Clusters {
         return new Counts(reads, writes);
     }
 
+    @Override public synchronized void hang(String cluster, boolean hung) {
+        to.println((hung ? "hang " : "thaw ") + cluster);
+        String said = read();
+        if (!said.equals("ok")) throw new IllegalStateException("the sandbox cluster host said: " + said);
+    }
+
     @Override public String describe() { return urls.size() + " sandbox clusters (mock API servers in a child JVM, 3 nodes each)"; }
 
     private String read() {

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * The published benchmark's shape of {@code windlass bench}, on a tiny sandbox fleet, read from the printed table. Only
- * counts and what is printed are asserted, never times.
+ * The published benchmark's shape and the hung-cluster scenario of {@code windlass bench}, each on a tiny sandbox fleet,
+ * read from the printed table. Only counts and what is printed are asserted, never times.
  */
 class BenchScenariosTest {
 
@@ -29,6 +29,17 @@ class BenchScenariosTest {
         assertEquals(0, median(table, "no-op pass", "  API writes (must be 0)"), table);
         // The edited file is the app's Service: it and the app's inventory record, on each of the 2 clusters.
         assertEquals(4, median(table, "incremental pass: one file changed", "  API writes"), table);
+    }
+
+    @Test void theHungClusterScenarioComparesPushesWithAndWithoutTheHang() {
+        String table = bench("--scenario", "hung-cluster", "--apps", "4", "--clusters", "3", "--runs", "1", "--pushes", "2");
+        assertTrue(table.contains("Hung cluster: push to applied on the 2 clusters that answer"), table);
+        assertTrue(median(table, HungCluster.NONE_HUNG, "  passes until applied") >= 1, table);
+        assertTrue(median(table, HungCluster.ONE_HUNG, "  passes until applied") >= 1, table);
+        assertTrue(table.contains("\n" + HungCluster.FIRST_AFTER_HANG), table);
+        assertTrue(table.contains("goal: 1 hung / none hung <= 1.10"), table);
+        assertTrue(median(table, "hung cluster thawed: until it has the last push", "  passes") >= 1, table);
+        assertTrue(!table.contains("Ratios to the baselines"), "no baselines are measured in this scenario:\n" + table);
     }
 
     private static String bench(String... args) {

@@ -1,0 +1,191 @@
+package dev.windlass.bench;
+
+import static dev.windlass.bench.Figures.Unit.COUNT;
+
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.engine.reconcile.Reconciler;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The hung-cluster scenario: how long a change pushed to Git takes to reach the clusters that answer, first with every
+ * cluster answering, then with the last cluster hung (it accepts connections and answers nothing, see
+ * {@link Clusters#hang}). Each push edits one file of one app; the engine runs a pass at once, as a push webhook makes
+ * it do, and more passes if the change has not reached every answering cluster yet. "Applied" is when the cluster
+ * itself has the new object: the bench watches the edited object on each answering cluster and notes when each
+ * copy arrives; push to applied is the last arrival. The hang begins right before a push, so the first push after it
+ * is the pass that finds the cluster hung.
+ */
+final class HungCluster {
+    static final String NONE_HUNG = "push to applied (answering clusters), none hung";
+    static final String ONE_HUNG = "push to applied (answering clusters), 1 hung";
+    static final String FIRST_AFTER_HANG = "  of which the first push after the hang began";
+    private static final String MAIN = "main";
+    private static final long PUSH_DEADLINE_NANOS = 120_000_000_000L;
+
+    private final FleetShape shape;
+    private final SyntheticRepo repo;
+    private final Origin origin;
+    private final Reconciler reconciler;
+    private final Clusters clusters;
+    private final Figures figures;
+    private final PrintStream log;
+    private final int app;
+
+    HungCluster(FleetShape shape, SyntheticRepo repo, Origin origin, Reconciler reconciler, Clusters clusters, Figures figures, PrintStream log) {
+        if (shape.clusters() < 2) throw new IllegalArgumentException("the hung-cluster scenario needs at least 2 clusters");
+        if (repo.editedKind().equals("ServiceAccount")) throw new IllegalArgumentException("the hung-cluster scenario needs at least 2 objects per app");
+        this.shape = shape;
+        this.repo = repo;
+        this.origin = origin;
+        this.reconciler = reconciler;
+        this.clusters = clusters;
+        this.figures = figures;
+        this.log = log;
+        this.app = shape.apps() / 2;
+    }
+
+    void measure(int pushes) throws IOException {
+        List<String> names = clusters.names();
+        String hung = names.get(names.size() - 1);
+        List<String> answering = names.subList(0, names.size() - 1);
+        int generation = 2000;
+        try (Arrivals arrivals = new Arrivals(answering)) {
+            for (int p = 0; p < pushes; p++) push(++generation, arrivals, NONE_HUNG, false);
+            log.printf("  hanging cluster %s%n", hung);
+            clusters.hang(hung, true);
+            try {
+                for (int p = 0; p < pushes; p++) push(++generation, arrivals, ONE_HUNG, p == 0);
+                var status = reconciler.state().clusters().get(hung);
+                log.printf("  %s while hung: %s, %s%n", hung, status == null ? "-" : status.reachability(), status == null ? "" : status.message());
+            } finally {
+                clusters.hang(hung, false);
+            }
+            // Once it answers again, it catches up: its probe (every few seconds) closes its breaker, then a pass writes.
+            long t0 = System.nanoTime();
+            int passes = 0;
+            try (KubernetesClient client = new KubernetesClientBuilder().withConfig(clusters.config(hung)).build()) {
+                while (!String.valueOf(generation).equals(generation(client)) && System.nanoTime() - t0 < PUSH_DEADLINE_NANOS) {
+                    BenchRun.sleep(1000);
+                    reconciler.reconcile();
+                    passes++;
+                }
+                if (String.valueOf(generation).equals(generation(client))) {
+                    figures.addNanos("hung cluster thawed: until it has the last push", System.nanoTime() - t0);
+                    figures.add("  passes", COUNT, passes);
+                } else {
+                    log.printf("  %s did not get the last push within %d s of answering again%n", hung, PUSH_DEADLINE_NANOS / 1_000_000_000L);
+                }
+            }
+        }
+    }
+
+    /** One push: commit, then passes until every answering cluster has it; the figure is the last arrival. */
+    private void push(int generation, Arrivals arrivals, String figure, boolean firstAfterHang) throws IOException {
+        origin.commit(MAIN, null, Map.of(repo.editedPath(app), repo.edited(app, generation)), "Push " + generation);
+        long t0 = System.nanoTime();
+        int passes = 0;
+        long slowest = 0;
+        String wanted = String.valueOf(generation);
+        while (!arrivals.allHave(wanted) && System.nanoTime() - t0 < PUSH_DEADLINE_NANOS) {
+            long p0 = System.nanoTime();
+            PassReport r = reconciler.reconcile();
+            slowest = Math.max(slowest, System.nanoTime() - p0);
+            passes++;
+            // The watch event may come a moment after the pass that wrote it returned.
+            if (!arrivals.allHave(wanted)) arrivals.await(wanted, 2_000);
+            if (passes == 1 && r.applied().failures() > 0 && !firstAfterHang) {
+                r.applied().results().stream().filter(x -> !x.succeeded()).limit(2).forEach(x -> log.printf("  push %d: %s%n", generation, x.message()));
+            }
+        }
+        Long last = arrivals.last(wanted);
+        if (last == null) {
+            log.printf("  push %d did not reach every answering cluster within %d s%n", generation, PUSH_DEADLINE_NANOS / 1_000_000_000L);
+            return;
+        }
+        long applied = last - t0;
+        figures.addNanos(figure, applied);
+        if (firstAfterHang) figures.addNanos(FIRST_AFTER_HANG, applied);
+        figures.add("  passes until applied", COUNT, passes);
+        figures.addNanos("  slowest pass", slowest);
+        log.printf("  push %d: applied on %d clusters after %.0f ms, %d pass(es)%n", generation, arrivals.clusters(), applied / 1e6, passes);
+        BenchRun.sleep(1000); // as between two pushes: the engine idle, the clusters' controllers go on
+    }
+
+    private String generation(KubernetesClient client) {
+        GenericKubernetesResource live = client.genericKubernetesResources("v1", repo.editedKind()).inNamespace(SyntheticRepo.app(app))
+                .withName(repo.editedName(app)).get();
+        return live == null ? null : repo.generationOf(live);
+    }
+
+    /** Watches of the edited object on the answering clusters: when each generation first arrived on each. */
+    private final class Arrivals implements AutoCloseable {
+        private final List<KubernetesClient> clients = new ArrayList<>();
+        private final List<Watch> watches = new ArrayList<>();
+        private final Map<String, Map<String, Long>> seen = new ConcurrentHashMap<>();
+        private final int count;
+
+        Arrivals(List<String> names) {
+            this.count = names.size();
+            for (String name : names) {
+                KubernetesClient client = new KubernetesClientBuilder().withConfig(clusters.config(name)).build();
+                clients.add(client);
+                Map<String, Long> byGeneration = seen.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
+                watches.add(client.genericKubernetesResources("v1", repo.editedKind()).inNamespace(SyntheticRepo.app(app))
+                        .withName(repo.editedName(app)).watch(new Watcher<>() {
+                            @Override public void eventReceived(Action action, GenericKubernetesResource resource) {
+                                long now = System.nanoTime();
+                                String g = repo.generationOf(resource);
+                                if (g != null) {
+                                    byGeneration.putIfAbsent(g, now);
+                                    synchronized (Arrivals.this) {
+                                        Arrivals.this.notifyAll();
+                                    }
+                                }
+                            }
+
+                            @Override public void onClose(WatcherException cause) {
+                                log.printf("  watch of %s closed: %s%n", name, cause);
+                            }
+                        }));
+            }
+        }
+
+        int clusters() { return count; }
+
+        boolean allHave(String generation) { return seen.values().stream().allMatch(m -> m.containsKey(generation)); }
+
+        synchronized void await(String generation, long millis) {
+            long until = System.currentTimeMillis() + millis;
+            while (!allHave(generation) && System.currentTimeMillis() < until) {
+                try {
+                    wait(Math.max(1, until - System.currentTimeMillis()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
+        /** When the last answering cluster got it; null while one has not. */
+        Long last(String generation) {
+            if (!allHave(generation)) return null;
+            return seen.values().stream().mapToLong(m -> m.get(generation)).max().orElseThrow();
+        }
+
+        @Override public void close() {
+            watches.forEach(Watch::close);
+            clients.forEach(KubernetesClient::close);
+        }
+    }
+}
