@@ -37,7 +37,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--scenario", defaultValue = "full",
             description = "full: every figure and baseline. hung-cluster: after the sync, push to applied on the clusters that"
-                    + " answer, with none hung and then with the last cluster hung (accepting connections, answering nothing)."
+                    + " answer, with none hung and with the last cluster hung (accepting connections, answering nothing; odd runs"
+                    + " measure without the hang first, even runs with it first)."
                     + " Default: ${DEFAULT-VALUE}.")
     String scenario;
 
@@ -98,7 +99,7 @@ public final class BenchCommand implements Callable<Integer> {
                     try (Clusters fleet = real ? new RealClusters(clusterCount, shape.podsPerCluster(), Files.createDirectories(dir))
                             : new SandboxClusters(clusterCount, clusterHeap)) {
                         where = fleet.describe();
-                        new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0, hung ? pushes : 0);
+                        new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0, hung ? pushes : 0, run % 2 == 0);
                     }
                     if (temporary) delete(dir);
                 }

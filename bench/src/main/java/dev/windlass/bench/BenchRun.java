@@ -61,8 +61,9 @@ final class BenchRun {
      * @param statusPasses eventful passes to run at the end to see how the status branch grows; 0 for none
      * @param hungClusterPushes after the sync, only the hung-cluster scenario with this many pushes each way
      *                          ({@link HungCluster}); 0 for the full run
+     * @param hungFirst         in that scenario, the pushes with the hang come first
      */
-    void run(int statusPasses, int hungClusterPushes) throws Exception {
+    void run(int statusPasses, int hungClusterPushes, boolean hungFirst) throws Exception {
         SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml, statusHistoryLimit);
         try (Origin origin = Origin.create(dir.resolve("origin.git"));
              BenchFleet fleet = new BenchFleet(clusters)) {
@@ -98,7 +99,7 @@ final class BenchRun {
             figures.add("RSS: peak, cold start to synced", BYTES, Memory.peakRssBytes());
             figures.add("  RSS when the run started", BYTES, rssAtStart);
             if (hungClusterPushes > 0) {
-                new HungCluster(shape, repo, origin, reconciler, clusters, figures, log).measure(hungClusterPushes);
+                new HungCluster(shape, repo, origin, mirror, reconciler, clusters, figures, log).measure(hungClusterPushes, hungFirst);
                 mirror.close();
                 return;
             }

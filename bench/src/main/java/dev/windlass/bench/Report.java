@@ -73,12 +73,18 @@ final class Report {
     /** The hung-cluster scenario against its goal. */
     private static void hung(PrintStream out, Figures f, FleetShape shape) {
         out.println();
-        out.printf("Hung cluster: push to applied on the %d clusters that answer (medians over every push of every run):%n", shape.clusters() - 1);
+        out.printf("Hung cluster: push to applied on the %d clusters that answer (medians over every push of every run, pushes held by a"
+                + " compaction of the engine's mirror left out):%n", shape.clusters() - 1);
         double none = f.median(HungCluster.NONE_HUNG);
         double one = f.median(HungCluster.ONE_HUNG);
         out.printf(Locale.ROOT, "  %-52s %s%n", "none hung", value(Figures.Unit.MS, none));
         out.printf(Locale.ROOT, "  %-52s %s%n", "1 of " + shape.clusters() + " hung", value(Figures.Unit.MS, one));
         ratio(out, "1 hung / none hung", one, none);
+        if (!Double.isNaN(f.median(HungCluster.RATIO))) {
+            Figures.Figure perRun = f.all().stream().filter(x -> x.name().equals(HungCluster.RATIO)).findFirst().orElseThrow();
+            out.printf(Locale.ROOT, "  %-52s %s%n", "1 hung / none hung, each run on its own", perRun.values().stream()
+                    .map(v -> String.format(Locale.ROOT, "%.2f", v)).collect(java.util.stream.Collectors.joining(", ")));
+        }
         ratio(out, "first push after the hang began / none hung", f.median(HungCluster.ONE_HUNG, HungCluster.FIRST_AFTER_HANG), none);
         out.printf(Locale.ROOT, "  %-52s %s%n", String.format(Locale.ROOT, "goal: 1 hung / none hung <= %.2f", HUNG_GOAL),
                 Double.isNaN(one / none) ? "-" : one / none <= HUNG_GOAL ? "met" : "missed");
