@@ -76,7 +76,12 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     @Override public Integer call() throws Exception {
-        Workload shapeOf = Workload.of(workload);
+        Workload shapeOf;
+        try {
+            shapeOf = Workload.of(workload);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
         boolean hung = switch (scenario) {
             case "full" -> false;
             case "hung-cluster" -> true;
@@ -85,6 +90,10 @@ public final class BenchCommand implements Callable<Integer> {
         List<Integer> sizes = apps != null ? apps : List.of(hung ? 100 : real ? 200 : 1000);
         int clusterCount = clusters != null ? clusters : real ? 3 : 20;
         int objects = objectsPerApp != null ? objectsPerApp : shapeOf == Workload.FLUX_BENCHMARK ? 4 : 5;
+        if (!shapeOf.allows(objects)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "the " + shapeOf.cli() + " workload has 4 objects per app, not " + objects);
+        }
+        if (hung && clusterCount < 2) throw new CommandLine.ParameterException(new CommandLine(this), "the hung-cluster scenario needs at least 2 clusters");
         boolean temporary = work == null;
         Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
         List<Report.Size> results = new ArrayList<>();

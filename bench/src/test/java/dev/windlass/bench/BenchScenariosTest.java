@@ -42,6 +42,16 @@ class BenchScenariosTest {
         assertTrue(!table.contains("Ratios to the baselines"), "no baselines are measured in this scenario:\n" + table);
     }
 
+    @Test void aWorkloadOrScenarioThatDoesNotExistIsAUsageErrorBeforeAnythingStarts() {
+        for (String[] args : new String[][] {{"--workload", "nginx"}, {"--scenario", "slow"}, {"--workload", "flux-benchmark", "--objects-per-app", "5"},
+                {"--scenario", "hung-cluster", "--clusters", "1"}}) {
+            BenchCommand command = new BenchCommand();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int exit = new CommandLine(command).setErr(new java.io.PrintWriter(err, true)).execute(args);
+            assertEquals(2, exit, String.join(" ", args) + ": " + err);
+        }
+    }
+
     private static String bench(String... args) {
         BenchCommand command = new BenchCommand();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
