@@ -116,6 +116,7 @@ final class BenchRun {
                 figures.add("  API writes (must be 0)", COUNT, c.writes());
                 figures.add("  API reads per cluster", COUNT, (double) c.reads() / shape.clusters());
                 figures.add("  files parsed", COUNT, noop.filesParsed());
+                figures.add("  renders (Kustomize or Helm runs, must be 0)", COUNT, noop.renders());
                 figures.add("  objects re-planned (compared afresh)", COUNT, noop.planning().objectsPlanned());
                 figures.add("  status commits", COUNT, noop.committed() ? 1 : 0);
                 // A no-op pass should plan nothing; when it does, say what, so the figure can be explained.
@@ -133,6 +134,7 @@ final class BenchRun {
                 Clusters.Counts c = clusters.counts().minus(before);
                 figures.addNanos("incremental pass: one file changed", i1 - i0);
                 figures.add("  files parsed", COUNT, inc.filesParsed());
+                figures.add("  renders (Kustomize or Helm runs)", COUNT, inc.renders());
                 figures.add("  actions planned (objects to change)", COUNT, inc.plan().actions().size());
                 figures.add("  objects re-planned (compared afresh)", COUNT, inc.planning().objectsPlanned());
                 figures.add("  objects whose last plan was reused", COUNT, inc.planning().objectsReused());
