@@ -1,0 +1,216 @@
+package dev.windlass.engine.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.kubetest.Await;
+import dev.windlass.kubetest.KubeCluster;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The install manifests of {@code deploy/} on a real control plane, applied as the README's "Install in a cluster"
+ * says. They apply; the Deployment's Pod is scheduled and runs (on a kwok node: the image need not exist) with the
+ * security settings asked for; and the engine's ServiceAccount, with a token from the TokenRequest API, can do the
+ * engine's work in its namespace and is refused (403, by the API server) everything else.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class InstallIT {
+    static final String NS = "windlass-system";
+
+    static KubeCluster cluster;
+    static KubernetesClient admin;
+
+
+    @BeforeAll static void start() {
+        cluster = KubeCluster.start(2);
+        admin = cluster.newClient();
+    }
+
+    @AfterAll static void stop() {
+        if (admin != null) admin.close();
+        if (cluster != null) cluster.close();
+    }
+
+    @Test @Order(1) void theManifestsApplyAndTheEnginesIdentityMayDoItsWorkAndNothingMore() throws Exception {
+        List<HasMetadata> applied = InstallManifests.applyServerSide(admin, InstallManifests.build(InstallManifests.DEPLOY));
+        assertEquals(List.of("Namespace", "ServiceAccount", "Role", "RoleBinding", "ConfigMap", "Service", "Deployment",
+                "PodDisruptionBudget", "NetworkPolicy"), applied.stream().map(HasMetadata::getKind).toList());
+
+        Pod pod = awaitRunningPod();
+        assertTrue(pod.getSpec().getNodeName().startsWith("node-"), "scheduled on a kwok node: " + pod.getSpec().getNodeName());
+        assertEquals("windlass", pod.getSpec().getServiceAccountName());
+        assertEquals("windlass:dev", pod.getSpec().getContainers().get(0).getImage());
+        PodSecurityContext podSecurity = pod.getSpec().getSecurityContext();
+        assertEquals(Boolean.TRUE, podSecurity.getRunAsNonRoot());
+        assertEquals(65532L, podSecurity.getRunAsUser());
+        assertEquals("RuntimeDefault", podSecurity.getSeccompProfile().getType());
+        SecurityContext container = pod.getSpec().getContainers().get(0).getSecurityContext();
+        assertEquals(Boolean.TRUE, container.getReadOnlyRootFilesystem());
+        assertEquals(Boolean.FALSE, container.getAllowPrivilegeEscalation());
+        assertEquals(List.of("ALL"), container.getCapabilities().getDrop());
+        assertTrue(pod.getSpec().getVolumes().stream().anyMatch(v -> v.getName().equals("work") && v.getEmptyDir() != null));
+        Await.until(Duration.ofSeconds(30), "the disruption budget to count the engine's Pod",
+                () -> admin.policy().v1().podDisruptionBudget().inNamespace(NS).withName("windlass").get(),
+                b -> b.getStatus() != null && Integer.valueOf(1).equals(b.getStatus().getCurrentHealthy()));
+
+        // What the README's next step creates: a member cluster's kubeconfig, in a Secret of the engine's namespace.
+        admin.secrets().inNamespace(NS).resource(secret(NS, "cluster-eu-1")).create();
+        admin.secrets().inNamespace("kube-system").resource(secret("kube-system", "someone-elses")).create();
+        admin.secrets().inNamespace("default").resource(secret("default", "someone-elses")).create();
+
+        String token = ServiceAccountIdentity.token(admin, NS, "windlass");
+        try (KubernetesClient engine = ServiceAccountIdentity.client(cluster.url(), token, NS)) {
+            // Its work: read a cluster's kubeconfig Secret by name, and hold a Lease.
+            assertEquals("cluster-eu-1", engine.secrets().inNamespace(NS).withName("cluster-eu-1").get().getMetadata().getName());
+            leaseWork(engine);
+
+            // Nothing more; each refusal is the API server's 403.
+            forbidden(() -> engine.secrets().inNamespace("kube-system").withName("someone-elses").get());
+            forbidden(() -> engine.secrets().inNamespace("default").withName("someone-elses").get());
+            forbidden(() -> engine.secrets().inNamespace(NS).list());
+            forbidden(() -> engine.secrets().inAnyNamespace().list());
+            forbidden(() -> engine.secrets().inNamespace(NS).withName("cluster-eu-1").edit(s -> {
+                s.getMetadata().setLabels(Map.of("changed", "by-the-engine"));
+                return s;
+            }));
+            forbidden(() -> engine.secrets().inNamespace(NS).withName("cluster-eu-1").delete());
+            forbidden(() -> engine.leases().inNamespace("default").resource(lease("default", "elsewhere")).create());
+            forbidden(() -> engine.nodes().withName("node-0").delete());
+            forbidden(() -> engine.nodes().list());
+            forbidden(() -> engine.namespaces().withName(NS).delete());
+            forbidden(() -> engine.apps().deployments().inNamespace(NS).withName("windlass").scale(0));
+            forbidden(() -> engine.apps().deployments().inNamespace("default").resource(deployment()).create());
+            forbidden(() -> engine.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata()
+                    .withName("windlass-inventory-web").endMetadata().build()).create());
+            forbidden(() -> engine.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+                    .withName("windlass-escalates").endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "cluster-admin")
+                    .addNewSubject().withKind("ServiceAccount").withName("windlass").withNamespace(NS).endSubject().build()).create());
+        }
+        // The refused writes left everything as it was.
+        assertNotNull(admin.nodes().withName("node-0").get());
+        assertNotNull(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get());
+        assertTrue(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get().getMetadata().getLabels().isEmpty());
+        assertEquals(1, admin.apps().deployments().inNamespace(NS).withName("windlass").get().getSpec().getReplicas());
+        assertEquals(null, admin.apps().deployments().inNamespace("default").withName("intruder").get());
+        assertEquals(null, admin.rbac().clusterRoleBindings().withName("windlass-escalates").get());
+    }
+
+    /**
+     * With the {@code manage-this-cluster} component, the engine may also observe and apply to the management cluster
+     * itself: namespaces, nodes, its inventories and the listed kinds; other namespaces' Secrets stay out of reach.
+     */
+    @Test @Order(2) void theManageThisClusterComponentWidensItToTheKindsItApplies() throws Exception {
+        // An overlay next to the base, as a user keeps one: kustomize takes bases by relative path only.
+        Path overlay = Files.createDirectories(Path.of("target", "install-overlay").toAbsolutePath());
+        Files.writeString(overlay.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                resources: [%s]
+                components: [%s]
+                """.formatted(overlay.relativize(InstallManifests.DEPLOY), overlay.relativize(InstallManifests.DEPLOY.resolve("manage-this-cluster"))));
+        InstallManifests.applyServerSide(admin, InstallManifests.build(overlay));
+
+        String token = ServiceAccountIdentity.token(admin, NS, "windlass");
+        try (KubernetesClient engine = ServiceAccountIdentity.client(cluster.url(), token, NS)) {
+            assertEquals(2, engine.nodes().list().getItems().size());
+            engine.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("web")
+                    .endMetadata().build()).create();
+            engine.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata()
+                    .withName("windlass-inventory-web").endMetadata().build()).create();
+            engine.apps().deployments().inNamespace("web").resource(deployment()).create();
+
+            forbidden(() -> engine.secrets().inNamespace("kube-system").withName("someone-elses").get());
+            forbidden(() -> engine.nodes().withName("node-0").delete());
+            forbidden(() -> engine.namespaces().withName("kube-system").delete());
+        }
+        assertNotNull(admin.apps().deployments().inNamespace("web").withName("intruder").get());
+        assertNotNull(admin.nodes().withName("node-0").get());
+    }
+
+    /** get, list, watch, create, update: what leader election on a Lease does. */
+    private static void leaseWork(KubernetesClient engine) throws InterruptedException {
+        Lease created = engine.leases().inNamespace(NS).resource(lease(NS, "windlass-shard-0")).create();
+        assertEquals("windlass-engine-0", created.getSpec().getHolderIdentity());
+        CountDownLatch renewed = new CountDownLatch(1);
+        try (Watch watch = engine.leases().inNamespace(NS).withName("windlass-shard-0").watch(new Watcher<>() {
+            @Override public void eventReceived(Action action, Lease l) {
+                if (action == Action.MODIFIED && "windlass-engine-1".equals(l.getSpec().getHolderIdentity())) renewed.countDown();
+            }
+
+            @Override public void onClose(WatcherException cause) {}
+        })) {
+            Lease current = engine.leases().inNamespace(NS).withName("windlass-shard-0").get();
+            current.getSpec().setHolderIdentity("windlass-engine-1");
+            current.getSpec().setRenewTime(ZonedDateTime.now());
+            engine.leases().inNamespace(NS).resource(current).update();
+            assertTrue(renewed.await(20, TimeUnit.SECONDS), "the watch saw the lease change hands");
+        }
+        assertEquals(List.of("windlass-shard-0"), engine.leases().inNamespace(NS).list().getItems().stream()
+                .map(l -> l.getMetadata().getName()).toList());
+        assertEquals("windlass-engine-1", admin.leases().inNamespace(NS).withName("windlass-shard-0").get().getSpec().getHolderIdentity());
+    }
+
+    private static Pod awaitRunningPod() {
+        return Await.until(Duration.ofSeconds(60), "the engine's Deployment to run a Pod on a kwok node", () -> {
+            Deployment d = admin.apps().deployments().inNamespace(NS).withName("windlass").get();
+            List<Pod> pods = admin.pods().inNamespace(NS).withLabel("app.kubernetes.io/name", "windlass").list().getItems();
+            boolean available = d.getStatus() != null && Integer.valueOf(1).equals(d.getStatus().getAvailableReplicas());
+            return available && pods.size() == 1 && "Running".equals(pods.get(0).getStatus().getPhase()) ? pods.get(0) : null;
+        }, p -> p != null);
+    }
+
+    private static void forbidden(Executable request) {
+        KubernetesClientException e = assertThrows(KubernetesClientException.class, request);
+        assertEquals(403, e.getCode(), e.getMessage());
+    }
+
+    private static io.fabric8.kubernetes.api.model.Secret secret(String namespace, String name) {
+        return new SecretBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .addToStringData("kubeconfig", "placeholder: not read by this test").build();
+    }
+
+    private static Lease lease(String namespace, String name) {
+        return new LeaseBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withNewSpec().withHolderIdentity("windlass-engine-0").withLeaseDurationSeconds(15).endSpec().build();
+    }
+
+    private static Deployment deployment() {
+        return new DeploymentBuilder().withNewMetadata().withName("intruder").endMetadata().withNewSpec()
+                .withNewSelector().addToMatchLabels("app", "intruder").endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", "intruder").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().endTemplate()
+                .endSpec().build();
+    }
+}
