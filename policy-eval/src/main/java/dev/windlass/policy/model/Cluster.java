@@ -17,10 +17,20 @@ public record Cluster(String name, Map<String, String> labels, Connection connec
     }
 
     /** How the engine reaches the cluster: exactly one of these. */
-    public sealed interface Connection permits Kubeconfig, Sandbox {}
+    public sealed interface Connection permits Kubeconfig, InCluster, KubeconfigSecret, Sandbox {}
 
     /** A kubeconfig file on the engine host (never a secret in Git), optionally a context in it. */
     public record Kubeconfig(String path, String context) implements Connection {}
+
+    /** The cluster the engine runs in, reached as the engine's own ServiceAccount ({@code inCluster: true}). */
+    public record InCluster() implements Connection {}
+
+    /**
+     * A kubeconfig held in the Secret {@code name} of the engine's own namespace, under {@code key}, optionally a context
+     * in it; read through the cluster the engine runs in, again on every pass, so a changed Secret takes effect without a
+     * restart. Git names the Secret, never its content.
+     */
+    public record KubeconfigSecret(String name, String key, String context) implements Connection {}
 
     /** An embedded simulated cluster with this many nodes, of which {@code controlPlaneNodes} are control plane. */
     public record Sandbox(int nodes, int controlPlaneNodes) implements Connection {}
