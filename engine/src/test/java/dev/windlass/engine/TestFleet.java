@@ -43,12 +43,18 @@ public final class TestFleet implements AutoCloseable {
 
     /** @param real on real control planes (started as scenarios name clusters), else on the sandbox */
     public TestFleet(Path dir, boolean real) throws Exception {
+        this(dir, real, dev.windlass.applier.cluster.ManagementCluster.NONE);
+    }
+
+    /** @param management the cluster the engine runs in, as a Pod's ServiceAccount would reach it */
+    public TestFleet(Path dir, boolean real, dev.windlass.applier.cluster.ManagementCluster management) throws Exception {
         origin = dir.resolve("origin.git");
         Git.init().setBare(true).setInitialBranch("main").setDirectory(origin.toFile()).call().close();
         developer = Mirror.open(dir.resolve("developer"), GitRemote.anonymous(origin.toString()));
         sandbox = new Sandbox(ClusterSettings.defaults(), new Simulator(Duration.ofSeconds(2), clock));
         backend = real ? new ControlPlanes(dir) : new SandboxBackend(sandbox, clock);
-        engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())), "main", "windlass/status", sandbox, clock);
+        engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())), "main", "windlass/status", sandbox, clock,
+                System::getenv, dev.windlass.applier.cluster.ClientSettings.DEFAULT, management);
     }
 
     /**

@@ -20,21 +20,35 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One Kubernetes client per cluster name. Clusters from Git are {@linkplain #connect connected} through their
- * kubeconfig; sandbox clusters are {@linkplain #registerSandbox registered} by the engine, which owns them,
- * so that this module never depends on the sandbox.
+ * One Kubernetes client per cluster name. Clusters from Git are {@linkplain #connect connected} through a kubeconfig
+ * file, a kubeconfig in a Secret of the engine's namespace, or as the cluster the engine runs in ({@link ManagementCluster});
+ * sandbox clusters are {@linkplain #registerSandbox registered} by the engine, which owns them, so that this module
+ * never depends on the sandbox.
  */
 public final class ClusterClients implements AutoCloseable {
 
     /** {@code source} is what the connection was built from, so an unchanged cluster keeps its client. */
     private record Entry(Object source, ClusterConnection connection) {}
 
+    /** What a Secret-held connection was built from: the reference and the hash of the kubeconfig it read. */
+    private record SecretSource(Cluster.KubeconfigSecret ref, String hash) {}
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ClusterClients.class);
+
     private final ClientSettings settings;
+    private final ManagementCluster management;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private KubernetesClient secretReader;
 
     public ClusterClients() { this(ClientSettings.DEFAULT); }
 
-    public ClusterClients(ClientSettings settings) { this.settings = settings; }
+    public ClusterClients(ClientSettings settings) { this(settings, ManagementCluster.NONE); }
+
+    /** @param management the cluster the engine runs in, for {@code inCluster} and {@code kubeconfigSecretRef} clusters */
+    public ClusterClients(ClientSettings settings, ManagementCluster management) {
+        this.settings = settings;
+        this.management = management;
+    }
 
     /**
      * Connects a cluster declared in Git, or keeps its client when its connection did not change. A kubeconfig
@@ -50,6 +64,15 @@ public final class ClusterClients implements AutoCloseable {
                 return new Entry(k, fromKubeconfig(k));
             }).connection();
         }
+        if (cluster.connection() instanceof Cluster.InCluster in) {
+            return entries.compute(name, (n, old) -> {
+                if (old != null && in.equals(old.source())) return old;
+                closeQuietly(old);
+                Config config = management.copy();
+                return new Entry(in, config == null ? new Broken("inCluster: " + management.unavailable()) : connected(config, true));
+            }).connection();
+        }
+        if (cluster.connection() instanceof Cluster.KubeconfigSecret ref) return fromSecret(name, ref);
         Entry sandbox = entries.get(name);
         return sandbox != null ? sandbox.connection() : new Broken("sandbox cluster " + name + " is not running");
     }
@@ -77,6 +100,10 @@ public final class ClusterClients implements AutoCloseable {
 
     @Override public void close() {
         for (String name : clusters()) remove(name);
+        synchronized (this) {
+            if (secretReader != null) secretReader.close();
+            secretReader = null;
+        }
     }
 
     /**
@@ -105,6 +132,54 @@ public final class ClusterClients implements AutoCloseable {
             return new Broken("unusable kubeconfig " + path + context + ": not a kubeconfig with that context that the client can read ("
                     + e.getClass().getSimpleName() + ")");
         }
+    }
+
+    /**
+     * Reads the Secret again, every pass: the client is kept while the kubeconfig in it is the same, and replaced as soon
+     * as it changed (rotation without a restart). When the Secret cannot be read for a passing reason (the management
+     * cluster does not answer), a cluster connected before keeps its client; a missing Secret or key breaks it.
+     */
+    private ClusterConnection fromSecret(String name, Cluster.KubeconfigSecret ref) {
+        KubernetesClient reader = secretReader();
+        if (reader == null) return replace(name, ref, new Broken("kubeconfigSecretRef: " + management.unavailable()));
+        SecretKubeconfig.Read read = SecretKubeconfig.read(reader, management.namespace(), ref);
+        Entry old = entries.get(name);
+        boolean sameRef = old != null && old.source() instanceof SecretSource s && s.ref().equals(ref);
+        if (!read.ok()) {
+            if (read.transientProblem() && sameRef && old.connection() instanceof Connected) {
+                log.warn("cluster {}: {}; keeping its current client", name, read.problem());
+                return old.connection();
+            }
+            return replace(name, new SecretSource(ref, null), new Broken(read.problem()));
+        }
+        if (sameRef && read.hash().equals(((SecretSource) old.source()).hash())) return old.connection();
+        String where = "Secret " + management.namespace() + "/" + ref.name() + " key " + ref.key();
+        ClusterConnection connection;
+        try {
+            connection = connected(SecretKubeconfig.config(read.text(), ref.context(), where), true);
+        } catch (IllegalArgumentException e) {
+            connection = new Broken(e.getMessage());
+        }
+        if (sameRef) log.info("cluster {}: the kubeconfig in {} changed; connecting with the new one", name, where);
+        return replace(name, new SecretSource(ref, read.hash()), connection);
+    }
+
+    private ClusterConnection replace(String name, Object source, ClusterConnection connection) {
+        closeQuietly(entries.put(name, new Entry(source, connection)));
+        return connection;
+    }
+
+    /** The management cluster's client that reads Secrets, made the first time one is needed; null when there is none. */
+    private synchronized KubernetesClient secretReader() {
+        if (secretReader == null) {
+            Config config = management.copy();
+            if (config == null) return null;
+            config.setConnectionTimeout(Math.toIntExact(settings.connectTimeout().toMillis()));
+            config.setRequestTimeout(Math.toIntExact(settings.requestTimeout().toMillis()));
+            config.setRequestRetryBackoffLimit(settings.retryLimit());
+            secretReader = new KubernetesClientBuilder().withConfig(config).build();
+        }
+        return secretReader;
     }
 
     /** Why {@code path} may not be read, or null: it must lead into the kubeconfig directory, symbolic links followed. */

@@ -28,7 +28,8 @@ final class LeaderOptions {
     String leaseName;
 
     @Option(names = "--management-kubeconfig", paramLabel = "FILE",
-            description = "kubeconfig of the cluster that holds the Lease (default: the in-cluster service account)")
+            description = "kubeconfig of the management cluster: it holds the Lease and the Secrets of kubeconfigSecretRef, and is the "
+                    + "cluster inCluster: true means (default: the in-cluster service account)")
     Path managementKubeconfig;
 
     /** The management cluster's client; null without {@code --leader-elect}. */

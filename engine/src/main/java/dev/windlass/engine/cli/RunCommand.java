@@ -1,5 +1,6 @@
 package dev.windlass.engine.cli;
 
+import dev.windlass.applier.cluster.ManagementCluster;
 import dev.windlass.engine.reconcile.Engine;
 import dev.windlass.engine.lease.Leadership;
 import dev.windlass.engine.schedule.Daemon;
@@ -42,6 +43,19 @@ final class RunCommand implements Callable<Integer> {
             description = "the only directory Cluster kubeconfig paths may point into (default: the working directory)")
     Path kubeconfigDir;
 
+    @Option(names = "--namespace", paramLabel = "NS",
+            description = "the engine's namespace in the cluster it runs in (or the one --management-kubeconfig reaches): the only one "
+                    + "whose Secrets it reads, for Clusters with kubeconfigSecretRef (default: the Pod's own, else "
+                    + ManagementCluster.DEFAULT_NAMESPACE + ")")
+    String namespace;
+
+    /** As given, else the Pod's own namespace, else the default. */
+    private String namespace() throws java.io.IOException {
+        if (namespace != null) return namespace;
+        return Files.isReadable(LeaderOptions.POD_NAMESPACE) ? Files.readString(LeaderOptions.POD_NAMESPACE).trim()
+                : ManagementCluster.DEFAULT_NAMESPACE;
+    }
+
     @Option(names = "--listen", defaultValue = "127.0.0.1:8080", description = "HTTP address for /healthz and /webhook (default: ${DEFAULT-VALUE})")
     String listen;
 
@@ -63,11 +77,14 @@ final class RunCommand implements Callable<Integer> {
         mirror.fetch();
         String statusBranch = repo.statusBranch(mirror, branch);
         Path confined = (kubeconfigDir != null ? kubeconfigDir : Path.of("")).toAbsolutePath();
+        ManagementCluster managementCluster = leader.managementKubeconfig != null
+                ? ManagementCluster.fromKubeconfig(leader.managementKubeconfig, namespace()) : ManagementCluster.inCluster(namespace());
         try (KubernetesClient management = leader.managementClient();
              Leadership leadership = leader.leadership(management);
              Sandbox sandbox = new Sandbox();
              Engine engine = new Engine(mirror, branch, statusBranch, sandbox, Clock.systemUTC(), System::getenv,
-                     dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined), leadership != null ? leadership : WriteFence.OPEN);
+                     dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined), leadership != null ? leadership : WriteFence.OPEN,
+                     managementCluster);
              Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC()).start()) {
             sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
             if (leadership != null) {
@@ -78,8 +95,10 @@ final class RunCommand implements Callable<Integer> {
                 });
                 log.info("standing for {} as {}", leadership.settings().describe(), leadership.settings().identity());
             }
-            log.info("windlass running: {} branch {} every {}, status on {}, kubeconfigs from {}, http on {}", repo.repo, branch,
-                    every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined, listen);
+            log.info("windlass running: {} branch {} every {}, status on {}, kubeconfigs from {} and Secrets of namespace {} ({}), http on {}",
+                    repo.repo, branch, every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined,
+                    namespace(), managementCluster.unavailable() == null ? "management cluster " + managementCluster.config().getMasterUrl()
+                            : "none: " + managementCluster.unavailable(), listen);
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
             stop.await();

@@ -3,6 +3,7 @@ package dev.windlass.engine.reconcile;
 import dev.windlass.applier.Applier;
 import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.applier.cluster.ManagementCluster;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.RetryPolicy;
 import dev.windlass.git.StatusWriter;
@@ -42,8 +43,20 @@ public final class Engine implements AutoCloseable {
      */
     public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env,
                   ClientSettings clients, WriteFence fence) {
+        this(mirror, branch, statusBranch, sandbox, clock, env, clients, fence, ManagementCluster.NONE);
+    }
+
+    /** Without leader election, with a management cluster. */
+    public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env,
+                  ClientSettings clients, ManagementCluster management) {
+        this(mirror, branch, statusBranch, sandbox, clock, env, clients, WriteFence.OPEN, management);
+    }
+
+    /** @param management the cluster the engine runs in: {@code inCluster} clusters, and the Secrets of {@code kubeconfigSecretRef} */
+    public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env,
+                  ClientSettings clients, WriteFence fence, ManagementCluster management) {
         this.mirror = mirror;
-        ClusterClients clusterClients = new ClusterClients(clients);
+        ClusterClients clusterClients = new ClusterClients(clients, management);
         this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandbox);
         StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT, fence);
         this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence);
