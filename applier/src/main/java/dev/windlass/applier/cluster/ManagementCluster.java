@@ -25,7 +25,8 @@ public record ManagementCluster(Config config, String namespace, String unavaila
 
     /** As this process's Pod's ServiceAccount; NONE-like (with the reason) when the process does not run in a Pod. */
     public static ManagementCluster inCluster(String namespace) {
-        if (System.getenv("KUBERNETES_SERVICE_HOST") == null) {
+        // The client library's own test (the variable, or a system property of that name) for a process in a Pod.
+        if (io.fabric8.kubernetes.client.utils.Utils.getSystemPropertyOrEnvVar("KUBERNETES_SERVICE_HOST") == null) {
             return new ManagementCluster(null, namespace, "the engine does not run in a Kubernetes Pod (KUBERNETES_SERVICE_HOST is "
                     + "not set); start it in the cluster, or with --management-kubeconfig");
         }

@@ -161,6 +161,34 @@ class KubeconfigSecretIT {
         }
     }
 
+    /**
+     * The engine in a Pod reads Secrets with the client library's in-cluster configuration: the ServiceAccount token file
+     * and the service host and port, here given as the system properties the library reads like its environment.
+     */
+    @Test void inAPodTheEngineReadsSecretsAsItsServiceAccount() throws Exception {
+        assertEquals(null, ManagementCluster.inCluster(NS).config(), "outside a Pod there is no in-cluster configuration");
+        Path token = java.nio.file.Files.writeString(dir.resolve("token"), ServiceAccountIdentity.token(managementAdmin, NS, "windlass"));
+        java.net.URI url = java.net.URI.create(management.url());
+        java.util.Map<String, String> pod = java.util.Map.of("KUBERNETES_SERVICE_HOST", url.getHost(),
+                "KUBERNETES_SERVICE_PORT", String.valueOf(url.getPort()), "kubernetes.auth.serviceAccount.token", token.toString(),
+                "kubernetes.trust.certificates", "true", "kubernetes.auth.tryKubeConfig", "false");
+        pod.forEach(System::setProperty);
+        ManagementCluster inPod;
+        try {
+            inPod = ManagementCluster.inCluster(NS);
+        } finally {
+            pod.keySet().forEach(System::clearProperty);
+        }
+        putKubeconfig(ServiceAccountIdentity.kubeconfig(member.url(), memberIdentity("windlass-pod")));
+        try (TestFleet fleet = new TestFleet(dir, false, inPod)) {
+            fleet.push("a member cluster reached through a Secret", c -> c
+                    .write("clusters/eu-1.yaml", cluster("eu-1", "{kubeconfigSecretRef: {name: cluster-eu-1}}")));
+            fleet.pass();
+            assertEquals("Reachable", fleet.engine.reconciler().state().clusters().get("eu-1").reachability(),
+                    fleet.engine.reconciler().state().clusters().get("eu-1").message());
+        }
+    }
+
     private static String cluster(String name, String connection) {
         return "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: " + name + "}\nspec:\n  connection: " + connection + "\n";
     }
