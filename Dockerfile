@@ -1,0 +1,42 @@
+# The Windlass engine image, for those who build with a registry at hand:
+#   docker build -t registry.example.com/windlass:0.1.0 .
+# Four stages: the engine's jar (Maven), kustomize and helm at the pinned versions (scripts/render-tools.sh, from the
+# Go module proxy), a jlinked Java runtime holding only the modules the jars use, and the runtime image: Debian slim
+# with CA certificates, running as the numeric non-root user 65532. deploy/ runs it with a read-only root filesystem.
+
+ARG MAVEN_IMAGE=maven:3.9-eclipse-temurin-17
+ARG GO_IMAGE=golang:1.26-bookworm
+ARG JDK_IMAGE=eclipse-temurin:17-jdk
+ARG BASE_IMAGE=debian:bookworm-slim
+
+FROM ${MAVEN_IMAGE} AS engine
+WORKDIR /src
+COPY . .
+RUN mvn -B -q -DskipTests -pl engine -am package \
+ && mkdir /out && cp engine/target/windlass.jar /out/ && cp -r engine/target/lib /out/lib
+
+FROM ${GO_IMAGE} AS tools
+WORKDIR /src
+COPY scripts/render-tools.sh scripts/
+RUN WINDLASS_TOOLS_CACHE=/tools bash scripts/render-tools.sh \
+ && mkdir /out && cp /tools/kustomize-*/kustomize /tools/kustomize-*/helm /out/
+
+FROM ${JDK_IMAGE} AS runtime
+COPY --from=engine /out /app
+# The modules `jdeps --print-module-deps` finds in the jars, and the EC ciphers TLS to API servers needs.
+RUN modules="$(jdeps --ignore-missing-deps --print-module-deps --multi-release 17 --class-path '/app/lib/*' /app/windlass.jar)" \
+ && jlink --add-modules "${modules},jdk.crypto.ec,java.logging" --strip-debug --no-man-pages --no-header-files --compress=2 \
+      --output /jre \
+ && /jre/bin/java -jar /app/windlass.jar --version
+
+FROM ${BASE_IMAGE}
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
+COPY --from=runtime /jre /opt/java
+COPY --from=engine /out /opt/windlass
+COPY --from=tools /out/kustomize /out/helm /usr/local/bin/
+ENV PATH=/opt/java/bin:$PATH HOME=/var/lib/windlass
+WORKDIR /var/lib/windlass
+USER 65532:65532
+EXPOSE 8080
+ENTRYPOINT ["java", "-jar", "/opt/windlass/windlass.jar"]
+CMD ["--help"]
