@@ -30,7 +30,8 @@ RUN modules="$(jdeps --ignore-missing-deps --print-module-deps --multi-release 1
  && /jre/bin/java -jar /app/windlass.jar --version
 
 FROM ${BASE_IMAGE}
-RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/* \
+ && mkdir -p /var/lib/windlass && chown 65532:65532 /var/lib/windlass
 COPY --from=runtime /jre /opt/java
 COPY --from=engine /out /opt/windlass
 COPY --from=tools /out/kustomize /out/helm /usr/local/bin/
