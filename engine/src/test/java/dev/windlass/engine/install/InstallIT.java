@@ -1,10 +1,13 @@
 package dev.windlass.engine.install;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.windlass.engine.lease.LeaseSettings;
+import dev.windlass.engine.lease.Leadership;
 import dev.windlass.kubetest.Await;
 import dev.windlass.kubetest.KubeCluster;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -20,15 +23,12 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -68,8 +68,10 @@ class InstallIT {
         assertEquals(List.of("Namespace", "ServiceAccount", "Role", "RoleBinding", "ConfigMap", "Service", "Deployment",
                 "PodDisruptionBudget", "NetworkPolicy"), applied.stream().map(HasMetadata::getKind).toList());
 
-        Pod pod = awaitRunningPod();
-        assertTrue(pod.getSpec().getNodeName().startsWith("node-"), "scheduled on a kwok node: " + pod.getSpec().getNodeName());
+        List<Pod> pods = awaitRunningPods();
+        for (Pod p : pods) assertTrue(p.getSpec().getNodeName().startsWith("node-"), "scheduled on a kwok node: " + p.getSpec().getNodeName());
+        Pod pod = pods.get(0);
+        assertTrue(pod.getSpec().getContainers().get(0).getArgs().contains("--leader-elect"));
         assertEquals("windlass", pod.getSpec().getServiceAccountName());
         assertEquals("windlass:dev", pod.getSpec().getContainers().get(0).getImage());
         PodSecurityContext podSecurity = pod.getSpec().getSecurityContext();
@@ -83,7 +85,8 @@ class InstallIT {
         assertTrue(pod.getSpec().getVolumes().stream().anyMatch(v -> v.getName().equals("work") && v.getEmptyDir() != null));
         Await.until(Duration.ofSeconds(30), "the disruption budget to count the engine's Pod",
                 () -> admin.policy().v1().podDisruptionBudget().inNamespace(NS).withName("windlass").get(),
-                b -> b.getStatus() != null && Integer.valueOf(1).equals(b.getStatus().getCurrentHealthy()));
+                b -> b.getStatus() != null && Integer.valueOf(2).equals(b.getStatus().getCurrentHealthy())
+                        && Integer.valueOf(1).equals(b.getStatus().getDisruptionsAllowed()));
 
         // What the README's next step creates: a member cluster's kubeconfig, in a Secret of the engine's namespace.
         admin.secrets().inNamespace(NS).resource(secret(NS, "cluster-eu-1")).create();
@@ -107,6 +110,8 @@ class InstallIT {
             }));
             forbidden(() -> engine.secrets().inNamespace(NS).withName("cluster-eu-1").delete());
             forbidden(() -> engine.leases().inNamespace("default").resource(lease("default", "elsewhere")).create());
+            forbidden(() -> engine.leases().inNamespace(NS).list());
+            forbidden(() -> engine.leases().inNamespace(NS).withName("windlass-shard-0").delete());
             forbidden(() -> engine.nodes().withName("node-0").delete());
             forbidden(() -> engine.nodes().list());
             forbidden(() -> engine.namespaces().withName(NS).delete());
@@ -122,7 +127,7 @@ class InstallIT {
         assertNotNull(admin.nodes().withName("node-0").get());
         assertNotNull(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get());
         assertTrue(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get().getMetadata().getLabels().isEmpty());
-        assertEquals(1, admin.apps().deployments().inNamespace(NS).withName("windlass").get().getSpec().getReplicas());
+        assertEquals(2, admin.apps().deployments().inNamespace(NS).withName("windlass").get().getSpec().getReplicas());
         assertEquals(null, admin.apps().deployments().inNamespace("default").withName("intruder").get());
         assertEquals(null, admin.rbac().clusterRoleBindings().withName("windlass-escalates").get());
     }
@@ -159,35 +164,41 @@ class InstallIT {
         assertNotNull(admin.nodes().withName("node-0").get());
     }
 
-    /** get, list, watch, create, update: what leader election on a Lease does. */
+    /**
+     * get, create, update of a Lease by hand, then the engine's own leader election ({@code windlass run --leader-elect})
+     * as this identity: one replica takes the Lease, the other stands by.
+     */
     private static void leaseWork(KubernetesClient engine) throws InterruptedException {
         Lease created = engine.leases().inNamespace(NS).resource(lease(NS, "windlass-shard-0")).create();
         assertEquals("windlass-engine-0", created.getSpec().getHolderIdentity());
-        CountDownLatch renewed = new CountDownLatch(1);
-        try (Watch watch = engine.leases().inNamespace(NS).withName("windlass-shard-0").watch(new Watcher<>() {
-            @Override public void eventReceived(Action action, Lease l) {
-                if (action == Action.MODIFIED && "windlass-engine-1".equals(l.getSpec().getHolderIdentity())) renewed.countDown();
-            }
-
-            @Override public void onClose(WatcherException cause) {}
-        })) {
-            Lease current = engine.leases().inNamespace(NS).withName("windlass-shard-0").get();
-            current.getSpec().setHolderIdentity("windlass-engine-1");
-            current.getSpec().setRenewTime(ZonedDateTime.now());
-            engine.leases().inNamespace(NS).resource(current).update();
-            assertTrue(renewed.await(20, TimeUnit.SECONDS), "the watch saw the lease change hands");
-        }
-        assertEquals(List.of("windlass-shard-0"), engine.leases().inNamespace(NS).list().getItems().stream()
-                .map(l -> l.getMetadata().getName()).toList());
+        Lease current = engine.leases().inNamespace(NS).withName("windlass-shard-0").get();
+        current.getSpec().setHolderIdentity("windlass-engine-1");
+        current.getSpec().setRenewTime(ZonedDateTime.now());
+        engine.leases().inNamespace(NS).resource(current).update();
         assertEquals("windlass-engine-1", admin.leases().inNamespace(NS).withName("windlass-shard-0").get().getSpec().getHolderIdentity());
+
+        ExecutorService renewals = Executors.newFixedThreadPool(2);
+        try (Leadership a = new Leadership(engine, LeaseSettings.defaults(NS, "windlass", "replica-a"), renewals);
+             Leadership b = new Leadership(engine, LeaseSettings.defaults(NS, "windlass", "replica-b"), renewals)) {
+            a.start(() -> {});
+            Await.until(Duration.ofSeconds(30), "replica-a to hold the Lease as the engine's ServiceAccount",
+                    () -> a.leading() && a.refusal().isEmpty(), ok -> ok);
+            b.start(() -> {});
+            Thread.sleep(3_000);
+            assertFalse(b.leading(), "replica-b stands by");
+            assertTrue(b.refusal().isPresent());
+            assertEquals("replica-a", admin.leases().inNamespace(NS).withName("windlass").get().getSpec().getHolderIdentity());
+        } finally {
+            renewals.shutdownNow();
+        }
     }
 
-    private static Pod awaitRunningPod() {
-        return Await.until(Duration.ofSeconds(60), "the engine's Deployment to run a Pod on a kwok node", () -> {
+    private static List<Pod> awaitRunningPods() {
+        return Await.until(Duration.ofSeconds(60), "the engine's Deployment to run its two Pods on kwok nodes", () -> {
             Deployment d = admin.apps().deployments().inNamespace(NS).withName("windlass").get();
             List<Pod> pods = admin.pods().inNamespace(NS).withLabel("app.kubernetes.io/name", "windlass").list().getItems();
-            boolean available = d.getStatus() != null && Integer.valueOf(1).equals(d.getStatus().getAvailableReplicas());
-            return available && pods.size() == 1 && "Running".equals(pods.get(0).getStatus().getPhase()) ? pods.get(0) : null;
+            boolean available = d.getStatus() != null && Integer.valueOf(2).equals(d.getStatus().getAvailableReplicas());
+            return available && pods.size() == 2 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())) ? pods : null;
         }, p -> p != null);
     }
 
