@@ -76,7 +76,7 @@ class FailoverRestartE2E {
         ClusterClients clients = new ClusterClients();
         try (Mirror mirror = Mirror.open(dir.resolve("dying"), GitRemote.anonymous(fleet.origin.toString()))) {
             Reconciler dying = new Reconciler(mirror, "main", new StatusWriter(mirror, "windlass/status", RetryPolicy.DEFAULT),
-                    new Dies(new ClusterFleet(clients, new Applier(clients), fleet.sandbox), afterApplying), fleet.clock);
+                    new Dies(new ClusterFleet(clients, new Applier(clients), dev.windlass.engine.reconcile.SandboxSupply.of(fleet.sandbox)), afterApplying), fleet.clock);
             assertThrows(IllegalStateException.class, dying::reconcile);
         } finally {
             clients.close();

@@ -273,7 +273,7 @@ class RemediationActionsE2E {
             ClusterClients clients = new ClusterClients();
             try (Mirror mirror = Mirror.open(dir.resolve("dying"), GitRemote.anonymous(fleet.origin.toString()))) {
                 Reconciler dying = new Reconciler(mirror, "main", new StatusWriter(mirror, "windlass/status", RetryPolicy.DEFAULT),
-                        new FailoverRestartE2E.Dies(new ClusterFleet(clients, new Applier(clients), fleet.sandbox), false), fleet.clock);
+                        new FailoverRestartE2E.Dies(new ClusterFleet(clients, new Applier(clients), dev.windlass.engine.reconcile.SandboxSupply.of(fleet.sandbox)), false), fleet.clock);
                 assertThrows(IllegalStateException.class, dying::reconcile);
             } finally {
                 clients.close();

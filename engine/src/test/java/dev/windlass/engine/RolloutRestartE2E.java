@@ -77,7 +77,7 @@ class RolloutRestartE2E {
             ClusterClients clients = new ClusterClients();
             try (Mirror mirror = Mirror.open(dir.resolve("dying"), GitRemote.anonymous(fleet.origin.toString()))) {
                 Reconciler dying = new Reconciler(mirror, "main", new StatusWriter(mirror, "windlass/status", RetryPolicy.DEFAULT),
-                        new DiesBeforeApplying(new ClusterFleet(clients, new Applier(clients), fleet.sandbox)), fleet.clock);
+                        new DiesBeforeApplying(new ClusterFleet(clients, new Applier(clients), dev.windlass.engine.reconcile.SandboxSupply.of(fleet.sandbox))), fleet.clock);
                 assertThrows(IllegalStateException.class, dying::reconcile);
             } finally {
                 clients.close();

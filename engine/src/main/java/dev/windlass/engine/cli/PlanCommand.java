@@ -21,7 +21,7 @@ import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.render.PlanDocument;
 import dev.windlass.policy.render.PlanMarkdown;
 import dev.windlass.policy.state.EngineState;
-import dev.windlass.sandbox.Sandbox;
+import dev.windlass.engine.reconcile.SandboxSupply;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -84,7 +84,7 @@ final class PlanCommand implements Callable<Integer> {
             EngineState state = StatusFiles.read(new TreeMap<>(status.readStatusFiles("status/")));
             // One observation: a watch would outlive its use.
             ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches().confinedTo(confined()));
-            try (Sandbox unused = new Sandbox();
+            try (SandboxSupply unused = SandboxSupply.none();
                  ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
                  RecordedFleet recorded = new RecordedFleet(mirror, state)) {
                 Preview.Result r = Preview.of(mirror.snapshot(sha), state, live, recorded, Instant.now());
@@ -114,7 +114,7 @@ final class PlanCommand implements Callable<Integer> {
         String ref = head.startsWith("refs/pull/") && head.endsWith("/head") ? "pull/" + head.split("/")[2] : head;
         // One observation: a watch would outlive its use.
         ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches().confinedTo(confined()));
-        try (Sandbox unused = new Sandbox();
+        try (SandboxSupply unused = SandboxSupply.none();
              ClusterFleet live = new ClusterFleet(clients, new Applier(clients), unused);
              RecordedFleet recorded = new RecordedFleet(mirror, state)) {
             RoutedFleet fleet = new RoutedFleet(live, recorded);

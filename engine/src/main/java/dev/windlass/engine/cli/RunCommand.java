@@ -7,7 +7,7 @@ import dev.windlass.engine.schedule.Daemon;
 import dev.windlass.policy.fence.WriteFence;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.windlass.policy.parse.Durations;
-import dev.windlass.sandbox.Sandbox;
+import dev.windlass.engine.reconcile.SandboxSupply;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import dev.windlass.git.Mirror;
@@ -81,12 +81,11 @@ final class RunCommand implements Callable<Integer> {
                 ? ManagementCluster.fromKubeconfig(leader.managementKubeconfig, namespace()) : ManagementCluster.inCluster(namespace());
         try (KubernetesClient management = leader.managementClient();
              Leadership leadership = leader.leadership(management);
-             Sandbox sandbox = new Sandbox();
-             Engine engine = new Engine(mirror, branch, statusBranch, sandbox, Clock.systemUTC(), System::getenv,
+             SandboxSupply sandboxes = SandboxSupply.onDemand(Clock.systemUTC());
+             Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
                      dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined), leadership != null ? leadership : WriteFence.OPEN,
                      managementCluster);
              Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC()).start()) {
-            sandbox.simulator().start(Duration.ofMillis(500), Clock.systemUTC());
             if (leadership != null) {
                 // The new holder reads the status its predecessor recorded, and starts at once.
                 leadership.start(() -> {

@@ -9,21 +9,20 @@ import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Stage;
-import dev.windlass.sandbox.Sandbox;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The real fleet: clusters reached through their kubeconfig, and sandbox clusters run in-process
- * (started the first time Git lists them, in a sandbox its creator owns and closes).
+ * (started the first time Git lists them, from a {@link SandboxSupply} its creator owns and closes).
  */
 public final class ClusterFleet implements Fleet {
     private final ClusterClients clients;
     private final Applier applier;
-    private final Sandbox sandbox;
+    private final SandboxSupply sandbox;
 
-    public ClusterFleet(ClusterClients clients, Applier applier, Sandbox sandbox) {
+    public ClusterFleet(ClusterClients clients, Applier applier, SandboxSupply sandbox) {
         this.clients = clients;
         this.applier = applier;
         this.sandbox = sandbox;
@@ -32,9 +31,9 @@ public final class ClusterFleet implements Fleet {
     @Override public void connect(Map<String, Cluster> clusters) {
         for (Cluster c : clusters.values()) {
             if (c.connection() instanceof Cluster.Sandbox s) {
-                boolean running = sandbox.clusters().stream().anyMatch(sc -> sc.name().equals(c.name()));
-                if (!running) sandbox.add(c.name(), s.nodes(), s.controlPlaneNodes());
-                if (!clients.clusters().contains(c.name())) clients.registerSandbox(c.name(), sandbox.cluster(c.name()).config());
+                if (!clients.clusters().contains(c.name())) {
+                    clients.registerSandbox(c.name(), sandbox.cluster(c.name(), s.nodes(), s.controlPlaneNodes()));
+                }
             } else {
                 clients.connect(c);
             }
@@ -71,7 +70,7 @@ public final class ClusterFleet implements Fleet {
         return applier.dryRun(stage, clusters);
     }
 
-    public Sandbox sandbox() { return sandbox; }
+    public dev.windlass.sandbox.Sandbox sandbox() { return sandbox.get(); }
 
     /** See {@link ClusterClients#awaitCurrent}. */
     public boolean awaitWatchesCurrent(java.time.Duration timeout) { return clients.awaitCurrent(timeout); }

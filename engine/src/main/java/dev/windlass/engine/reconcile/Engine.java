@@ -55,9 +55,15 @@ public final class Engine implements AutoCloseable {
     /** @param management the cluster the engine runs in: {@code inCluster} clusters, and the Secrets of {@code kubeconfigSecretRef} */
     public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock, Function<String, String> env,
                   ClientSettings clients, WriteFence fence, ManagementCluster management) {
+        this(mirror, branch, statusBranch, SandboxSupply.of(sandbox), clock, env, clients, fence, management);
+    }
+
+    /** @param sandboxes where sandbox clusters come from; the running engine starts the sandbox only when Git lists one */
+    public Engine(Mirror mirror, String branch, String statusBranch, SandboxSupply sandboxes, Clock clock, Function<String, String> env,
+                  ClientSettings clients, WriteFence fence, ManagementCluster management) {
         this.mirror = mirror;
         ClusterClients clusterClients = new ClusterClients(clients, management);
-        this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandbox);
+        this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandboxes);
         StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT, fence);
         this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence);
         this.reviews = new ReviewPass(mirror, branch, status, fleet, clock, () -> {
