@@ -9,7 +9,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Map;
 import java.util.function.Supplier;
+import org.slf4j.MDC;
 
 /**
  * A bounded pool for per-cluster work where each task has its own deadline, counted from when the task starts
@@ -28,11 +30,14 @@ final class DeadlinePool implements AutoCloseable {
     /**
      * Completes with {@code work}'s result, or with {@code onTimeout}'s if the work is still running at the
      * deadline, in which case the work's thread is interrupted (blocked client calls then fail) and its
-     * eventual result is dropped. A {@code work} that throws completes the future exceptionally.
+     * eventual result is dropped. A {@code work} that throws completes the future exceptionally. The work logs with
+     * the caller's log context (MDC: the pass it belongs to).
      */
     <T> CompletableFuture<T> submit(Supplier<T> work, Duration deadline, Supplier<T> onTimeout) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        Map<String, String> context = MDC.getCopyOfContextMap();
         workers.execute(() -> {
+            if (context != null) MDC.setContextMap(context);
             Thread worker = Thread.currentThread();
             Object lock = new Object();
             boolean[] finished = {false};
@@ -52,6 +57,7 @@ final class DeadlinePool implements AutoCloseable {
                 }
                 alarm.cancel(false);
                 Thread.interrupted();
+                MDC.clear();
             }
         });
         return result;

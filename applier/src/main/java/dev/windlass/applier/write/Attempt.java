@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One action tried once, as data.
@@ -21,7 +22,7 @@ public record Attempt(ActionResult result, boolean clusterUnreachable) {
 
     /** Like {@link #run}, for a write sent as a dry run: a success says what would have happened. */
     static Attempt dryRun(Action action, Supplier<ActionResult> write) {
-        Attempt attempt = run(action, write);
+        Attempt attempt = run(action, write, true);
         ActionResult r = attempt.result();
         if (!r.succeeded()) return attempt;
         return new Attempt(new ActionResult(action, r.outcome(), "dry run: " + r.message(), false), false);
@@ -29,12 +30,33 @@ public record Attempt(ActionResult result, boolean clusterUnreachable) {
 
     /** Runs {@code write}; failures of the request become a Failed result, never an exception. */
     static Attempt run(Action action, Supplier<ActionResult> write) {
+        return run(action, write, false);
+    }
+
+    /**
+     * Logs carry the action's app and cluster (MDC keys {@code app}, {@code cluster}). A write the cluster refused for
+     * good is logged as a warning with the client's stack trace; one the cluster did not answer is the cluster's
+     * trouble, reported once per pass by its observation, and logged only at debug, as are refused dry runs (a review's
+     * findings, not the engine's trouble).
+     */
+    private static Attempt run(Action action, Supplier<ActionResult> write, boolean dryRun) {
+        try (MDC.MDCCloseable app = MDC.putCloseable("app", action.app());
+             MDC.MDCCloseable cluster = MDC.putCloseable("cluster", action.cluster())) {
+            return attempt(action, write, dryRun);
+        }
+    }
+
+    private static Attempt attempt(Action action, Supplier<ActionResult> write, boolean dryRun) {
         try {
             return new Attempt(write.get(), false);
         } catch (KubernetesClientException e) {
             Failures.Kind kind = Failures.classify(e);
             String message = kind == Failures.Kind.Unresolved ? unserved(action, e) : Failures.describe(e);
-            log.debug("{} failed ({}): {}", action.describe(), kind, message, e);
+            if (dryRun || kind.transientFailure()) {
+                log.debug("{} failed ({}): {}", action.describe(), kind, message, e);
+            } else {
+                log.warn("{} failed ({}): {}", action.describe(), kind, message, e);
+            }
             return new Attempt(ActionResult.failed(action, message, kind.transientFailure()),
                     kind == Failures.Kind.Unreachable);
         } catch (RuntimeException e) {

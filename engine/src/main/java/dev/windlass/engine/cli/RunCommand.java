@@ -62,9 +62,14 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--webhook-secret-file", paramLabel = "FILE", description = "HMAC secret for /webhook (or env WINDLASS_WEBHOOK_SECRET)")
     Path secretFile;
 
+    @Option(names = "--log-format", paramLabel = "text|json",
+            description = "log lines as text or JSON objects (default: env WINDLASS_LOG_FORMAT, else text)")
+    LogFormat logFormat;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
+        if (logFormat != null) logFormat.apply();
         Duration every = interval == null ? null : Durations.parse(interval);
         if (interval != null && (every == null || every.isZero())) {
             throw new CommandLine.ParameterException(spec.commandLine(), Durations.problem("--interval", interval, "30s or 5m"));

@@ -42,6 +42,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One reconcile pass, read top to bottom: fetch Git, read the commit, connect and observe the clusters,
@@ -99,6 +100,10 @@ public final class Reconciler {
         this.authorEmail = "windlass@localhost";
     }
 
+    /**
+     * One pass. Its logs carry the short source commit (MDC key {@code pass}) once it is known; a pass that fails is
+     * logged here, with its stack trace, and thrown.
+     */
     public synchronized PassReport reconcile() throws IOException {
         java.util.Optional<String> standBy = fence.refusal();
         if (standBy.isPresent()) {
@@ -109,9 +114,23 @@ public final class Reconciler {
             statusMayBeStale = false;
             forgetState();
         }
-        mirror.fetch();
-        String source = mirror.resolve(branch)
-                .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
+        try {
+            mirror.fetch();
+            String source = mirror.resolve(branch)
+                    .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
+            MDC.put("pass", source.substring(0, 7));
+            return reconcile(source);
+        } catch (PassAbandoned e) {
+            throw e;  // a replica that lost its lease mid-pass: not a failure, its caller says so
+        } catch (IOException | RuntimeException e) {
+            log.error("pass failed: {}", e.getMessage(), e);
+            throw e;
+        } finally {
+            MDC.remove("pass");
+        }
+    }
+
+    private PassReport reconcile(String source) throws IOException {
         loadStateOnce();
         Snapshot snapshot = mirror.snapshot(source);
         long rendersBefore = rendering.toolRuns();

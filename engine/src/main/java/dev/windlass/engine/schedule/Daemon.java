@@ -64,7 +64,7 @@ public final class Daemon implements AutoCloseable {
         try {
             reviews.run(main.source(), main.desired());
         } catch (Exception e) {
-            log.error("reviews failed: {}", e.getMessage());
+            log.error("reviews failed: {}", e.getMessage(), e);
         }
     }
 
@@ -73,7 +73,9 @@ public final class Daemon implements AutoCloseable {
         try {
             PassReport r = reconciler.reconcile();
             metrics.passed(r, Duration.ofNanos(System.nanoTime() - start));
-            r.events().forEach(e -> log.info("{}", e.text()));
+            try (org.slf4j.MDC.MDCCloseable pass = org.slf4j.MDC.putCloseable("pass", r.source().substring(0, 7))) {
+                r.events().forEach(e -> log.info("{}", e.text()));
+            }
             last.set(clock.instant() + " source " + r.source().substring(0, 7) + ", " + r.applied().results().size()
                     + " actions, " + r.applied().failures() + " failed");
             return r;
@@ -83,8 +85,8 @@ public final class Daemon implements AutoCloseable {
             last.set(clock.instant() + " " + e.getMessage());
             return null;
         } catch (Exception e) {
+            // The reconciler has logged it, with its stack trace.
             metrics.failed(Duration.ofNanos(System.nanoTime() - start));
-            log.error("pass failed: {}", e.getMessage());
             last.set(clock.instant() + " failed: " + e.getMessage());
             return null;
         }
