@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "run", description = "Run the engine: poll the config branch, reconcile, record status. Serves /healthz and /webhook.")
+@Command(name = "run", description = "Run the engine: poll the config branch, reconcile, record status. Serves /healthz, /readyz, /metrics and /webhook.")
 final class RunCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
 
@@ -56,11 +56,20 @@ final class RunCommand implements Callable<Integer> {
                 : ManagementCluster.DEFAULT_NAMESPACE;
     }
 
-    @Option(names = "--listen", defaultValue = "127.0.0.1:8080", description = "HTTP address for /healthz and /webhook (default: ${DEFAULT-VALUE})")
+    @Option(names = "--listen", defaultValue = "127.0.0.1:8080",
+            description = "HTTP address for /healthz, /readyz, /metrics and /webhook (default: ${DEFAULT-VALUE})")
     String listen;
 
     @Option(names = "--webhook-secret-file", paramLabel = "FILE", description = "HMAC secret for /webhook (or env WINDLASS_WEBHOOK_SECRET)")
     Path secretFile;
+
+    @Option(names = "--ready-within", paramLabel = "DURATION",
+            description = "/readyz answers 503 when no pass succeeded within this long (default: three poll intervals)")
+    String readyWithin;
+
+    @Option(names = "--shutdown-grace", paramLabel = "DURATION", defaultValue = "30s",
+            description = "on SIGTERM, how long to wait for the pass in flight before exiting (default: ${DEFAULT-VALUE})")
+    String shutdownGrace;
 
     @Option(names = "--log-format", paramLabel = "text|json",
             description = "log lines as text or JSON objects (default: env WINDLASS_LOG_FORMAT, else text)")
@@ -70,10 +79,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override public Integer call() throws Exception {
         if (logFormat != null) logFormat.apply();
-        Duration every = interval == null ? null : Durations.parse(interval);
-        if (interval != null && (every == null || every.isZero())) {
-            throw new CommandLine.ParameterException(spec.commandLine(), Durations.problem("--interval", interval, "30s or 5m"));
-        }
+        Duration every = duration("--interval", interval);
+        Duration ready = duration("--ready-within", readyWithin);
+        Duration grace = duration("--shutdown-grace", shutdownGrace);
         int colon = listen.lastIndexOf(':');
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
@@ -84,29 +92,68 @@ final class RunCommand implements Callable<Integer> {
         Path confined = (kubeconfigDir != null ? kubeconfigDir : Path.of("")).toAbsolutePath();
         ManagementCluster managementCluster = leader.managementKubeconfig != null
                 ? ManagementCluster.fromKubeconfig(leader.managementKubeconfig, namespace()) : ManagementCluster.inCluster(namespace());
-        try (KubernetesClient management = leader.managementClient();
-             Leadership leadership = leader.leadership(management);
-             SandboxSupply sandboxes = SandboxSupply.onDemand(Clock.systemUTC());
-             Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
-                     dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined), leadership != null ? leadership : WriteFence.OPEN,
-                     managementCluster);
-             Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC()).start()) {
-            if (leadership != null) {
-                // The new holder reads the status its predecessor recorded, and starts at once.
-                leadership.start(() -> {
-                    engine.reconciler().readStatusAgain();
-                    daemon.runSoon();
-                });
-                log.info("standing for {} as {}", leadership.settings().describe(), leadership.settings().identity());
-            }
-            log.info("windlass running: {} branch {} every {}, status on {}, kubeconfigs from {} and Secrets of namespace {} ({}), http on {}",
-                    repo.repo, branch, every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined,
-                    namespace(), managementCluster.unavailable() == null ? "management cluster " + managementCluster.config().getMasterUrl()
-                            : "none: " + managementCluster.unavailable(), listen);
-            CountDownLatch stop = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-            stop.await();
+        KubernetesClient management = leader.managementClient();
+        Leadership leadership = leader.leadership(management);
+        SandboxSupply sandboxes = SandboxSupply.onDemand(Clock.systemUTC());
+        Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
+                dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined), leadership != null ? leadership : WriteFence.OPEN,
+                managementCluster);
+        Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready).start();
+        if (leadership != null) {
+            // The new holder reads the status its predecessor recorded, and starts at once.
+            leadership.start(() -> {
+                engine.reconciler().readStatusAgain();
+                daemon.runSoon();
+            });
+            log.info("standing for {} as {}", leadership.settings().describe(), leadership.settings().identity());
         }
+        log.info("windlass running: {} branch {} every {}, status on {}, kubeconfigs from {} and Secrets of namespace {} ({}), http on {}",
+                repo.repo, branch, every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined,
+                namespace(), managementCluster.unavailable() == null ? "management cluster " + managementCluster.config().getMasterUrl()
+                        : "none: " + managementCluster.unavailable(), listen);
+        // The JVM exits once this hook returns: the hook itself stops the engine, in order.
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                stop(daemon, leadership, engine, sandboxes, management, grace);
+            } finally {
+                stopped.countDown();
+            }
+        }, "windlass-shutdown"));
+        stopped.await();
         return 0;
+    }
+
+    /**
+     * No new passes; the pass in flight gets {@code grace} to finish; then the lease is released (so another replica takes
+     * over at once), and the clients, the mirror and any sandbox close.
+     */
+    private static void stop(Daemon daemon, Leadership leadership, Engine engine, SandboxSupply sandboxes, KubernetesClient management,
+                             Duration grace) {
+        log.info("stopping: no new passes, waiting up to {}s for the pass in flight", grace.toSeconds());
+        try {
+            if (daemon.shutdown(grace)) {
+                log.info("stopped: no pass left running");
+            } else {
+                log.warn("stopped with a pass still running after {}s: it ends with the process; whatever it had to record "
+                        + "before applying is recorded, and the next pass takes over from there", grace.toSeconds());
+            }
+        } catch (Exception e) {
+            log.error("stopping the daemon failed: {}", e.getMessage(), e);
+        } finally {
+            if (leadership != null) leadership.close();
+            engine.close();
+            sandboxes.close();
+            if (management != null) management.close();
+        }
+    }
+
+    private Duration duration(String option, String text) {
+        if (text == null) return null;
+        Duration d = Durations.parse(text);
+        if (d == null || d.isZero()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), Durations.problem(option, text, "30s or 5m"));
+        }
+        return d;
     }
 }

@@ -16,7 +16,8 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * {@code GET /healthz} answers while the engine runs; {@code GET /metrics} in the Prometheus text format;
+ * {@code GET /healthz} (liveness: the pass loop moves) and {@code GET /readyz} (readiness: a pass succeeded recently),
+ * 200 or 503 with the reason; {@code GET /metrics} in the Prometheus text format;
  * {@code POST /webhook} takes a push payload and
  * asks for a pass when it is for the config branch. Pushes to any other branch (the status branch
  * included) are acknowledged and ignored.
@@ -27,14 +28,19 @@ public final class EngineHttp implements AutoCloseable {
 
     private final Server server;
 
-    public EngineHttp(InetSocketAddress address, String branch, String secret, Runnable reconcileSoon, Supplier<String> health,
-                      Supplier<String> metrics) {
+    public EngineHttp(InetSocketAddress address, String branch, String secret, Runnable reconcileSoon, Supplier<ProbeAnswer> live,
+                      Supplier<ProbeAnswer> ready, Supplier<String> metrics) {
         server = new Server(address);
         server.setHandler(new Handler.Abstract() {
             @Override public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
                 if (path.equals("/healthz") && request.getMethod().equals("GET")) {
-                    return reply(response, callback, 200, health.get());
+                    ProbeAnswer a = live.get();
+                    return reply(response, callback, a.status(), a.text());
+                }
+                if (path.equals("/readyz") && request.getMethod().equals("GET")) {
+                    ProbeAnswer a = ready.get();
+                    return reply(response, callback, a.status(), a.text());
                 }
                 if (path.equals("/metrics") && request.getMethod().equals("GET")) {
                     return reply(response, callback, 200, metrics.get());

@@ -9,19 +9,29 @@ import dev.windlass.engine.review.ReviewPass;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import dev.windlass.policy.model.Settings;
+import dev.windlass.git.CommitOutcome;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
-/** The running engine: passes on a schedule and on push webhooks, with /healthz telling how the last pass went. */
+/**
+ * The running engine: passes on a schedule and on push webhooks, {@code /healthz} saying whether the pass loop moves,
+ * {@code /readyz} whether a pass succeeded recently, and a shutdown that lets the pass in flight finish.
+ */
 public final class Daemon implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Daemon.class);
 
     private final PollSchedule schedule;
     private final EngineHttp http;
-    private final AtomicReference<String> last = new AtomicReference<>("no pass yet");
+    private final PassHealth health;
     private final EngineMetrics metrics = new EngineMetrics();
+    /** Held for the whole of a pass and its reviews: shutdown waits on it. */
+    private final ReentrantLock passing = new ReentrantLock();
+    private volatile boolean stopping;
+    private boolean closed;  // guarded by this
 
     public Daemon(Reconciler reconciler, String branch, Duration interval, InetSocketAddress listen, String webhookSecret, Clock clock)
             throws Exception {
@@ -35,12 +45,27 @@ public final class Daemon implements AutoCloseable {
      */
     public Daemon(Reconciler reconciler, ReviewPass reviews, String branch, Duration interval, InetSocketAddress listen, String webhookSecret,
                   Clock clock) throws Exception {
+        this(reconciler, reviews, branch, interval, listen, webhookSecret, clock, null);
+    }
+
+    /** @param readyWithin how recent the last successful pass must be for {@code /readyz}; null: three poll intervals */
+    public Daemon(Reconciler reconciler, ReviewPass reviews, String branch, Duration interval, InetSocketAddress listen, String webhookSecret,
+                  Clock clock, Duration readyWithin) throws Exception {
+        this.health = new PassHealth(clock, readyWithin);
         this.schedule = new PollSchedule(interval != null ? interval : Settings.DEFAULT.interval(), () -> {
-            PassReport r = pass(reconciler, clock);
-            if (r != null && interval == null) schedule().every(r.desired().settings().interval());
-            if (r != null && reviews != null) review(reviews, r);
+            if (stopping) return;
+            passing.lock();
+            try {
+                if (stopping) return;
+                PassReport r = pass(reconciler);
+                if (r != null && interval == null) schedule().every(r.desired().settings().interval());
+                if (r != null && reviews != null) review(reviews, r);
+            } finally {
+                passing.unlock();
+            }
         });
-        this.http = new EngineHttp(listen, branch, webhookSecret, schedule::runSoon, () -> "ok\nlast pass: " + last.get(), metrics::scrape);
+        this.http = new EngineHttp(listen, branch, webhookSecret, schedule::runSoon, () -> health.liveness(interval()),
+                () -> health.readiness(interval()), metrics::scrape);
     }
 
     private PollSchedule schedule() { return schedule; }
@@ -68,35 +93,68 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
-    private PassReport pass(Reconciler reconciler, Clock clock) {
+    private PassReport pass(Reconciler reconciler) {
         long start = System.nanoTime();
+        health.passStarted();
         try {
             PassReport r = reconciler.reconcile();
             metrics.passed(r, Duration.ofNanos(System.nanoTime() - start));
-            try (org.slf4j.MDC.MDCCloseable pass = org.slf4j.MDC.putCloseable("pass", r.source().substring(0, 7))) {
+            try (MDC.MDCCloseable pass = MDC.putCloseable("pass", r.source().substring(0, 7))) {
                 r.events().forEach(e -> log.info("{}", e.text()));
             }
-            last.set(clock.instant() + " source " + r.source().substring(0, 7) + ", " + r.applied().results().size()
-                    + " actions, " + r.applied().failures() + " failed");
+            String summary = "source " + r.source().substring(0, 7) + ", " + r.applied().results().size() + " actions, "
+                    + r.applied().failures() + " failed";
+            if (r.status() instanceof CommitOutcome.Failed f) {
+                health.passFailed("the status commit failed: " + f.reason());
+            } else {
+                health.passSucceeded(summary);
+            }
             return r;
         } catch (PassAbandoned e) {
             // A replica without the lease stands by; one that lost it mid-pass stopped writing. Neither is a failed pass.
             log.info("{}", e.getMessage());
-            last.set(clock.instant() + " " + e.getMessage());
+            health.standingBy(e.getMessage());
             return null;
         } catch (Exception e) {
             // The reconciler has logged it, with its stack trace.
             metrics.failed(Duration.ofNanos(System.nanoTime() - start));
-            last.set(clock.instant() + " failed: " + e.getMessage());
+            health.passFailed(e.getMessage() == null ? e.toString() : e.getMessage());
             return null;
         }
     }
 
-    @Override public void close() throws Exception {
+    /**
+     * Stops scheduling passes, waits up to {@code grace} for the pass in flight (and its reviews) to finish, then stops
+     * the HTTP listener and the scheduler. True when no pass was left running. A pass still running after the grace is
+     * left to the process's exit, which is as safe as a crash: every step that must be recorded before it is applied
+     * already is.
+     */
+    public boolean shutdown(Duration grace) throws Exception {
+        synchronized (this) {
+            if (closed) return true;
+            closed = true;
+        }
+        stopping = true;
+        health.stopping();
+        schedule.pause();
+        boolean finished;
+        try {
+            finished = passing.tryLock(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            finished = false;
+        }
         try {
             http.close();
         } finally {
-            schedule.close();
+            schedule.close(finished);
+            if (finished) passing.unlock();
         }
+        return finished;
+    }
+
+    /** Stops the daemon, waiting for the pass in flight as long as it takes. */
+    @Override public void close() throws Exception {
+        shutdown(Duration.ofDays(1));
     }
 }

@@ -70,7 +70,13 @@ public final class PollSchedule implements AutoCloseable {
         }
     }
 
-    @Override public void close() throws SchedulerException { scheduler.shutdown(true); }
+    /** Fires no more passes; a pass already running goes on. */
+    public void pause() throws SchedulerException { scheduler.standby(); }
+
+    @Override public void close() throws SchedulerException { close(true); }
+
+    /** @param waitForPass wait for the pass in flight to finish; else return at once and leave it to the process's exit */
+    public void close(boolean waitForPass) throws SchedulerException { scheduler.shutdown(waitForPass); }
 
     @DisallowConcurrentExecution
     public static final class PassJob implements Job {
