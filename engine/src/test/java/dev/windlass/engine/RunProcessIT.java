@@ -27,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunProcessIT {
     static final Path JAR = Path.of("target", "windlass.jar");
-    /** One character over the API server's limit for CronJob names: the cluster refuses it, Windlass's parser does not. */
-    static final String LONG_NAME = "nightly-report-" + "x".repeat(38);
 
     @TempDir Path dir;
     final HttpClient http = HttpClient.newHttpClient();
@@ -38,10 +36,10 @@ class RunProcessIT {
     void productionJarOnKubeconfigClustersLogsJsonStartsNoSandboxAndStopsOnSigterm() throws Exception {
         assertTrue(Files.exists(JAR), "run by failsafe after the jar is packaged: " + JAR.toAbsolutePath());
         try (TestFleet fleet = new TestFleet(dir, true)) {
-            fleet.push("one real cluster, one refused CronJob", c -> c.write("clusters/edge.yaml", fleet.clusterYaml("edge", "", 1, 0, ""))
+            fleet.push("one real cluster, one refused Service", c -> c.write("clusters/edge.yaml", fleet.clusterYaml("edge", "", 1, 0, ""))
                     .write("apps/reports/app.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: reports}\n"
                             + "spec:\n  namespace: reports\n  placement: {clusterSelector: {}}\n")
-                    .write("apps/reports/manifests/cron.yaml", cronJob()));
+                    .write("apps/reports/manifests/service.yaml", service()));
             String source = fleet.head("refs/heads/main");
             int port = freePort();
             Path out = dir.resolve("classes.txt");
@@ -62,11 +60,11 @@ class RunProcessIT {
                 assertEquals(source.substring(0, 7), refused.path("mdc").path("pass").asText(), refused.toString());
                 assertEquals("reports", refused.path("mdc").path("app").asText(), refused.toString());
                 assertEquals("edge", refused.path("mdc").path("cluster").asText(), refused.toString());
-                assertTrue(refused.path("formattedMessage").asText().contains("must be no more than 52 characters"), refused.toString());
+                assertTrue(refused.path("formattedMessage").asText().contains("must be between 1 and 65535"), refused.toString());
                 JsonNode thrown = refused.path("throwable");
                 assertTrue(thrown.path("className").asText().endsWith("KubernetesClientException"), thrown.toString());
                 assertTrue(thrown.path("stepArray").size() > 5, "the stack trace's frames: " + thrown);
-                assertFalse(read(err).contains("0 15 * * *"), "no file contents in the log");
+                assertFalse(read(err).contains("report-http"), "no file contents in the log");
 
                 HttpResponse<String> ready = get(base + "/readyz");
                 assertEquals(200, ready.statusCode(), "a refused object is the repo's trouble, not the engine's: " + ready.body());
@@ -86,10 +84,10 @@ class RunProcessIT {
         }
     }
 
-    static String cronJob() {
-        return "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: " + LONG_NAME + "}\nspec:\n  schedule: \"0 15 * * *\"\n"
-                + "  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n"
-                + "          containers: [{name: report, image: busybox:1.36, command: [\"true\"]}]\n";
+    /** A port the API server refuses and Windlass's parser does not check. */
+    static String service() {
+        return "apiVersion: v1\nkind: Service\nmetadata: {name: reports}\nspec:\n  selector: {app: reports}\n"
+                + "  ports: [{name: report-http, port: 70000}]\n";
     }
 
     private List<JsonNode> logLines(Path file) throws Exception {
