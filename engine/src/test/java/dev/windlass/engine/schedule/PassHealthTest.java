@@ -54,4 +54,18 @@ class PassHealthTest {
         assertEquals(new ProbeAnswer(false, "stuck: no pass started or finished for 601s (limit 600s)\n"
                 + "pass in flight since 2026-11-21T09:00:00Z"), health.liveness(interval));
     }
+
+    @Test
+    void aReplicaStandingByForTheLeaseIsReadyAndLiveAndSaysWhy() {
+        PassHealth health = new PassHealth(clock, null);
+        health.passStarted();
+        health.standingBy("no pass: windlass-system/windlass is held by replica-b");
+        clock.advance(Duration.ofHours(1));
+        assertEquals(new ProbeAnswer(true, "ready, standing by: no pass: windlass-system/windlass is held by replica-b"),
+                health.readiness(interval));
+        health.passStarted();
+        health.standingBy("no pass: windlass-system/windlass is held by replica-b");
+        assertEquals(new ProbeAnswer(true, "ok\nlast pass: 2026-11-21T10:00:00Z no pass: windlass-system/windlass is held by replica-b"),
+                health.liveness(interval));
+    }
 }
