@@ -107,9 +107,13 @@ public final class YamlReader {
         } catch (ReaderException e) {
             diagnostics.add(Diagnostic.error(at(path, text, e.getPosition()), "invalid YAML: the file holds a control character (code "
                     + e.getCodePoint() + ") that YAML does not allow; remove it"));
-        } catch (YAMLException e) {
+        } catch (YAMLException | IllegalArgumentException e) {
+            // IllegalArgumentException: SnakeYAML's Tag refuses a tag whose %-escapes stand for a space at its start or
+            // end (`!a%20 x`), and the composer lets that out as it is.
             Mark mark = events.lastMark();
-            diagnostics.add(Diagnostic.error(mark != null ? at(path, text, mark) : SourceLocation.file(path), "invalid YAML: " + Excerpt.words(e.getMessage())));
+            diagnostics.add(Diagnostic.error(mark != null ? at(path, text, mark) : SourceLocation.file(path), "invalid YAML: "
+                    + (e instanceof IllegalArgumentException ? "a tag may not start or end with a space, %-escaped or not; fix or remove the tag"
+                            : Excerpt.words(e.getMessage()))));
         }
         return new YamlFile(path, contentId, docs, diagnostics);
     }

@@ -45,6 +45,12 @@ class YamlLimitsTest {
     }
 
     @Test
+    void aTagEndingInASpaceIsAnErrorAtItsValue() {
+        assertEquals(List.of("apps/web/manifests/d.yaml:4:11: invalid YAML: a tag may not start or end with a space, %-escaped or not; "
+                + "fix or remove the tag"), errors(HEAD + "data: {a: !a%20 x}\n"));
+    }
+
+    @Test
     void anErrorAtTheEndOfAFileEndingInCarriageReturnsIsOnItsLastLine() {
         // Lines 5 and 6 are empty, and so is line 7, the last; SnakeYAML's mark was line 6, column 2 (the last carriage
         // return counted as a column).
