@@ -82,10 +82,10 @@ final class ManifestSchema {
         } catch (JsonMappingException e) {
             String path = path(e.getPath());
             SourceLocation at = locate(doc, e.getPath());
-            return Diagnostic.error(at, kind + " " + name + ": " + (path.isEmpty() ? "" : path + " ") + problem(e)
+            return Diagnostic.error(at, kind + " " + Excerpt.of(name) + ": " + (path.isEmpty() ? "" : path + " ") + problem(e)
                     + "; the API server would refuse it, so nothing of this application is applied");
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            return Diagnostic.error(doc.location(), kind + " " + name + " cannot be read as a " + kind
+            return Diagnostic.error(doc.location(), kind + " " + Excerpt.of(name) + " cannot be read as a " + kind
                     + "; the API server would refuse it, so nothing of this application is applied");
         }
     }
@@ -111,11 +111,11 @@ final class ManifestSchema {
         return "a mapping";
     }
 
-    /** {@code spec.template.spec.containers[0].ports[0].containerPort}. */
+    /** {@code spec.template.spec.containers[0].ports[0].containerPort}; a key is cut to an excerpt (it may be a ConfigMap's, of any length). */
     private static String path(List<JsonMappingException.Reference> refs) {
         StringBuilder out = new StringBuilder();
         for (JsonMappingException.Reference r : refs) {
-            if (r.getFieldName() != null) out.append(out.length() == 0 ? "" : ".").append(r.getFieldName());
+            if (r.getFieldName() != null) out.append(out.length() == 0 ? "" : ".").append(Excerpt.of(r.getFieldName()));
             else if (r.getIndex() >= 0) out.append('[').append(r.getIndex()).append(']');
         }
         return out.toString();

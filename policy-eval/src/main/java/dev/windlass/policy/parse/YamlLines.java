@@ -29,8 +29,9 @@ final class YamlLines {
                     found = m;
                 }
             }
-        } catch (YAMLException e) {
-            // RepoParser reports it; the edit is of a document before it.
+        } catch (YAMLException | IllegalArgumentException e) {
+            // RepoParser reports it; the edit is of a document before it. (IllegalArgumentException: a tag whose
+            // %-escapes stand for a space at its start or end, `!a%20 x`, which SnakeYAML's Tag refuses.)
         }
         return found;
     }

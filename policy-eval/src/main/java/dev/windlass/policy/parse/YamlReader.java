@@ -95,21 +95,25 @@ public final class YamlReader {
                 docs.add(new YamlDoc(path, docIndex, node, value, at));
             }
         } catch (LimitedEvents.Exceeded e) {
-            diagnostics.add(Diagnostic.error(at(path, e.mark), e.getMessage()));
+            diagnostics.add(Diagnostic.error(at(path, text, e.mark), e.getMessage()));
         } catch (DuplicateKeyException e) {
             // A key that is a list or mapping; SnakeYAML's message would print all of it.
-            diagnostics.add(Diagnostic.error(at(path, e.getProblemMark()), "duplicate key (a list or mapping used as a key twice); keep only one"));
+            diagnostics.add(Diagnostic.error(at(path, text, e.getProblemMark()), "duplicate key (a list or mapping used as a key twice); keep only one"));
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            SourceLocation at = mark != null ? at(path, mark) : SourceLocation.file(path);
+            SourceLocation at = mark != null ? at(path, text, mark) : SourceLocation.file(path);
             diagnostics.add(Diagnostic.error(at, "invalid YAML: " + Excerpt.words(e.getProblem() != null ? e.getProblem() : "cannot be read")
                     + (e.getContext() != null ? " (" + Excerpt.words(e.getContext()) + ")" : "")));
         } catch (ReaderException e) {
             diagnostics.add(Diagnostic.error(at(path, text, e.getPosition()), "invalid YAML: the file holds a control character (code "
                     + e.getCodePoint() + ") that YAML does not allow; remove it"));
-        } catch (YAMLException e) {
+        } catch (YAMLException | IllegalArgumentException e) {
+            // IllegalArgumentException: SnakeYAML's Tag refuses a tag whose %-escapes stand for a space at its start or
+            // end (`!a%20 x`), and the composer lets that out as it is.
             Mark mark = events.lastMark();
-            diagnostics.add(Diagnostic.error(mark != null ? at(path, mark) : SourceLocation.file(path), "invalid YAML: " + Excerpt.words(e.getMessage())));
+            diagnostics.add(Diagnostic.error(mark != null ? at(path, text, mark) : SourceLocation.file(path), "invalid YAML: "
+                    + (e instanceof IllegalArgumentException ? "a tag may not start or end with a space, %-escaped or not; fix or remove the tag"
+                            : Excerpt.words(e.getMessage()))));
         }
         return new YamlFile(path, contentId, docs, diagnostics);
     }
@@ -118,7 +122,19 @@ public final class YamlReader {
         return new SourceLocation(path, mark.getLine() + 1, mark.getColumn() + 1);
     }
 
-    /** The place of the code point at {@code index}, counting lines and columns as SnakeYAML does. */
+    /**
+     * The place of an error, counted in {@code text} from the mark's code point index rather than taken from the mark.
+     * SnakeYAML's line and column can be past the end of a line: a carriage return that ends the file counts as a
+     * column, not a line break, and so does the carriage return of a CRLF before its line feed.
+     */
+    private static SourceLocation at(String path, String text, Mark mark) {
+        return at(path, text, mark.getIndex());
+    }
+
+    /**
+     * The place of the code point at {@code index}, counting lines and columns as an editor does: {@code \n},
+     * {@code \r\n}, {@code \r}, NEL, LS and PS each end a line, and a byte order mark takes no column.
+     */
     private static SourceLocation at(String path, String text, int index) {
         int line = 1;
         int column = 1;

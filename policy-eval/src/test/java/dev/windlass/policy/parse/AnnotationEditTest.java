@@ -60,4 +60,12 @@ class AnnotationEditTest {
         assertEquals(null, paused.problem());
         assertEquals(file.replace("    tier: frontend\n", "    tier: frontend\n  annotations:\n    \"windlass.dev/rollout-paused\": \"x\"\n"), paused.text());
     }
+
+    @Test
+    void anObjectBeforeADocumentWithATagEndingInASpaceIsStillEdited() {
+        String file = APP + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: !a%20 x}\n";
+        AnnotationEdit.Outcome paused = AnnotationEdit.set(file, "Application", "web", KEY, "x");
+        assertEquals(null, paused.problem());
+        assertEquals(file.replace("    tier: frontend\n", "    tier: frontend\n  annotations:\n    \"windlass.dev/rollout-paused\": \"x\"\n"), paused.text());
+    }
 }

@@ -66,6 +66,14 @@ class ManifestSchemaTest {
         assertFalse(errors(s).get(0).contains("424242"));
     }
 
+    /** Found by fuzzing (YamlReaderFuzzTest): a ConfigMap's key may be of any length, and the error quoted all of it. */
+    @Test void aLongKeyIsQuotedAsAnExcerpt() {
+        String key = "k".repeat(80);
+        DesiredState s = repo("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  " + key + ": 46\n");
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:85: ConfigMap x: data." + "k".repeat(39) + "… must be a string (quote it); "
+                + "the API server would refuse it, so nothing of this application is applied"), errors(s));
+    }
+
     @Test void customResourcesAndWellFormedObjectsPass() {
         assertEquals(List.of(), errors(repo(DEPLOYMENT.formatted("2", "nginx", "80"))));
         assertEquals(List.of(), errors(repo("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: \"big\", count: 99999999999}\n")));

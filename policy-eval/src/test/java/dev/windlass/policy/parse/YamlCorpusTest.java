@@ -25,17 +25,22 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The YAML reader on a corpus of malformed YAML ({@code src/test/resources/yaml-corpus}: alias bombs, recursive aliases,
- * deep nesting, bad indentation, tabs, unterminated quotes, binary junk, BOMs, duplicate keys, values that are not what
- * their tags say...), each file whole and cut short at every tenth of its length, as an unfinished edit leaves it.
+ * The YAML reader on a corpus of malformed YAML (alias bombs, recursive aliases, deep nesting, bad indentation, tabs,
+ * unterminated quotes, binary junk, BOMs, duplicate keys, values that are not what their tags say...), each file whole
+ * and cut short at every tenth of its length, as an unfinished edit leaves it.
  * Whatever the file, the reader returns: it never throws, every error is at a place inside the file, and no error quotes
  * more of the file than a short excerpt. As an application's manifest, a corpus file holds only that application.
  * <p>
- * These are examples, not generated cases: see the issue 19 report on why no property-testing library is used here.
+ * The corpus is {@link YamlReaderFuzzTest}'s seed inputs ({@code src/test/resources/dev/windlass/policy/parse/
+ * YamlReaderFuzzTestInputs}, where Jazzer looks for them), with any crashing input a fuzzing run found saved in a
+ * subfolder named after its fuzz test. The fuzz test checks the same properties on inputs it generates from these.
  */
 class YamlCorpusTest {
 
     static final Path CORPUS = corpusFolder();
+
+    /** The manifest of application {@code web}, in a repo where application {@code api} is healthy. */
+    static final String MANIFEST = "apps/web/manifests/m.yaml";
 
     /** The longest run of a file's text an error may hold: an excerpt, and a few characters around it. */
     static final int LONGEST_QUOTE = Excerpt.MAX_CHARS + 10;
@@ -66,30 +71,44 @@ class YamlCorpusTest {
     @MethodSource("files")
     void everyErrorIsInTheFileAndQuotesNoMoreThanAnExcerpt(String name, int length, byte[] bytes) {
         YamlFile f = YamlReader.read("apps/web/m.yaml", "id", bytes);
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        List<String> lines = lines(text);
         for (Diagnostic d : f.diagnostics()) {
-            SourceLocation at = d.location();
-            assertEquals("apps/web/m.yaml", at.path());
-            assertTrue(at.line() >= 1 && at.line() <= lines.size(), d + " is outside the file's " + lines.size() + " lines");
-            String line = lines.get(at.line() - 1);
-            assertTrue(at.column() >= 1 && at.column() <= line.codePointCount(0, line.length()) + 1, d + " is outside its line");
-            String quote = longestQuote(d.message(), text);
-            assertTrue(quote.length() <= LONGEST_QUOTE, d + " quotes " + quote.length() + " characters of the file");
+            assertEquals("apps/web/m.yaml", d.location().path());
+            assertInsideAndShort(d, bytes);
         }
+    }
+
+    /** {@code d} is at a place inside {@code bytes} (as UTF-8 text), and quotes no more of it than an excerpt. */
+    static void assertInsideAndShort(Diagnostic d, byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        assertInside(d.toString(), d.location(), text);
+        String quote = longestQuote(d.message(), text);
+        assertTrue(quote.length() <= LONGEST_QUOTE, d + " quotes " + quote.length() + " characters of the file");
+    }
+
+    /** {@code at} is a line of {@code text} and a column of that line, or just past its end. */
+    static void assertInside(String what, SourceLocation at, String text) {
+        List<String> lines = lines(text);
+        assertTrue(at.line() >= 1 && at.line() <= lines.size(), what + " is outside the file's " + lines.size() + " lines");
+        String line = lines.get(at.line() - 1);
+        assertTrue(at.column() >= 1 && at.column() <= line.codePointCount(0, line.length()) + 1, what + " is outside its line");
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("wholeFiles")
     void asAManifestTheFileHoldsOnlyItsApplication(String name, byte[] bytes) {
+        DesiredState s = besideAHealthyApp(bytes);
+        assertTrue(s.apps().get("api").valid(), s.apps().get("api").diagnostics().toString());
+    }
+
+    /** A repo with {@code manifest} at {@link #MANIFEST}, beside the healthy application {@code api}. */
+    static DesiredState besideAHealthyApp(byte[] manifest) {
         Map<String, byte[]> files = new TreeMap<>();
         files.put("clusters/eu-1.yaml", utf8(RepoParserTest.CLUSTER));
         files.put("apps/web/app.yaml", utf8(RepoParserTest.APP));
-        files.put("apps/web/manifests/m.yaml", bytes);
+        files.put(MANIFEST, manifest);
         files.put("apps/api/app.yaml", utf8(RepoParserTest.APP.replace("name: web", "name: api").replace("namespace: web", "namespace: api")));
         files.put("apps/api/manifests/d.yaml", utf8(RepoParserTest.DEPLOY));
-        DesiredState s = RepoParser.parse(new MapSnapshot("0000000000000000000000000000000000000003", files));
-        assertTrue(s.apps().get("api").valid(), s.apps().get("api").diagnostics().toString());
+        return RepoParser.parse(new MapSnapshot("0000000000000000000000000000000000000003", files));
     }
 
     /** Lines as SnakeYAML counts them: \n, \r\n, \r, NEL, LS and PS each end one. */
@@ -123,8 +142,8 @@ class YamlCorpusTest {
     static byte[] utf8(String s) { return s.getBytes(StandardCharsets.UTF_8); }
 
     static List<String> corpus() {
-        try (Stream<Path> files = Files.list(CORPUS)) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        try (Stream<Path> files = Files.walk(CORPUS)) {
+            return files.filter(Files::isRegularFile).map(p -> CORPUS.relativize(p).toString().replace('\\', '/')).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -140,7 +159,7 @@ class YamlCorpusTest {
 
     private static Path corpusFolder() {
         try {
-            return Path.of(YamlCorpusTest.class.getResource("/yaml-corpus").toURI());
+            return Path.of(YamlCorpusTest.class.getResource("YamlReaderFuzzTestInputs").toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -45,6 +45,20 @@ class YamlLimitsTest {
     }
 
     @Test
+    void aTagEndingInASpaceIsAnErrorAtItsValue() {
+        assertEquals(List.of("apps/web/manifests/d.yaml:4:11: invalid YAML: a tag may not start or end with a space, %-escaped or not; "
+                + "fix or remove the tag"), errors(HEAD + "data: {a: !a%20 x}\n"));
+    }
+
+    @Test
+    void anErrorAtTheEndOfAFileEndingInCarriageReturnsIsOnItsLastLine() {
+        // Lines 5 and 6 are empty, and so is line 7, the last; SnakeYAML's mark was line 6, column 2 (the last carriage
+        // return counted as a column).
+        assertEquals(List.of("apps/web/manifests/d.yaml:7:1: invalid YAML: expected the node content, but found '<stream end>' "
+                + "(while parsing a flow node)"), errors(HEAD + "data: {a:\r\r\r"));
+    }
+
+    @Test
     void aRecursiveAliasIsRefusedWhereItIsWritten() {
         assertEquals(List.of("apps/web/manifests/d.yaml:4:17: alias *r is used inside the value it names (a recursive alias); "
                 + "a Kubernetes object cannot contain itself, so write the value out"), errors(HEAD + "data: &r {self: *r}\n"));
