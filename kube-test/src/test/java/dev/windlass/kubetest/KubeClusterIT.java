@@ -96,8 +96,17 @@ class KubeClusterIT {
                 """)).create();
 
         Duration limit = Duration.ofSeconds(60);
-        Await.until(limit, "Deployment web available", () -> client.apps().deployments().inNamespace("default").withName("web").get(),
-                d -> d.getStatus() != null && Integer.valueOf(3).equals(d.getStatus().getAvailableReplicas()));
+        try {
+            Await.until(limit, "Deployment web available", () -> client.apps().deployments().inNamespace("default").withName("web").get(),
+                    d -> d.getStatus() != null && Integer.valueOf(3).equals(d.getStatus().getAvailableReplicas()));
+        } catch (AssertionError notAvailable) {
+            // Seen once on a loaded machine (a third Pod never Ready): say where each Pod is and how it stands.
+            StringBuilder pods = new StringBuilder();
+            client.pods().inNamespace("default").list().getItems().forEach(p -> pods.append('\n').append(p.getMetadata().getName())
+                    .append(" on ").append(p.getSpec().getNodeName()).append(": ").append(p.getStatus().getPhase()).append(' ')
+                    .append(p.getStatus().getConditions().stream().map(c -> c.getType() + "=" + c.getStatus()).toList()));
+            throw new AssertionError(notAvailable.getMessage().substring(0, Math.min(200, notAvailable.getMessage().length())) + pods, notAvailable);
+        }
         Await.until(limit, "StatefulSet db ready, its volumes bound", () -> client.apps().statefulSets().inNamespace("default").withName("db").get(),
                 s -> s.getStatus() != null && Integer.valueOf(2).equals(s.getStatus().getReadyReplicas()));
         Await.until(limit, "DaemonSet agent ready on every node", () -> client.apps().daemonSets().inNamespace("default").withName("agent").get(),
