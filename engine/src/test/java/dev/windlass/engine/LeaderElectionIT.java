@@ -13,12 +13,12 @@ import dev.windlass.engine.reconcile.PassAbandoned;
 import dev.windlass.engine.reconcile.PassReport;
 import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
+import dev.windlass.kubetest.Await;
 import dev.windlass.kubetest.KubeApiServer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,7 +59,7 @@ class LeaderElectionIT {
              Engine engineB = engine(fleet, "engine-b", b)) {
             fleet.push("add the fleet", TestFleet.folder(EXAMPLES, ""));
             a.start(engineA.reconciler()::readStatusAgain);
-            await(() -> "replica-a".equals(holder(client)), Duration.ofSeconds(20), "replica-a holds the lease");
+            Await.until(Duration.ofSeconds(20), "replica-a holds the lease", () -> holder(client), "replica-a"::equals);
             b.start(engineB.reconciler()::readStatusAgain);
             settle(fleet, engineA);
 
@@ -96,14 +96,14 @@ class LeaderElectionIT {
             assertEquals(0, fleet.writes(), "no cluster write from the stale holder");
 
             // The new holder applies the change and records it.
-            await(() -> b.refusal().isEmpty(), Duration.ofSeconds(10), "replica-b may write");
+            Await.until(Duration.ofSeconds(10), "replica-b may write", () -> b.refusal().isEmpty(), ok -> ok);
             PassReport r = engineB.reconciler().reconcile();
             assertTrue(r.committed(), "replica-b recorded its pass");
             assertTrue(fleet.writes() > 0, "replica-b applied web 1.5.0");
 
             // Thawed, the old holder sees the new one and stands by: still no write.
             renewalsA.thaw();
-            await(() -> !a.leading(), Duration.ofSeconds(10), "replica-a saw it lost the lease");
+            Await.until(Duration.ofSeconds(10), "replica-a saw it lost the lease", a::leading, leading -> !leading);
             fleet.push("web 1.5.1", c -> c.write("apps/web/manifests/deployment.yaml",
                     ReconcileLoopE2E.read(EXAMPLES.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.1")));
             commits = fleet.statusLog().size();
@@ -137,13 +137,5 @@ class LeaderElectionIT {
     private static String holder(KubernetesClient client) {
         Lease lease = client.resources(Lease.class).inNamespace(NAMESPACE).withName(LEASE).get();
         return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
-    }
-
-    private static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
-        long until = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) throw new AssertionError("not within " + timeout + ": " + what);
-            Thread.sleep(50);
-        }
     }
 }

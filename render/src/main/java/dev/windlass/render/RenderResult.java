@@ -3,8 +3,11 @@ package dev.windlass.render;
 /** What a render gave: the objects as one YAML stream, or why there are none. */
 public sealed interface RenderResult {
 
-    /** @param yaml the rendered documents, as the tool printed them */
-    record Rendered(String yaml) implements RenderResult {}
+    /**
+     * @param yaml the rendered documents, as the tool printed them
+     * @param key  what the render was cached by (tools, request, the content of every file it read): equal keys, equal yaml
+     */
+    record Rendered(String yaml, String key) implements RenderResult {}
 
     /**
      * @param at      where it went wrong: {@code path:line:col} when the tool named a file and line, else the

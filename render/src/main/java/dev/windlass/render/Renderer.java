@@ -34,8 +34,13 @@ public final class Renderer {
     private final RenderTools tools;
     private final ToolRun runs;
     private final AtomicLong toolRuns = new AtomicLong();
+    private static final Pattern GIT_COMMIT = Pattern.compile("[0-9a-f]{40}([0-9a-f]{24})?");
+
     private final Map<String, RenderResult> cache = new LinkedHashMap<>(CACHED, 0.75f, true) {
         @Override protected boolean removeEldestEntry(Map.Entry<String, RenderResult> eldest) { return size() > CACHED; }
+    };
+    private final Map<String, Reached> reaches = new LinkedHashMap<>(CACHED, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Reached> eldest) { return size() > CACHED; }
     };
 
     public Renderer(RenderTools tools, RenderLimits limits) {
@@ -47,19 +52,56 @@ public final class Renderer {
     public long toolRuns() { return toolRuns.get(); }
 
     public RenderResult render(Snapshot snapshot, RenderRequest request) {
-        Reach reach = reach(snapshot, request);
+        Reached reached = reached(snapshot, request);
         String start = startingFile(snapshot, request);
-        if (!reach.problems().isEmpty()) return new RenderResult.Failed(start, String.join("; ", reach.problems()));
-        String key = key(request, reach);
+        if (!reached.reach().problems().isEmpty()) return new RenderResult.Failed(start, String.join("; ", reached.reach().problems()));
+        String key = ContentHash.sha256(tools.versions() + "\n" + request + "\n" + reached.digest());
         synchronized (cache) {
             RenderResult known = cache.get(key);
             if (known != null) return known;
         }
-        RenderResult result = run(snapshot, request, reach, start);
+        RenderResult result = run(snapshot, request, reached.reach(), start, key);
         synchronized (cache) {
             cache.put(key, result);
         }
         return result;
+    }
+
+    /** The files of the snapshot a render of {@code request} reads, by path and content id: what its output depends on. */
+    public SortedMap<String, String> reads(Snapshot snapshot, RenderRequest request) { return reached(snapshot, request).reach().files(); }
+
+    /** What a render reaches, and a digest of those files' paths and content ids. */
+    private record Reached(Reach reach, String digest) {}
+
+    /**
+     * What {@code request} reaches in {@code snapshot}. Worked out once per Git commit (a commit never changes, so an
+     * idle pass reads no kustomization again); every time for other snapshots (a folder on disk).
+     */
+    private Reached reached(Snapshot snapshot, RenderRequest request) {
+        String commit = snapshot.commit();
+        String where = commit != null && GIT_COMMIT.matcher(commit).matches() ? commit + "\n" + place(request) : null;
+        if (where != null) {
+            synchronized (reaches) {
+                Reached known = reaches.get(where);
+                if (known != null) return known;
+            }
+        }
+        Reach reach = reach(snapshot, request);
+        StringBuilder files = new StringBuilder();
+        reach.files().forEach((p, id) -> files.append(p).append(' ').append(id).append('\n'));
+        Reached reached = new Reached(reach, ContentHash.sha256(files.toString()));
+        if (where != null) {
+            synchronized (reaches) {
+                reaches.put(where, reached);
+            }
+        }
+        return reached;
+    }
+
+    /** What of a request decides which files it reads: the Kustomize folder or the chart, never the values. */
+    private static String place(RenderRequest request) {
+        if (request instanceof RenderRequest.Kustomize k) return "kustomize " + k.folder() + " " + k.allowRemoteBases();
+        return "helm " + ((RenderRequest.Helm) request).chart();
     }
 
     private static Reach reach(Snapshot snapshot, RenderRequest request) {
@@ -81,13 +123,7 @@ public final class Renderer {
         return o.reference() + " " + o.version();
     }
 
-    private String key(RenderRequest request, Reach reach) {
-        StringBuilder b = new StringBuilder(tools.versions().toString()).append('\n').append(request).append('\n');
-        reach.files().forEach((p, id) -> b.append(p).append(' ').append(id).append('\n'));
-        return ContentHash.sha256(b.toString());
-    }
-
-    private RenderResult run(Snapshot snapshot, RenderRequest request, Reach reach, String start) {
+    private RenderResult run(Snapshot snapshot, RenderRequest request, Reach reach, String start, String key) {
         Path work;
         try {
             work = Files.createTempDirectory("windlass-render-");
@@ -121,7 +157,7 @@ public final class Renderer {
             }
             toolRuns.incrementAndGet();
             ToolRun.Outcome outcome = runs.run(command, repo, home, env);
-            if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout());
+            if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout(), key);
             String said = (outcome.stopped() != null ? Path.of(command.get(0)).getFileName() + " " + outcome.stopped()
                     + (outcome.stderr().isBlank() ? "" : ": ") : "") + inRepoTerms(outcome.stderr(), repo, work);
             RenderResult.Failed failed = failed(start, said.isBlank() ? Path.of(command.get(0)).getFileName() + " exited with " + outcome.exit() : said);
@@ -185,6 +221,4 @@ public final class Renderer {
         }
     }
 
-    /** The files of the snapshot a render of {@code request} reads, by path and content id: what its output depends on. */
-    public static SortedMap<String, String> reads(Snapshot snapshot, RenderRequest request) { return reach(snapshot, request).files(); }
 }

@@ -27,7 +27,16 @@ final class Fixtures {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new MapSnapshot("0".repeat(40), files);
+        // A commit id of its own per folder: the renderer remembers what a commit's renders reach.
+        return new MapSnapshot(commitId(folder), files);
+    }
+
+    private static String commitId(String folder) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1").digest(folder.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** What {@code scripts/render-goldens.sh} wrote: the tool's own output. */

@@ -49,8 +49,8 @@ public final class AppRendering {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Read> eldest) { return size() > READ_CACHED; }
     };
 
-    /** What was read from one render: its objects and what was wrong with them. */
-    private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash) {}
+    /** What was read from one render with a variant's overrides: its objects, what was wrong with them, and overrides that matched nothing. */
+    private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash, List<String> overrideProblems) {}
 
     public AppRendering(Renderer renderer) {
         this.renderer = renderer;
@@ -109,22 +109,19 @@ public final class AppRendering {
                 unfilled.forEach(u -> failures.computeIfAbsent(spec.at() + "\n" + u, k -> new ArrayList<>()).add(where));
                 continue;
             }
-            inputs.putAll(Renderer.reads(snapshot, request));
+            inputs.putAll(renderer.reads(snapshot, request));
             RenderResult result = renderer.render(snapshot, request);
             if (result instanceof RenderResult.Failed f) {
                 failures.computeIfAbsent(f.at() + "\n" + f.message(), k -> new ArrayList<>()).add(where);
                 continue;
             }
-            String yaml = ((RenderResult.Rendered) result).yaml();
-            if (variant != null && !variant.overrides().isEmpty()) {
-                Overrides.Applied applied = Overrides.apply(yaml, variant.overrides());
-                if (!applied.problems().isEmpty()) {
-                    applied.problems().forEach(p -> failures.computeIfAbsent(variant.at() + "\n" + p, k -> new ArrayList<>()).add(where));
-                    continue;
-                }
-                yaml = applied.yaml();
+            RenderResult.Rendered rendered = (RenderResult.Rendered) result;
+            RenderSpec.Overrides overrides = variant == null ? RenderSpec.Overrides.NONE : variant.overrides();
+            Read read = read(origin, rendered, overrides, app.namespace());
+            if (!read.overrideProblems().isEmpty()) {
+                read.overrideProblems().forEach(p -> failures.computeIfAbsent(variant.at() + "\n" + p, k -> new ArrayList<>()).add(where));
+                continue;
             }
-            Read read = read(origin, yaml, app.namespace());
             read.said().forEach(d -> failures.computeIfAbsent(d.location() + "\n" + d.message(), k -> new ArrayList<>()).add(where));
             if (!spec.allowEmpty() && read.manifests().stream().allMatch(Manifest::implicit)) {
                 failures.computeIfAbsent(origin + ":1:1\nrenders no objects; if that is meant, set spec.source.allowEmpty: true",
@@ -192,16 +189,26 @@ public final class AppRendering {
         return (folder.isEmpty() ? "" : folder + "/") + "kustomization.yaml";
     }
 
-    private Read read(String origin, String yaml, String namespace) {
-        String key = origin + "\n" + namespace + "\n" + ContentHash.sha256(yaml);
+    /**
+     * The objects of one render with a variant's overrides applied, read once per render (its cache key) and overrides:
+     * an idle pass applies no override and reads no YAML again.
+     */
+    private Read read(String origin, RenderResult.Rendered rendered, RenderSpec.Overrides overrides, String namespace) {
+        String key = origin + "\n" + namespace + "\n" + rendered.key() + "\n" + overrides;
         synchronized (reads) {
             Read known = reads.get(key);
             if (known != null) return known;
         }
-        List<Diagnostic> said = new ArrayList<>();
-        List<Manifest> manifests = RenderedObjects.read(origin, yaml, namespace, said);
-        List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
-        Read read = new Read(manifests, List.copyOf(said), ContentHash.of(Map.of("objects", hashes)).substring(0, 12));
+        Overrides.Applied applied = Overrides.apply(rendered.yaml(), overrides);
+        Read read;
+        if (!applied.problems().isEmpty()) {
+            read = new Read(List.of(), List.of(), "", applied.problems());
+        } else {
+            List<Diagnostic> said = new ArrayList<>();
+            List<Manifest> manifests = RenderedObjects.read(origin, applied.yaml(), namespace, said);
+            List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
+            read = new Read(manifests, List.copyOf(said), ContentHash.of(Map.of("objects", hashes)).substring(0, 12), List.of());
+        }
         synchronized (reads) {
             reads.put(key, read);
         }

@@ -184,7 +184,7 @@ class InstallIT {
             Await.until(Duration.ofSeconds(30), "replica-a to hold the Lease as the engine's ServiceAccount",
                     () -> a.leading() && a.refusal().isEmpty(), ok -> ok);
             b.start(() -> {});
-            Thread.sleep(3_000);
+            Await.until(Duration.ofSeconds(30), "replica-b to see replica-a hold the Lease", b::holder, "replica-a"::equals);
             assertFalse(b.leading(), "replica-b stands by");
             assertTrue(b.refusal().isPresent());
             assertEquals("replica-a", admin.leases().inNamespace(NS).withName("windlass").get().getSpec().getHolderIdentity());
