@@ -64,7 +64,8 @@ public final class Applier implements AutoCloseable {
      * the API server before it counts as drift (clusters with server-side apply only).
      *
      * <p>One cluster's trouble stays its own: each cluster is observed on its own thread, and the pass waits for it at
-     * most its allowance ({@link ClusterLane}); one that has not answered by then is reported unreachable, its
+     * most its allowance ({@link ClusterLane}), or less once most of the others have answered ({@link ObservationWait});
+     * one that has not answered by then is reported unreachable, its
      * observation goes on in the background, and later passes do not wait for it while a background probe finds it
      * not answering.
      */
@@ -90,27 +91,22 @@ public final class Applier implements AutoCloseable {
                     .exceptionally(x -> ClusterObservation.unreachable(cluster, "observation failed: " + x)));
         }
         Duration othersTypical = typicalOf(running.keySet());
-        for (var e : running.entrySet()) {
-            String cluster = e.getKey();
-            ClusterLane lane = lane(cluster);
-            Duration allowance = lane.allowance(settings, othersTypical);
-            long left = started + allowance.toNanos() - System.nanoTime();
-            try {
-                // Allowed the whole deadline: the observation's own deadline ends it.
-                observed.put(cluster, allowance.compareTo(deadline) >= 0 ? e.getValue().join()
-                        : e.getValue().get(Math.max(0, left), TimeUnit.NANOSECONDS));
-            } catch (TimeoutException late) {
-                String why = "did not answer within " + seconds(allowance) + " (it usually takes "
-                        + (lane.typical() == null ? "no longer than the others" : seconds(lane.typical()))
-                        + "); not waited for until it answers again";
-                lane.gaveUpWaiting(e.getValue(), why);
-                e.getValue().whenComplete((r, x) -> lane.finishedLate(e.getValue()));
+        Map<String, Duration> allowances = new LinkedHashMap<>();
+        for (String cluster : running.keySet()) allowances.put(cluster, lane(cluster).allowance(settings, othersTypical));
+        try {
+            ObservationWait.Outcome waited = new ObservationWait(settings, started, running, lanes).await(allowances);
+            observed.putAll(waited.answered());
+            waited.givenUp().forEach((cluster, why) -> {
+                ClusterLane lane = lane(cluster);
+                CompletableFuture<ClusterObservation> late = running.get(cluster);
+                lane.gaveUpWaiting(late, why);
+                late.whenComplete((r, x) -> lane.finishedLate(late));
                 observed.put(cluster, ClusterObservation.unreachable(cluster, why));
-            } catch (InterruptedException x) {
-                Thread.currentThread().interrupt();
-                observed.put(cluster, ClusterObservation.unreachable(cluster, "observation interrupted"));
-            } catch (ExecutionException x) {
-                observed.put(cluster, ClusterObservation.unreachable(cluster, "observation failed: " + x.getCause()));
+            });
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+            for (String cluster : running.keySet()) {
+                observed.putIfAbsent(cluster, ClusterObservation.unreachable(cluster, "observation interrupted"));
             }
         }
         Map<String, ClusterObservation> ordered = new LinkedHashMap<>();
@@ -260,7 +256,7 @@ public final class Applier implements AutoCloseable {
         clients.close();
     }
 
-    private static String seconds(Duration d) {
+    static String seconds(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 }

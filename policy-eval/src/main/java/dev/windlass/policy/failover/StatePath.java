@@ -1,5 +1,6 @@
 package dev.windlass.policy.failover;
 
+import dev.windlass.policy.text.Excerpt;
 import com.jayway.jsonpath.Configuration;
 import com.jayway.jsonpath.InvalidPathException;
 import com.jayway.jsonpath.JsonPath;
@@ -38,14 +39,14 @@ public final class StatePath {
     public static StatePath compile(String text) {
         String t = text == null ? "" : text.trim();
         if (t.startsWith("{") && t.endsWith("}")) t = t.substring(1, t.length() - 1).trim();
-        else throw new IllegalArgumentException("'" + text + "' is not a JSONPath template; write it in braces, e.g. \"{ .status.offset }\"");
+        else throw new IllegalArgumentException(Excerpt.quoted(text) + " is not a JSONPath template; write it in braces, e.g. \"{ .status.offset }\"");
         if (!t.startsWith(".") && !t.startsWith("[")) {
-            throw new IllegalArgumentException("'" + text + "' must start with '.' or '[' inside the braces, e.g. \"{ .status.offset }\"");
+            throw new IllegalArgumentException(Excerpt.quoted(text) + " must start with '.' or '[' inside the braces, e.g. \"{ .status.offset }\"");
         }
         try {
             return new StatePath(text, JsonPath.compile("$" + t));
         } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a valid JSONPath: " + e.getMessage());
+            throw new IllegalArgumentException(Excerpt.quoted(text) + " is not a valid JSONPath: " + e.getMessage());
         }
     }
 

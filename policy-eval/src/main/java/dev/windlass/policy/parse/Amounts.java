@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.RolloutPolicy.Amount;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,7 +30,7 @@ final class Amounts {
                 }
             }
         }
-        f.error(key, f.name(key) + " is '" + text + "'; write a whole number of at least " + min
+        f.error(key, f.name(key) + " is " + Excerpt.quoted(text) + "; write a whole number of at least " + min
                 + " or a percentage such as \"25%\"" + (min > 0 ? " (more than 0%)" : ""));
         return null;
     }

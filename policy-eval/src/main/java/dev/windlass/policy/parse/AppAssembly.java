@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.diff.ContentHash;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Cluster;
@@ -100,26 +101,26 @@ final class AppAssembly {
             RenderSpec.Helm h = r.helm();
             if (!h.chartPath().isEmpty()) {
                 if (!snapshot.files().containsKey(h.chartPath() + "/Chart.yaml")) {
-                    added.add(Diagnostic.error(h.at(), "spec.source.helm.chart '" + h.chartPath()
-                            + "' holds no Chart.yaml; name the folder of a chart in the repo, or give repoURL and version"));
+                    added.add(Diagnostic.error(h.at(), "spec.source.helm.chart " + Excerpt.quoted(h.chartPath()
+                           ) + " holds no Chart.yaml; name the folder of a chart in the repo, or give repoURL and version"));
                 }
                 covered.addAll(Reach.under(snapshot.files(), h.chartPath()).keySet());
             }
             valuesFiles.addAll(h.valuesFiles());
             for (RenderSpec.VariantSpec v : r.variants()) {
-                if (v.path() != null) added.add(Diagnostic.error(v.at(), "variant '" + v.name()
-                        + "': path picks a Kustomize overlay, but this application renders a Helm chart; give values or valuesFiles"));
+                if (v.path() != null) added.add(Diagnostic.error(v.at(), "variant " + Excerpt.quoted(v.name()
+                       ) + ": path picks a Kustomize overlay, but this application renders a Helm chart; give values or valuesFiles"));
                 valuesFiles.addAll(v.valuesFiles());
             }
         } else {
             covered.addAll(KustomizeReach.of(snapshot.files(), snapshot::read, a.sourcePath(), true).files().keySet());
             for (RenderSpec.VariantSpec v : r.variants()) {
-                if (!v.values().isEmpty() || !v.valuesFiles().isEmpty()) added.add(Diagnostic.error(v.at(), "variant '" + v.name()
-                        + "': values are for Helm charts, but this application is a Kustomize build; give path: an overlay folder"));
+                if (!v.values().isEmpty() || !v.valuesFiles().isEmpty()) added.add(Diagnostic.error(v.at(), "variant " + Excerpt.quoted(v.name()
+                       ) + ": values are for Helm charts, but this application is a Kustomize build; give path: an overlay folder"));
                 if (v.path() == null) continue;
                 if (KustomizeReach.kustomization(snapshot.files(), v.path()) == null) {
-                    added.add(Diagnostic.error(v.at(), "variant '" + v.name() + "': path '" + v.path()
-                            + "' holds no kustomization.yaml; name an overlay folder of the repo"));
+                    added.add(Diagnostic.error(v.at(), "variant " + Excerpt.quoted(v.name()) + ": path " + Excerpt.quoted(v.path()
+                           ) + " holds no kustomization.yaml; name an overlay folder of the repo"));
                 } else {
                     covered.addAll(KustomizeReach.of(snapshot.files(), snapshot::read, v.path(), true).files().keySet());
                 }
@@ -127,7 +128,7 @@ final class AppAssembly {
         }
         for (String f : valuesFiles) {
             if (!snapshot.files().containsKey(f)) {
-                added.add(Diagnostic.error(r.at(), "values file '" + f + "' does not exist in the repo; give its path from the repo's root"));
+                added.add(Diagnostic.error(r.at(), "values file " + Excerpt.quoted(f) + " does not exist in the repo; give its path from the repo's root"));
             }
             covered.add(f);
         }
@@ -139,13 +140,13 @@ final class AppAssembly {
         boolean exists = snapshot.files().containsKey(root)
                 || !snapshot.files().subMap(root + "/", root + "/\uffff").isEmpty();
         if (!exists) {
-            added.add(Diagnostic.error(a.sourcePathAt(), "source path '" + root + "' does not exist in the repo; create it or set spec.source.path"));
+            added.add(Diagnostic.error(a.sourcePathAt(), "source path " + Excerpt.quoted(root) + " does not exist in the repo; create it or set spec.source.path"));
             return List.of();
         }
         Set<String> charts = RepoParser.chartFolders(snapshot);
         for (String chart : charts) {
             if (chart.equals(root) || chart.startsWith(root + "/") || root.isEmpty()) {
-                added.add(Diagnostic.error(a.sourcePathAt(), "source path '" + root + "' holds a Helm chart ("
+                added.add(Diagnostic.error(a.sourcePathAt(), "source path " + Excerpt.quoted(root) + " holds a Helm chart ("
                         + (chart.isEmpty() ? "" : chart + "/") + "Chart.yaml), which is rendered, not read: set spec.source.helm.chart: "
                         + (chart.isEmpty() ? "." : chart)));
                 return List.of();
@@ -189,14 +190,14 @@ final class AppAssembly {
     private void checkReferences(AppDeclaration a, Map<String, RepoParser.Declared> apps, List<Diagnostic> added) {
         for (String c : a.placement().clusterNames()) {
             if (!clusters.containsKey(c)) {
-                added.add(Diagnostic.error(a.clusterNamesAt(), "Application " + a.name() + " names cluster '" + c
-                        + "' in spec.placement.clusterNames, but no Cluster has that name"
+                added.add(Diagnostic.error(a.clusterNamesAt(), "Application " + a.name() + " names cluster " + Excerpt.quoted(c
+                       ) + " in spec.placement.clusterNames, but no Cluster has that name"
                         + (clusters.isEmpty() ? " (the repo defines no clusters)" : "; known: " + String.join(", ", clusters.keySet()))));
             }
         }
         for (String dep : a.dependsOn()) {
             if (dep.equals(a.name())) added.add(Diagnostic.error(a.dependsOnAt(), "Application " + a.name() + " depends on itself"));
-            else if (!apps.containsKey(dep)) added.add(Diagnostic.error(a.dependsOnAt(), "Application " + a.name() + " depends on '" + dep + "', which does not exist"));
+            else if (!apps.containsKey(dep)) added.add(Diagnostic.error(a.dependsOnAt(), "Application " + a.name() + " depends on " + Excerpt.quoted(dep) + ", which does not exist"));
         }
     }
 

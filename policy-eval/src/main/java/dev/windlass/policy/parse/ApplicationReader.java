@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.model.Application.SyncPolicy;
@@ -44,7 +45,7 @@ final class ApplicationReader {
         List<RenderSpec.VariantSpec> variants = RenderSpecReader.variants(spec);
         String namespace = spec.string("namespace", "default");
         if (!DNS_LABEL.matcher(namespace).matches()) {
-            spec.error("namespace", "Application.spec.namespace '" + namespace + "' is not a valid namespace name (lowercase letters, digits, '-')");
+            spec.error("namespace", "Application.spec.namespace " + Excerpt.quoted(namespace) + " is not a valid namespace name (lowercase letters, digits, '-')");
         }
         Fields placementFields = spec.has("placement") ? spec.object("placement") : null;
         var clusterNamesAt = placementFields != null ? placementFields.at("clusterNames") : spec.at();
@@ -99,8 +100,8 @@ final class ApplicationReader {
             List<String> managers = r.strings("managedFieldsManagers");
             for (String p : pointers) {
                 if (!p.startsWith("/") || p.length() < 2) {
-                    r.error("jsonPointers", "Application.spec.ignoreDifferences.jsonPointers: '" + p
-                            + "' is not a JSON pointer; write it from the object's root, like /spec/replicas");
+                    r.error("jsonPointers", "Application.spec.ignoreDifferences.jsonPointers: " + Excerpt.quoted(p
+                           ) + " is not a JSON pointer; write it from the object's root, like /spec/replicas");
                 }
             }
             if (pointers.isEmpty() && managers.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,7 +31,7 @@ public final class Durations {
 
     /** Why {@link #parse} refused the text of field {@code field}, and what to write instead ({@code examples}). */
     public static String problem(String field, String text, String examples) {
-        return field + " '" + Excerpt.of(text) + "' " + (outOfRange(text)
+        return field + " " + Excerpt.quoted(text) + " " + (outOfRange(text)
                 ? "is out of range: Windlass reads durations of at most " + MAX.toDays() + "d; write e.g. "
                 : "is not a duration; write e.g. ") + examples;
     }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.failover.StatePath;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.FailoverPolicy;
@@ -80,10 +81,10 @@ final class FailoverPolicyReader {
         for (PurgeMode m : PurgeMode.values()) if (m.name().equals(s)) return m;
         PurgeMode old = OLD_NAMES.get(s);
         if (old != null) {
-            t.warning("purgeMode", t.name("purgeMode") + " '" + s + "' is the old name of '" + old + "'; write " + old);
+            t.warning("purgeMode", t.name("purgeMode") + " " + Excerpt.quoted(s) + " is the old name of " + Excerpt.quoted(old) + "; write " + old);
             return old;
         }
-        t.error("purgeMode", t.name("purgeMode") + " is '" + s + "'; use one of " + Fields.names(PurgeMode.class));
+        t.error("purgeMode", t.name("purgeMode") + " is " + Excerpt.quoted(s) + "; use one of " + Fields.names(PurgeMode.class));
         return null;
     }
 
@@ -100,10 +101,10 @@ final class FailoverPolicyReader {
             if (alias != null) {
                 String problem = labelKeyProblem(alias);
                 if (problem != null) {
-                    r.error("aliasLabelName", r.name("aliasLabelName") + " '" + alias + "' is not a valid label key: " + problem);
+                    r.error("aliasLabelName", r.name("aliasLabelName") + " " + Excerpt.quoted(alias) + " is not a valid label key: " + problem);
                     ok = false;
                 } else if (!aliases.add(alias)) {
-                    r.error("aliasLabelName", r.name("aliasLabelName") + " '" + alias + "' appears twice in " + sp.name("rules")
+                    r.error("aliasLabelName", r.name("aliasLabelName") + " " + Excerpt.quoted(alias) + " appears twice in " + sp.name("rules")
                             + "; each rule writes its own label");
                     ok = false;
                 }

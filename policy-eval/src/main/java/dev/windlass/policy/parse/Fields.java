@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.SourceLocation;
 import java.util.ArrayList;
@@ -120,7 +121,7 @@ final class Fields {
         String s = string(key, null);
         if (s == null) return fallback;
         for (E e : type.getEnumConstants()) if (e.name().equals(s)) return e;
-        error(key, name(key) + " is '" + s + "'; use one of " + names(type));
+        error(key, name(key) + " is " + Excerpt.quoted(s) + "; use one of " + names(type));
         return fallback;
     }
 
@@ -212,7 +213,7 @@ final class Fields {
         for (var e : entries.entrySet()) {
             if (!known.contains(e.getKey())) {
                 out.add(Diagnostic.error(YamlReader.at(file, e.getValue().getKeyNode().getStartMark()),
-                        "unknown field '" + e.getKey() + "' in " + where + "; known fields: " + String.join(", ", known)));
+                        "unknown field " + Excerpt.quoted(e.getKey()) + " in " + where + "; known fields: " + String.join(", ", known)));
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Freeze;
 import dev.windlass.policy.model.LabelSelector;
@@ -57,7 +58,7 @@ final class FreezeReader {
             CronExpression.validateExpression(text);
             return text;
         } catch (ParseException e) {
-            spec.error("schedule", "Freeze.spec.schedule '" + text + "' is not a Quartz cron expression (" + e.getMessage()
+            spec.error("schedule", "Freeze.spec.schedule " + Excerpt.quoted(text) + " is not a Quartz cron expression (" + e.getMessage()
                     + "); write seconds minutes hours day-of-month month day-of-week, with '?' in one of the day fields, e.g. \"0 0 18 ? * FRI\"");
             return null;
         }
@@ -75,7 +76,7 @@ final class FreezeReader {
         }
         Duration d = Durations.parse(text);
         if (text != null && text.startsWith("-") && Durations.parse(text.substring(1)) != null) {
-            spec.error("duration", "Freeze.spec.duration '" + text + "' is negative; a window must stay open for longer than 0s");
+            spec.error("duration", "Freeze.spec.duration " + Excerpt.quoted(text) + " is negative; a window must stay open for longer than 0s");
         } else if (d == null) {
             spec.error("duration", Durations.problem("Freeze.spec.duration", text == null ? "..." : text, "90m, 60h or 1h30m"));
         } else if (d.isZero()) {
@@ -94,7 +95,7 @@ final class FreezeReader {
         try {
             return ZoneId.of(text);
         } catch (DateTimeException e) {
-            spec.error("timeZone", "Freeze.spec.timeZone '" + text + "' is not a known time zone; use a name such as Europe/Berlin, America/New_York or UTC");
+            spec.error("timeZone", "Freeze.spec.timeZone " + Excerpt.quoted(text) + " is not a known time zone; use a name such as Europe/Berlin, America/New_York or UTC");
             return ZoneOffset.UTC;
         }
     }

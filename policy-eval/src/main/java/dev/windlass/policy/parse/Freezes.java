@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.Diagnostic;
@@ -73,12 +74,12 @@ final class Freezes {
         for (FreezeReader.Read r : usable()) {
             Freeze f = r.freeze();
             for (String a : f.applications()) {
-                if (!apps.containsKey(a)) out.add(Diagnostic.warning(r.applicationsAt(), "Freeze " + f.name() + " names application '" + a
-                        + "' in spec.applications, but no Application has that name; it holds nothing by that name"));
+                if (!apps.containsKey(a)) out.add(Diagnostic.warning(r.applicationsAt(), "Freeze " + f.name() + " names application " + Excerpt.quoted(a
+                       ) + " in spec.applications, but no Application has that name; it holds nothing by that name"));
             }
             for (String c : f.clusterNames()) {
-                if (!clusters.containsKey(c)) out.add(Diagnostic.warning(r.clusterNamesAt(), "Freeze " + f.name() + " names cluster '" + c
-                        + "' in spec.clusterNames, but no Cluster has that name; it holds nothing by that name"));
+                if (!clusters.containsKey(c)) out.add(Diagnostic.warning(r.clusterNamesAt(), "Freeze " + f.name() + " names cluster " + Excerpt.quoted(c
+                       ) + " in spec.clusterNames, but no Cluster has that name; it holds nothing by that name"));
             }
         }
         SortedMap<String, Application> result = new TreeMap<>(apps);
@@ -86,7 +87,7 @@ final class Freezes {
             List<Diagnostic> more = new ArrayList<>();
             for (Broken b : unused) {
                 if (b.mayCover(app)) {
-                    more.add(Diagnostic.error(app.location(), "Application " + app.name() + " may be frozen by Freeze " + b.name()
+                    more.add(Diagnostic.error(app.location(), "Application " + app.name() + " may be frozen by Freeze " + Excerpt.of(b.name())
                             + " (" + b.at() + "), " + b.why() + "; nothing is applied until it is fixed"));
                 }
             }

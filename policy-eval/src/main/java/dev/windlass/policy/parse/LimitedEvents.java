@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import static dev.windlass.policy.parse.YamlLimits.MAX_COLLECTION_ALIASES;
 import static dev.windlass.policy.parse.YamlLimits.MAX_DEPTH;
 import static dev.windlass.policy.parse.YamlLimits.MAX_DOCUMENT_CHARS;

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.diff.ContentHash;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Manifest;
@@ -48,7 +49,7 @@ final class ManifestReader {
         Map<String, Object> body = v;
         if (scope.isClusterScoped(group, kind)) {
             if (namespace != null) {
-                out.add(Diagnostic.warning(at, kind + " " + name + " is cluster-scoped; its metadata.namespace '" + namespace + "' is ignored"));
+                out.add(Diagnostic.warning(at, kind + " " + name + " is cluster-scoped; its metadata.namespace " + Excerpt.quoted(namespace) + " is ignored"));
                 body = withNamespace(v, null);
             }
             namespace = "";
@@ -92,7 +93,7 @@ final class ManifestReader {
         try {
             return Integer.parseInt(String.valueOf(w).trim());
         } catch (NumberFormatException e) {
-            out.add(Diagnostic.error(at, "annotation " + Manifest.ANNOTATION_WAVE + " is '" + w + "'; it must be a whole number such as \"-1\" or \"2\""));
+            out.add(Diagnostic.error(at, "annotation " + Manifest.ANNOTATION_WAVE + " is " + Excerpt.quoted(w) + "; it must be a whole number such as \"-1\" or \"2\""));
             return Integer.MIN_VALUE;
         }
     }

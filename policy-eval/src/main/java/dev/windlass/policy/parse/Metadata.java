@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -20,7 +21,7 @@ record Metadata(String name, Map<String, String> labels, Map<String, String> ann
         m.end();
         if (name == null) return null;
         if (!DNS_LABEL.matcher(name).matches()) {
-            m.error("name", "name '" + name + "' is not a valid name: use lowercase letters, digits and '-', start and end with a letter or digit, at most 63 characters");
+            m.error("name", "name " + Excerpt.quoted(name) + " is not a valid name: use lowercase letters, digits and '-', start and end with a letter or digit, at most 63 characters");
             return null;
         }
         return new Metadata(name, labels, annotations);

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.kube.NameFormats;
 import dev.windlass.policy.kube.NameRule;
 import dev.windlass.policy.model.Diagnostic;
@@ -28,11 +29,11 @@ final class MetadataRules {
         List<Diagnostic> out = new ArrayList<>();
         Node metadata = child(doc.node(), "metadata");
         for (String problem : NameRule.problems(group, kind, name)) {
-            out.add(Diagnostic.error(at(doc, metadata, "name"), kind + " name '" + name + "' is invalid: " + problem));
+            out.add(Diagnostic.error(at(doc, metadata, "name"), kind + " name " + Excerpt.quoted(name) + " is invalid: " + problem));
         }
         if (namespace != null) {
             for (String problem : NameFormats.dns1123Label(namespace)) {
-                out.add(Diagnostic.error(at(doc, metadata, "namespace"), kind + " " + name + ": namespace '" + namespace + "' is invalid: " + problem));
+                out.add(Diagnostic.error(at(doc, metadata, "namespace"), kind + " " + name + ": namespace " + Excerpt.quoted(namespace) + " is invalid: " + problem));
             }
         }
         Map<?, ?> meta = doc.value().get("metadata") instanceof Map<?, ?> m ? m : Map.of();
@@ -42,10 +43,10 @@ final class MetadataRules {
                 String key = String.valueOf(label.getKey());
                 String value = label.getValue() == null ? "" : String.valueOf(label.getValue());
                 for (String problem : NameFormats.qualifiedName(key)) {
-                    out.add(Diagnostic.error(atKey(doc, labelsNode, key), kind + " " + name + ": label key '" + key + "' is invalid: " + problem));
+                    out.add(Diagnostic.error(atKey(doc, labelsNode, key), kind + " " + name + ": label key " + Excerpt.quoted(key) + " is invalid: " + problem));
                 }
                 for (String problem : NameFormats.labelValue(value)) {
-                    out.add(Diagnostic.error(at(doc, labelsNode, key), kind + " " + name + ": label " + key + " value '" + value + "' is invalid: "
+                    out.add(Diagnostic.error(at(doc, labelsNode, key), kind + " " + name + ": label " + key + " value " + Excerpt.quoted(value) + " is invalid: "
                             + problem));
                 }
             }
@@ -56,7 +57,7 @@ final class MetadataRules {
             for (Map.Entry<?, ?> annotation : annotations.entrySet()) {
                 String key = String.valueOf(annotation.getKey());
                 for (String problem : NameFormats.qualifiedName(key.toLowerCase(Locale.ROOT))) {
-                    out.add(Diagnostic.error(atKey(doc, annotationsNode, key), kind + " " + name + ": annotation key '" + key + "' is invalid: " + problem));
+                    out.add(Diagnostic.error(atKey(doc, annotationsNode, key), kind + " " + name + ": annotation key " + Excerpt.quoted(key) + " is invalid: " + problem));
                 }
                 bytes += NameFormats.utf8Length(key) + NameFormats.utf8Length(annotation.getValue() == null ? "" : String.valueOf(annotation.getValue()));
             }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.LabelSelector;
 import dev.windlass.policy.model.RemediationPolicy;
@@ -184,13 +185,13 @@ final class RemediationPolicyReader {
         }
         Matcher m = RANGE.matcher(text.strip());
         if (!m.matches()) {
-            t.error(key, t.name(key) + " is '" + text + "'; write \"[min-max]\" with whole numbers of at least 0, such as \"[1-2]\"");
+            t.error(key, t.name(key) + " is " + Excerpt.quoted(text) + "; write \"[min-max]\" with whole numbers of at least 0, such as \"[1-2]\"");
             return null;
         }
         int min = Integer.parseInt(m.group(1));
         int max = Integer.parseInt(m.group(2));
         if (min > max) {
-            t.error(key, t.name(key) + " is '" + text + "': " + min + " is more than " + max + "; write the smaller number first: \"[" + max + "-" + min + "]\"");
+            t.error(key, t.name(key) + " is " + Excerpt.quoted(text) + ": " + min + " is more than " + max + "; write the smaller number first: \"[" + max + "-" + min + "]\"");
             return null;
         }
         return new RemediationPolicy.InRange(min, max);
@@ -202,11 +203,12 @@ final class RemediationPolicyReader {
         boolean node = kind.equals("Node");
         boolean workload = RemediationPolicy.RESTARTABLE_KINDS.contains(kind);
         String fits = "use " + (node ? "Annotate, Delete or CordonAndDrain" : workload ? "Annotate, Delete or Restart" : "Annotate or Delete")
-                + " for a " + kind;
+                + " for a " + Excerpt.of(kind);
         if (action == Action.CordonAndDrain && !node) {
-            r.error("action", r.name("action") + " CordonAndDrain only applies to Nodes, and the target is a " + kind + "; " + fits);
+            r.error("action", r.name("action") + " CordonAndDrain only applies to Nodes, and the target is a " + Excerpt.of(kind) + "; " + fits);
         } else if (action == Action.Restart && !workload) {
-            r.error("action", r.name("action") + " Restart only applies to Deployments, StatefulSets and DaemonSets, and the target is a " + kind + "; " + fits);
+            r.error("action", r.name("action") + " Restart only applies to Deployments, StatefulSets and DaemonSets, and the target is a "
+                    + Excerpt.of(kind) + "; " + fits);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.LabelSelector;
 import dev.windlass.policy.model.RenderSpec;
 import dev.windlass.policy.model.RenderSpec.Overrides;
@@ -41,8 +42,8 @@ final class RenderSpecReader {
             h.error("version", "Application.spec.source.helm.version is for a chart from repoURL; a chart in the repo is the version in Git");
         }
         if (!releaseName.isEmpty() && !NAME.matcher(releaseName).matches()) {
-            h.error("releaseName", "Application.spec.source.helm.releaseName '" + releaseName
-                    + "' is not a valid release name (lowercase letters, digits, '-', at most 53 characters)");
+            h.error("releaseName", "Application.spec.source.helm.releaseName " + Excerpt.quoted(releaseName
+                   ) + " is not a valid release name (lowercase letters, digits, '-', at most 53 characters)");
         }
         var at = h.at();
         h.end();
@@ -59,12 +60,12 @@ final class RenderSpecReader {
         for (Fields v : spec.objects("variants")) {
             String name = v.requiredString("name");
             if (name != null && !NAME.matcher(name).matches()) {
-                v.error("name", "Application.spec.variants name '" + name + "' must be lowercase letters, digits and '-'");
+                v.error("name", "Application.spec.variants name " + Excerpt.quoted(name) + " must be lowercase letters, digits and '-'");
             } else if (name != null && !names.add(name)) {
-                v.error("name", "Application.spec.variants: a second variant named '" + name + "'; names must differ");
+                v.error("name", "Application.spec.variants: a second variant named " + Excerpt.quoted(name) + "; names must differ");
             }
             LabelSelector selector = v.has("clusterSelector") ? SelectorReader.read(v, "clusterSelector") : null;
-            if (selector == null) v.errorHere("Application.spec.variants '" + name + "' needs a clusterSelector ({} for every cluster)");
+            if (selector == null) v.errorHere("Application.spec.variants " + Excerpt.quoted(name) + " needs a clusterSelector ({} for every cluster)");
             String path = v.has("path") ? ApplicationReader.normalize(v.string("path", "")) : null;
             String values = v.mappingText("values");
             List<String> valuesFiles = v.strings("valuesFiles").stream().map(ApplicationReader::normalize).toList();

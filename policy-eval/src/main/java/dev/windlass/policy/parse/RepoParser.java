@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
@@ -58,7 +59,7 @@ public final class RepoParser {
                 }
                 List<Diagnostic> found = new ArrayList<>();
                 if (!doc.apiVersion().equals(API_VERSION)) {
-                    found.add(Diagnostic.error(doc.location(), "apiVersion '" + doc.apiVersion() + "' is not supported; use " + API_VERSION));
+                    found.add(Diagnostic.error(doc.location(), "apiVersion " + Excerpt.quoted(doc.apiVersion()) + " is not supported; use " + API_VERSION));
                 } else switch (doc.kind()) {
                     case "Settings" -> {
                         if (settingsDoc != null) found.add(Diagnostic.error(doc.location(), "a second Settings object; the first is at " + settingsDoc.location() + ". Keep one"));
@@ -82,7 +83,7 @@ public final class RepoParser {
                     }
                     default -> found.add(Diagnostic.error(doc.location(), LATER_KINDS.contains(doc.kind())
                             ? "kind " + doc.kind() + " is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"
-                            : "unknown kind '" + doc.kind() + "' for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"));
+                            : "unknown kind " + Excerpt.quoted(doc.kind()) + " for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"));
                 }
                 all.addAll(found);
             }

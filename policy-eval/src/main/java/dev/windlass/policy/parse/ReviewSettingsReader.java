@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.ReviewSettings;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -34,7 +35,7 @@ final class ReviewSettingsReader {
         String type = h.requiredString("type");
         boolean ok = true;
         if (type != null && !type.equals("github") && !type.equals("gitea")) {
-            h.error("type", "Settings.spec.review.host.type '" + type + "' is not known; write github or gitea");
+            h.error("type", "Settings.spec.review.host.type " + Excerpt.quoted(type) + " is not known; write github or gitea");
             ok = false;
         }
         String api = h.string("apiUrl", "github".equals(type) ? "https://api.github.com" : null);
@@ -42,17 +43,17 @@ final class ReviewSettingsReader {
             h.errorHere("Settings.spec.review.host.apiUrl is required for gitea; write e.g. https://git.example.com/api/v1");
             ok = false;
         } else if (api != null && !isHttpUrl(api)) {
-            h.error("apiUrl", "Settings.spec.review.host.apiUrl '" + api + "' is not an http(s) URL; write e.g. https://api.github.com");
+            h.error("apiUrl", "Settings.spec.review.host.apiUrl " + Excerpt.quoted(api) + " is not an http(s) URL; write e.g. https://api.github.com");
             ok = false;
         }
         String repository = h.string("repository", null);
         if (repository != null && !REPOSITORY.matcher(repository).matches()) {
-            h.error("repository", "Settings.spec.review.host.repository '" + repository + "' must be owner/name, e.g. platform/fleet-config");
+            h.error("repository", "Settings.spec.review.host.repository " + Excerpt.quoted(repository) + " must be owner/name, e.g. platform/fleet-config");
             ok = false;
         }
         String tokenEnv = h.string("tokenEnv", ReviewSettings.DEFAULT_TOKEN_ENV);
         if (!ENV.matcher(tokenEnv).matches()) {
-            h.error("tokenEnv", "Settings.spec.review.host.tokenEnv '" + tokenEnv + "' is not an environment variable name; write e.g. "
+            h.error("tokenEnv", "Settings.spec.review.host.tokenEnv " + Excerpt.quoted(tokenEnv) + " is not an environment variable name; write e.g. "
                     + ReviewSettings.DEFAULT_TOKEN_ENV);
             ok = false;
         }

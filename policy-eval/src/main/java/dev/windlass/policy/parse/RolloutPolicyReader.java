@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.LabelSelector;
 import dev.windlass.policy.model.RolloutPolicy;
@@ -35,7 +36,7 @@ final class RolloutPolicyReader {
             if (s == null) g.errorHere(g.name("clusterSelector") + " is required");
             g.end();
             if (name == null || s == null) continue;
-            if (names.putIfAbsent(name, g) != null) g.error("name", "group '" + name + "' appears twice in RolloutPolicy.spec.groups; group names are unique");
+            if (names.putIfAbsent(name, g) != null) g.error("name", "group " + Excerpt.quoted(name) + " appears twice in RolloutPolicy.spec.groups; group names are unique");
             groups.add(new RolloutPolicy.Group(name, s));
         }
         RolloutPolicy.Unassigned unassigned = spec.enumValue("unassignedClusters", RolloutPolicy.Unassigned.class, null);

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Diagnostic;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +64,7 @@ final class SameNames {
         if (!duplicated(name)) return List.of();
         List<Diagnostic> out = new ArrayList<>();
         for (YamlDoc doc : docs.get(name)) {
-            out.add(Diagnostic.error(DocPositions.nameAt(doc), kind + " '" + name + "' is also defined at "
+            out.add(Diagnostic.error(DocPositions.nameAt(doc), kind + " " + Excerpt.quoted(name) + " is also defined at "
                     + elsewhere(doc) + "; a name may be defined once: rename or remove one (until then neither is used)"));
         }
         return out;

@@ -1,5 +1,7 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
+
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.LabelSelector;
@@ -116,7 +118,7 @@ final class SelectingPolicies<P> {
         List<Diagnostic> out = new ArrayList<>();
         for (Unused u : unused()) {
             if (u.mayHold(app)) out.add(Diagnostic.error(app.location(), "Application " + app.name() + " may be " + verb + " by " + kind + " "
-                    + u.name() + " (" + u.at() + "), " + u.why() + "; " + consequence));
+                    + Excerpt.of(u.name()) + " (" + u.at() + "), " + u.why() + "; " + consequence));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.SourceLocation;
 import java.nio.charset.CharacterCodingException;
@@ -164,8 +165,7 @@ public final class YamlReader {
                 if (t.getKeyNode() instanceof ScalarNode k) {
                     Node first = seen.putIfAbsent(k.getValue(), k);
                     if (first != null) {
-                        out.add(Diagnostic.error(at(path, k.getStartMark()), "duplicate key '" + Excerpt.of(k.getValue())
-                                + "' (first at line " + (first.getStartMark().getLine() + 1) + "); keep only one"));
+                        out.add(Diagnostic.error(at(path, k.getStartMark()), "duplicate key " + Excerpt.quoted(k.getValue()) + " (first at line " + (first.getStartMark().getLine() + 1) + "); keep only one"));
                     }
                 }
                 checkDuplicateKeys(path, t.getValueNode(), out);

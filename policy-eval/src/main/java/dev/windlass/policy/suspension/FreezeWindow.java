@@ -1,5 +1,6 @@
 package dev.windlass.policy.suspension;
 
+import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.model.Freeze;
 import java.text.ParseException;
 import java.time.Duration;
@@ -78,7 +79,7 @@ public final class FreezeWindow {
             return cron;
         } catch (ParseException e) {
             // The parser only lets valid schedules into a Freeze.
-            throw new IllegalArgumentException("Freeze " + f.name() + " has an invalid schedule '" + f.schedule() + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException("Freeze " + f.name() + " has an invalid schedule " + Excerpt.quoted(f.schedule()) + ": " + e.getMessage(), e);
         }
     }
 }

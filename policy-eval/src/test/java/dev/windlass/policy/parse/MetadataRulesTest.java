@@ -60,7 +60,7 @@ class MetadataRulesTest {
                         + " consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g."
                         + " 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an"
                         + " optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                "apps/bad/manifests/objects.yaml:18:18: CronJob name 'a-cron-job-name-that-is-far-too-long-for-the-jobs-it-makes' is invalid:"
+                "apps/bad/manifests/objects.yaml:18:18: CronJob name 'a-cron-job-name-that-is-far-too-long-fo…' is invalid:"
                         + " must be no more than 52 characters"), errors);
         assertEquals(false, s.apps().get("bad").valid());
         assertTrue(s.apps().get("good").valid(), "a dotted ConfigMap name is fine, and the other app goes on");

@@ -1,5 +1,7 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.text.Excerpt;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

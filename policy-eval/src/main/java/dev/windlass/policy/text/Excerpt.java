@@ -1,17 +1,20 @@
-package dev.windlass.policy.parse;
+package dev.windlass.policy.text;
 
 /**
  * What an error may quote of a file: a short excerpt, never the file's contents at length (a value could be a
  * Secret's, and errors end up in status files, commit messages and pull request comments).
  */
-final class Excerpt {
+public final class Excerpt {
     /** The most characters of a file an error quotes in one piece. */
-    static final int MAX_CHARS = 40;
+    public static final int MAX_CHARS = 40;
 
     private Excerpt() {}
 
+    /** {@code text} in single quotes, cut as {@link #of} cuts it: how an error names a value read from a file. */
+    public static String quoted(Object text) { return "'" + of(String.valueOf(text)) + "'"; }
+
     /** {@code text} when short, else its first characters and an ellipsis. */
-    static String of(String text) {
+    public static String of(String text) {
         if (text.length() <= MAX_CHARS) return text;
         int end = Character.isHighSurrogate(text.charAt(MAX_CHARS - 1)) ? MAX_CHARS - 2 : MAX_CHARS - 1;
         return text.substring(0, end) + "…";
@@ -21,7 +24,7 @@ final class Excerpt {
      * A library's message on one line, every word of it cut to an excerpt: what SnakeYAML quotes of a file is one
      * token (an anchor, a tag, a few characters), and a token has no spaces.
      */
-    static String words(String message) {
+    public static String words(String message) {
         if (message == null) return "";
         StringBuilder out = new StringBuilder();
         for (String word : message.trim().split("\\s+")) {
