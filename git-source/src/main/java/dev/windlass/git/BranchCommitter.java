@@ -3,7 +3,6 @@ package dev.windlass.git;
 import dev.windlass.policy.source.MapSnapshot;
 import dev.windlass.policy.source.Snapshot;
 import java.io.IOException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
@@ -99,7 +98,7 @@ final class BranchCommitter {
                 yield Attempt.done(new CommitOutcome.Committed(created.get().name(), attempt));
             }
             case REJECTED_NONFASTFORWARD, REJECTED_REMOTE_CHANGED -> Attempt.lost(update.getStatus().name());
-            case REJECTED_OTHER_REASON -> lostLock(update.getMessage())
+            case REJECTED_OTHER_REASON -> movedSince(tipId)
                     ? Attempt.lost(update.getMessage()) : Attempt.done(failed(update, attempt));
             default -> Attempt.done(failed(update, attempt));
         };
@@ -130,9 +129,17 @@ final class BranchCommitter {
                 .orElseThrow(() -> new IOException(ref + " points at " + id.name() + ", which is not a commit"));
     }
 
-    /** Both JGit and git servers word a failed compare-and-swap on the ref as a lock problem. */
-    private static boolean lostLock(String message) {
-        return message != null && message.toLowerCase(Locale.ROOT).contains("lock");
+    /**
+     * Whether the remote branch moved away from {@code tip} since this attempt read it. A server refuses a push that
+     * lost a race on the ref in its own words (a failed lock, for one); whether another writer got there first is
+     * asked of the branch itself, and only then is the push retried on the new tip.
+     */
+    private boolean movedSince(Optional<ObjectId> tip) throws IOException {
+        try {
+            return !mirror.sync().fetchRef(ref).equals(tip);
+        } catch (RemoteAccessException e) {
+            return false;
+        }
     }
 
     private CommitOutcome failed(RemoteRefUpdate update, int attempt) {

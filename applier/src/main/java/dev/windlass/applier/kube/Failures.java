@@ -86,8 +86,17 @@ public final class Failures {
         return null;
     }
 
+    /**
+     * The HTTP client's deadlines are {@link TimeoutException}s (its request timeout) or, from the network library under
+     * it, subclasses of {@value #NETWORK_TIMEOUT} (read and write timeouts), which is only on the runtime class path.
+     */
     private static boolean isTimeout(Throwable t) {
-        // The HTTP client reports its deadline with its own exception types, not always a TimeoutException.
-        return t instanceof TimeoutException || t.getClass().getSimpleName().contains("Timeout");
+        if (t instanceof TimeoutException) return true;
+        for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+            if (c.getName().equals(NETWORK_TIMEOUT)) return true;
+        }
+        return false;
     }
+
+    private static final String NETWORK_TIMEOUT = "io.netty.handler.timeout.TimeoutException";
 }

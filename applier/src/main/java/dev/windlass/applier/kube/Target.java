@@ -1,5 +1,7 @@
 package dev.windlass.applier.kube;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
 import dev.windlass.policy.model.ObjectRef;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -84,7 +86,15 @@ public record Target(KubernetesClient client, String apiVersion, ObjectRef ref, 
     }
 
     private Resource<GenericKubernetesResource> generic(GenericKubernetesResource item) {
-        var kind = client.genericKubernetesResources(apiVersion, ref.kind());
+        io.fabric8.kubernetes.client.dsl.MixedOperation<GenericKubernetesResource, io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+                Resource<GenericKubernetesResource>> kind;
+        try {
+            kind = client.genericKubernetesResources(apiVersion, ref.kind());
+        } catch (KubernetesClientException e) {
+            // Discovery answered and does not list the kind; a discovery request that failed stays what it was.
+            if (Failures.classify(e) == Failures.Kind.Unresolved) throw new UnservedKind(apiVersion, ref.kind(), e);
+            throw e;
+        }
         return ref.namespaced() ? kind.inNamespace(ref.namespace()).resource(item) : kind.resource(item);
     }
 

@@ -1,5 +1,7 @@
 package dev.windlass.applier.write;
 
+import dev.windlass.applier.kube.UnservedKind;
+
 import dev.windlass.applier.kube.Failures;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
@@ -68,9 +70,7 @@ public record Attempt(ActionResult result, boolean clusterUnreachable) {
 
     /** The client's own words for a kind missing from discovery mean nothing to someone reading a status file. */
     private static String unserved(Action action, KubernetesClientException e) {
-        String said = String.valueOf(e.getMessage());
-        if (!said.contains("Could not find the metadata")) return Failures.describe(e);
-        return "the cluster does not serve " + action.object().kind() + " in " + action.apiVersion()
-                + " (yet): is its CustomResourceDefinition installed?";
+        if (!(e instanceof UnservedKind u)) return Failures.describe(e);
+        return "the cluster does not serve " + u.kind() + " in " + u.apiVersion() + " (yet): is its CustomResourceDefinition installed?";
     }
 }

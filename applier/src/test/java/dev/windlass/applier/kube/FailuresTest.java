@@ -39,6 +39,14 @@ class FailuresTest {
         assertTrue(Failures.Kind.Unreachable.transientFailure());
     }
 
+    /** The network library under the HTTP client times out reads with its own exception type, not a TimeoutException. */
+    @Test void aReadTimeoutOfTheNetworkLibraryIsUnreachable() {
+        var readTimedOut = new KubernetesClientException("get failed", io.netty.handler.timeout.ReadTimeoutException.INSTANCE);
+
+        assertEquals(Failures.Kind.Unreachable, Failures.classify(readTimedOut));
+        assertEquals("request timed out", Failures.describe(readTimedOut));
+    }
+
     @Test void kindTheClientCannotPlaceIsUnresolved() {
         var failure = new KubernetesClientException("Could not find the metadata for the given apiVersion and kind");
 
