@@ -266,7 +266,10 @@ public final class Demo {
             var apps = engine.reconciler().state().apps().values();
             boolean rolling = apps.stream().anyMatch(a -> a.rollout() != null && a.rollout().active());
             boolean ready = apps.stream().allMatch(a -> ready(a) || !a.invalidRevisions().isEmpty());
-            boolean onlyInvalidHeld = r.plan().held().stream().allMatch(h -> h.heldBy().contains("is invalid"));
+            // What stays held for good is an app whose current revision failed its rollout: it waits for a new commit.
+            java.util.Set<String> failedRevision = apps.stream().filter(a -> a.invalidRevisions().contains(a.revision()))
+                    .map(a -> a.name()).collect(java.util.stream.Collectors.toSet());
+            boolean onlyInvalidHeld = r.plan().held().stream().allMatch(h -> failedRevision.contains(h.action().app()));
             if (!r.committed() && !r.plan().hasChanges() && onlyInvalidHeld && ready && !rolling) return;
             Thread.sleep(500);
         }

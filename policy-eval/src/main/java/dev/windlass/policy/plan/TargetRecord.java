@@ -15,6 +15,11 @@ import java.util.TreeMap;
 final class TargetRecord {
     private TargetRecord() {}
 
+    /** Whether a target's status says it is waiting on what holds it: held, and nothing written to it failed. */
+    static boolean waiting(List<ActionResult> results, String heldBy) {
+        return heldBy != null && results.stream().allMatch(ActionResult::succeeded);
+    }
+
     static TargetStatus next(Application app, TargetPlan planned, TargetStatus previous, List<ActionResult> results,
                              String heldBy, List<String> heldDrift, List<Event> events) {
         Map<ObjectRef, InventoryEntry> inventory = TargetPlanner.inventoryOf(previous, null);
@@ -56,7 +61,7 @@ final class TargetRecord {
         Health health = wrote && planned.health() == Health.Healthy ? Health.Progressing : planned.health();
         if (wrote && planned.health() == Health.Missing) health = Health.Progressing;
         String message = !failures.isEmpty() ? String.join("; ", failures)
-                : heldBy != null ? "waiting: " + heldBy
+                : waiting(results, heldBy) ? "waiting: " + heldBy
                 : planned.healthMessage().isEmpty() || health == Health.Healthy || wrote ? planned.note() : planned.healthMessage();
         String sync = synced ? "Synced" : "OutOfSync";
         List<String> drift = new ArrayList<>(planned.drift());

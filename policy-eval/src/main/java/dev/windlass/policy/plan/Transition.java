@@ -49,7 +49,7 @@ public final class Transition {
         }
 
         Map<String, AppStatus> apps = new TreeMap<>();
-        Map<String, List<String>> healthChanges = new TreeMap<>();
+        Map<HealthLine, List<String>> healthChanges = new TreeMap<>();
         List<Event> failoverEvents = new ArrayList<>();
         List<Event> remediationEvents = new ArrayList<>();
         for (AppPlan ap : plan.apps()) {
@@ -69,7 +69,9 @@ public final class Transition {
                         : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(ap.app() + "@" + tp.cluster()),
                                 heldDrift.getOrDefault(ap.app() + "@" + tp.cluster(), List.of()), events);
                 boolean written = !results.isEmpty();
-                healthChange(ap.app(), prevTarget, next, written, healthChanges);
+                boolean waiting = tp.sync() != TargetPlan.Sync.Unknown
+                        && TargetRecord.waiting(results, heldBy.get(ap.app() + "@" + tp.cluster()));
+                healthChange(ap.app(), prevTarget, next, written, waiting, healthChanges);
                 driftEvent(ap.app(), prevTarget, next, events);
                 targets.add(next);
             }
@@ -113,12 +115,11 @@ public final class Transition {
                     conditions(rest, gone, now, "Deleting"), List.of(), rest, List.of(), gone.rollout(), gone.invalidRevisions(),
                     gone.lastGood(), gone.rollouts(), gone.failover()));
         }
-        healthChanges.forEach((key, clusters) -> {
-            String[] parts = key.split("\\|", 3);
+        healthChanges.forEach((line, clusters) -> {
             String on = " on " + String.join(", ", clusters);
-            String text = parts[2].startsWith("waiting: ") ? parts[0] + on + " " + parts[2]
-                    : parts[0] + " " + parts[1].toLowerCase() + on + (parts[2].isEmpty() ? "" : ": " + parts[2]);
-            events.add(new Event(parts[1].equals("Degraded") ? Event.Type.Error : Event.Type.Health, text));
+            String text = line.waiting() ? line.app() + on + " " + line.message()
+                    : line.app() + " " + line.health().toLowerCase() + on + (line.message().isEmpty() ? "" : ": " + line.message());
+            events.add(new Event(line.health().equals("Degraded") ? Event.Type.Error : Event.Type.Health, text));
         });
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         desired.clusters().forEach((name, c) -> {
@@ -241,15 +242,24 @@ public final class Transition {
      * Collects health transitions by application, health and message so that one line covers every
      * cluster ("web healthy on eu-1, eu-2"). A target just written to is expected to progress: no line.
      */
-    private static void healthChange(String app, TargetStatus prev, TargetStatus next, boolean written, Map<String, List<String>> out) {
+    private static void healthChange(String app, TargetStatus prev, TargetStatus next, boolean written, boolean waiting,
+                                     Map<HealthLine, List<String>> out) {
         String before = prev == null ? null : prev.health();
         String now = next.health();
         boolean sameHealth = Objects.equals(before, now);
         if (sameHealth && (now.equals("Healthy") || prev.message().equals(next.message()))) return;
         if (now.equals("Progressing") && written) return;
-        if (before == null && !now.equals("Healthy") && !now.equals("Degraded") && !next.message().startsWith("waiting: ")) return;
+        if (before == null && !now.equals("Healthy") && !now.equals("Degraded") && !waiting) return;
         String message = now.equals("Healthy") ? "" : next.message();
-        out.computeIfAbsent(app + "|" + now + "|" + message, k -> new ArrayList<>()).add(next.cluster());
+        out.computeIfAbsent(new HealthLine(app, now, message, waiting), k -> new ArrayList<>()).add(next.cluster());
+    }
+
+    /** One line of the pass's health events: the clusters where {@code app} reached {@code health} with one message. */
+    private record HealthLine(String app, String health, String message, boolean waiting) implements Comparable<HealthLine> {
+        private static final java.util.Comparator<HealthLine> ORDER = java.util.Comparator.comparing(HealthLine::app)
+                .thenComparing(HealthLine::health).thenComparing(HealthLine::message).thenComparing(HealthLine::waiting);
+
+        @Override public int compareTo(HealthLine o) { return ORDER.compare(this, o); }
     }
 
     private static void driftEvent(String app, TargetStatus prev, TargetStatus next, List<Event> events) {
