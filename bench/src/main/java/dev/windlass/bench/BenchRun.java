@@ -17,7 +17,6 @@ import dev.windlass.git.RetryPolicy;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.ObservedState;
-import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.remediation.Remediations;

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.windlass.engine.reconcile.PassReport;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Diagnostic;
-import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Outcome;
 import dev.windlass.policy.render.PlanMarkdown;

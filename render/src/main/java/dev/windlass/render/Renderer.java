@@ -5,7 +5,6 @@ import dev.windlass.policy.source.KustomizeReach;
 import dev.windlass.policy.source.Reach;
 import dev.windlass.policy.source.Snapshot;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.state.InventoryEntry;
 import java.util.Collection;

@@ -11,7 +11,6 @@ import dev.windlass.engine.review.ReviewPlanning;
 import dev.windlass.engine.review.ReviewTarget;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
-import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.review.ReviewInput;
 import dev.windlass.policy.review.ReviewMarkdown;
 import java.util.Map;

@@ -2,7 +2,6 @@ package dev.windlass.engine.cli;
 
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
-import dev.windlass.policy.parse.RepoParser;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,6 @@ package dev.windlass.engine.reconcile;
 import dev.windlass.git.Mirror;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
-import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.Revisions;
 import java.io.IOException;
 import java.util.LinkedHashMap;

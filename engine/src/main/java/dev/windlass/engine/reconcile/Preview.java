@@ -6,7 +6,6 @@ import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
-import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.source.Snapshot;

@@ -11,7 +11,6 @@ import dev.windlass.policy.observe.Health;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.observe.ObservedState;
-import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.policy.state.AppStatus;

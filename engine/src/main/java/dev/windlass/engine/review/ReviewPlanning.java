@@ -9,7 +9,6 @@ import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.ObservedState;
-import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.PlanMemo;

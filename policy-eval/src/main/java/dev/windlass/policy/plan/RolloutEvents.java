@@ -3,7 +3,6 @@ package dev.windlass.policy.plan;
 import dev.windlass.policy.state.ClusterStep;
 import dev.windlass.policy.state.ClusterStep.State;
 import dev.windlass.policy.state.RolloutState;
-import dev.windlass.policy.state.RolloutState.Result;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
