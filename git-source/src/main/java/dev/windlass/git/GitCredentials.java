@@ -14,7 +14,7 @@ import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
  * HTTP basic-auth credentials for the remote. They come only from the process environment (or files it names),
  * never from the repository, so a commit can't redirect where the engine authenticates.
  */
-public record GitCredentials(String username, String password) {
+public record GitCredentials(String username, String password, Path passwordFile) {
 
     public static final String TOKEN = "WINDLASS_GIT_TOKEN";
     public static final String TOKEN_FILE = "WINDLASS_GIT_TOKEN_FILE";
@@ -30,6 +30,9 @@ public record GitCredentials(String username, String password) {
         if (password == null || password.isEmpty()) throw new IllegalArgumentException("password is empty");
     }
 
+    /** Credentials given as values: they stay as they are for the life of the process. */
+    public GitCredentials(String username, String password) { this(username, password, null); }
+
     /**
      * Reads credentials through {@code env} (usually {@code System::getenv}). A token wins over a password; setting
      * both a variable and its {@code _FILE} twin, or a username with nothing to go with it, is a configuration error.
@@ -38,11 +41,11 @@ public record GitCredentials(String username, String password) {
         Optional<String> username = value(env, USERNAME);
         Optional<String> token = secret(env, TOKEN, TOKEN_FILE);
         if (token.isPresent()) {
-            return Optional.of(new GitCredentials(username.orElse(TOKEN_USERNAME), token.get()));
+            return Optional.of(new GitCredentials(username.orElse(TOKEN_USERNAME), token.get(), file(env, TOKEN_FILE)));
         }
         Optional<String> password = secret(env, PASSWORD, PASSWORD_FILE);
         if (username.isPresent() && password.isPresent()) {
-            return Optional.of(new GitCredentials(username.get(), password.get()));
+            return Optional.of(new GitCredentials(username.get(), password.get(), file(env, PASSWORD_FILE)));
         }
         if (username.isPresent() || password.isPresent()) {
             throw new IllegalArgumentException(USERNAME + " and " + PASSWORD + " (or " + PASSWORD_FILE
@@ -51,13 +54,23 @@ public record GitCredentials(String username, String password) {
         return Optional.empty();
     }
 
+    /**
+     * For a password read from a file (a mounted Secret), a provider that reads the file again each time the remote
+     * asks, so that a rotated Secret takes effect on the next fetch or push without a restart. A file that cannot be
+     * read at that moment (mid-rotation) leaves the last password read in use.
+     */
     CredentialsProvider provider() {
-        return new UsernamePasswordCredentialsProvider(username, password);
+        if (passwordFile == null) return new UsernamePasswordCredentialsProvider(username, password);
+        return new RereadingCredentials(username, passwordFile, password);
+    }
+
+    private static Path file(Function<String, String> env, String fileName) {
+        return value(env, fileName).map(Path::of).orElse(null);
     }
 
     /** Never prints the secret: records end up in log lines. */
     @Override public String toString() {
-        return "GitCredentials[username=" + username + ", password=***]";
+        return "GitCredentials[username=" + username + ", password=***" + (passwordFile == null ? "" : ", from " + passwordFile) + "]";
     }
 
     private static Optional<String> secret(Function<String, String> env, String name, String fileName) {

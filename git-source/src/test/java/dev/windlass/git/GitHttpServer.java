@@ -31,6 +31,11 @@ final class GitHttpServer implements AutoCloseable {
     private final Server server;
     private final int port;
 
+    private BasicAuth auth;
+
+    /** From now on the server accepts {@code token} only, as a host does once a token was rotated. */
+    void acceptOnly(String token) { auth.accept(token); }
+
     private GitHttpServer(Server server, int port) {
         this.server = server;
         this.port = port;
@@ -41,7 +46,8 @@ final class GitHttpServer implements AutoCloseable {
         git.setRepositoryResolver(new FileResolver<>(repositories.toFile(), true));
         ServletContextHandler context = new ServletContextHandler("/");
         context.addServlet(new ServletHolder(git), "/git/*");
-        context.addFilter(new FilterHolder(new BasicAuth(token)), "/*", EnumSet.of(DispatcherType.REQUEST));
+        BasicAuth auth = new BasicAuth(token);
+        context.addFilter(new FilterHolder(auth), "/*", EnumSet.of(DispatcherType.REQUEST));
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -49,7 +55,9 @@ final class GitHttpServer implements AutoCloseable {
         server.addConnector(connector);
         server.setHandler(context);
         server.start();
-        return new GitHttpServer(server, connector.getLocalPort());
+        GitHttpServer started = new GitHttpServer(server, connector.getLocalPort());
+        started.auth = auth;
+        return started;
     }
 
     /** The clone URL of {@code name}, a repository directory directly under the served directory. */
@@ -63,9 +71,11 @@ final class GitHttpServer implements AutoCloseable {
 
     /** Accepts only the token user; tells JGit's server who pushed, which it requires before allowing a push. */
     private static final class BasicAuth implements Filter {
-        private final String expected;
+        private volatile String expected;
 
-        BasicAuth(String token) {
+        BasicAuth(String token) { accept(token); }
+
+        void accept(String token) {
             String pair = GitCredentials.TOKEN_USERNAME + ":" + token;
             this.expected = "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
         }

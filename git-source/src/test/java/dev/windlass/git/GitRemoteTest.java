@@ -40,7 +40,7 @@ class GitRemoteTest {
         Path file = Files.writeString(tmp.resolve("pw"), "hunter2");
         var env = Map.of("WINDLASS_GIT_USERNAME", "alice", "WINDLASS_GIT_PASSWORD_FILE", file.toString());
 
-        assertEquals(new GitCredentials("alice", "hunter2"), GitRemote.of("https://h/r.git", env::get).credentials().get());
+        assertEquals(new GitCredentials("alice", "hunter2", file), GitRemote.of("https://h/r.git", env::get).credentials().get());
     }
 
     @Test void nothingSetMeansAnonymous() {

@@ -86,6 +86,24 @@ class HttpTransportIT {
         }
     }
 
+    /** A token mounted from a Secret is a file; when the Secret is rotated, the next fetch and push use the new token. */
+    @Test void aTokenFileIsReadAgainSoARotatedTokenTakesEffectWithoutARestart() throws Exception {
+        Path tokenFile = tmp.resolve("token");
+        java.nio.file.Files.writeString(tokenFile, TOKEN + "\n");
+        try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), GitRemote.of(url, Map.of(GitCredentials.TOKEN_FILE, tokenFile.toString())::get))) {
+            assertTrue(mirror.fetch().changed("main"));
+
+            server.acceptOnly("rotated-token");
+            RemoteAccessException refused = assertThrows(RemoteAccessException.class, mirror::fetch);
+            assertFalse(refused.getMessage().contains(TOKEN), "the secret stays out of the message");
+
+            java.nio.file.Files.writeString(tokenFile, "rotated-token\n");
+            origin.commit("main", Map.of("clusters/prod.yaml", "name: prod\nregion: eu\n"), "region");
+            assertTrue(mirror.fetch().changed("main"), "fetched with the rotated token");
+            assertInstanceOf(CommitOutcome.Committed.class, new StatusWriter(mirror).write(change("after rotation").write("status/a.yaml", "a\n")));
+        }
+    }
+
     private GitRemote remoteWithToken(String token) {
         return GitRemote.of(url, Map.of(GitCredentials.TOKEN, token)::get);
     }
