@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # render-tools.sh - provide the real kustomize and helm binaries Windlass renders applications with, built from
-# the Go module proxy at pinned versions and cached.
+# the Go module proxy at pinned versions and cached; beside them, for the tests only, a small OCI registry that
+# charts are pushed to and pulled from on loopback (go-containerregistry's cmd/registry, in memory).
 #
 # Usage: scripts/render-tools.sh            # prints the tools directory as the last stdout line
 #        DIR=$(scripts/render-tools.sh | tail -n1)
@@ -17,6 +18,7 @@ set -euo pipefail
 
 KUSTOMIZE_VERSION="${WINDLASS_KUSTOMIZE_VERSION:-v5.8.2}"
 HELM_VERSION="${WINDLASS_HELM_VERSION:-v3.22.0}"
+REGISTRY_MODULE="github.com/google/go-containerregistry/cmd/registry@v0.22.1"
 CACHE_ROOT="${WINDLASS_TOOLS_CACHE:-${HOME:?HOME is not set}/.cache/windlass/tools}"
 DIR="$CACHE_ROOT/kustomize-$KUSTOMIZE_VERSION-helm-$HELM_VERSION"
 
@@ -28,8 +30,9 @@ die() { printf '[render-tools] ERROR: %s\n' "$*" >&2; exit 1; }
 
 kustomize_ok() { [ -x "$DIR/kustomize" ] && [ "$("$DIR/kustomize" version 2>/dev/null | head -n1)" = "$KUSTOMIZE_VERSION" ]; }
 helm_ok() { [ -x "$DIR/helm" ] && "$DIR/helm" version --template '{{.Version}}' 2>/dev/null | grep -qx "$HELM_VERSION"; }
+registry_ok() { [ -x "$DIR/registry" ] && [ "$(cat "$DIR/registry.version" 2>/dev/null)" = "$REGISTRY_MODULE" ]; }
 
-if kustomize_ok && helm_ok; then
+if kustomize_ok && helm_ok && registry_ok; then
   log "cached: $DIR (kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION)"
   printf '%s\n' "$DIR"
   exit 0
@@ -73,6 +76,14 @@ if ! helm_ok; then
     || die "go install of helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed; see above"
   mv -f "$WORK/bin/helm" "$DIR/helm"
   helm_ok || die "$DIR/helm was built but 'helm version' does not say $HELM_VERSION"
+fi
+
+if ! registry_ok; then
+  log "building the test OCI registry ($REGISTRY_MODULE) from the Go module proxy"
+  (cd "$WORK" && gocmd install -trimpath -ldflags "-s -w" "$REGISTRY_MODULE") \
+    || die "go install of $REGISTRY_MODULE failed; see above"
+  mv -f "$WORK/bin/registry" "$DIR/registry"
+  printf '%s\n' "$REGISTRY_MODULE" > "$DIR/registry.version"
 fi
 
 log "ready after $((SECONDS - START))s: kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION in $DIR"
