@@ -44,4 +44,11 @@ class RenderE2E {
             RenderScenario.aFailedRenderHoldsItsApplicationOnly(fleet);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void chartsRenderForTheClustersOwnVersion() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            RenderScenario.chartsRenderForTheClustersOwnVersion(fleet);
+        }
+    }
 }

@@ -43,4 +43,11 @@ class RenderIT {
             RenderScenario.renderedSetAppliesAndThenWritesNothing(fleet, name, fixture, source);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void chartsRenderForTheClustersOwnVersion() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir, true)) {
+            RenderScenario.chartsRenderForTheClustersOwnVersion(fleet);
+        }
+    }
 }

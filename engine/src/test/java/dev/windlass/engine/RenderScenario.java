@@ -228,4 +228,50 @@ final class RenderScenario {
         }
         throw new AssertionError("not in sync: " + t + "; the last pass planned:\n" + r.plan().stages());
     }
+
+    /**
+     * A chart renders for the Kubernetes version the cluster's API server says it is: before the cluster ever answered,
+     * for the default version; once it answered, the version is on the status branch, the chart renders again for it,
+     * and what the cluster holds says the server's own version.
+     */
+    static void chartsRenderForTheClustersOwnVersion(TestFleet fleet) throws Exception {
+        fleet.push("a chart that says its version", c -> c
+                .write("clusters/lab.yaml", fleet.clusterYaml("lab", "env: lab", 1, 0, ""))
+                .write("charts/ver/Chart.yaml", "apiVersion: v2\nname: ver\nversion: 0.1.0\n")
+                .write("charts/ver/templates/cm.yaml", """
+                        apiVersion: v1
+                        kind: ConfigMap
+                        metadata: {name: ver}
+                        data: {kube: "{{ .Capabilities.KubeVersion.Version }}"}
+                        """)
+                .write("apps/ver/app.yaml", """
+                        apiVersion: windlass.dev/v1alpha1
+                        kind: Application
+                        metadata: {name: ver}
+                        spec:
+                          namespace: ver
+                          placement: {clusterNames: [lab]}
+                          source: {helm: {chart: charts/ver}}
+                        """));
+        fleet.pass();
+        String server;
+        try (KubernetesClient k = fleet.client("lab")) {
+            server = k.getKubernetesVersion().getGitVersion();
+        }
+        assertEquals(dev.windlass.render.RenderRequest.DEFAULT_KUBE_VERSION, said(fleet), "before the cluster answered: the default");
+        assertEquals(server, fleet.engine.reconciler().state().clusters().get("lab").kubernetesVersion(), "recorded as the server said it");
+
+        PassReport second = fleet.pass();
+        assertEquals(1, second.renders(), "rendered again for the cluster's own version");
+        // Helm gives charts the version without its pre-release or build part (v1.33.0-vendor-build is v1.33.0 to a chart).
+        assertEquals(server.split("[-+]")[0], said(fleet), "what the cluster holds says the server's version");
+        assertFalse(server.split("[-+]")[0].equals(dev.windlass.render.RenderRequest.DEFAULT_KUBE_VERSION), "a version other than the default");
+        assertFalse(fleet.pass().plan().hasChanges(), "and then nothing changes");
+    }
+
+    private static String said(TestFleet fleet) {
+        try (KubernetesClient k = fleet.client("lab")) {
+            return k.configMaps().inNamespace("ver").withName("ver").get().getData().get("kube");
+        }
+    }
 }

@@ -46,6 +46,8 @@ import java.util.concurrent.TimeUnit;
 public final class Observer {
 
     private static final String READYZ = "readyz";
+    /** Each client's API server version, once asked; a client that is closed and dropped takes its entry with it. */
+    private final Map<KubernetesClient, String> versions = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     private static final int MAX_SAID = 300;
     static final Query NAMESPACES = Query.of("v1", "Namespace");
     static final Query NODES = Query.of("v1", "Node");
@@ -124,10 +126,30 @@ public final class Observer {
                 }
             }
             return new ClusterObservation(cluster, Reachability.Reachable, String.join("; ", problems), objects,
-                    namespaces, nodes, connected.serverSideApply(), inventories, notReady, targets);
+                    namespaces, nodes, connected.serverSideApply(), inventories, notReady, targets, serverVersion(client));
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
         }
+    }
+
+    /**
+     * What the API server says it is ({@code GET /version}), asked once per client: a version changes only with an
+     * upgrade, after which the engine's client is usually rebuilt (a new kubeconfig, a restart). "" when it does not
+     * say (an answer without a version is not a cluster problem).
+     */
+    private String serverVersion(KubernetesClient client) {
+        String known = versions.get(client);
+        if (known != null) return known;
+        String said;
+        try {
+            var info = client.getKubernetesVersion();
+            said = info == null || info.getGitVersion() == null ? "" : info.getGitVersion();
+        } catch (KubernetesClientException e) {
+            if (Failures.classify(e) == Failures.Kind.Unreachable) throw e;
+            said = "";
+        }
+        versions.put(client, said);
+        return said;
     }
 
     /** Whether the cluster answers at all: one {@code GET /readyz}; any answer, ready or not, counts. */

@@ -109,7 +109,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         StatusWriter status = repo.statusWriter(mirror);
         EngineState state = StatusFiles.read(new TreeMap<>(status.readStatusFiles("status/")));
-        DesiredState main = dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(baseSha));
+        DesiredState main = dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(baseSha), state);
         String ref = head.startsWith("refs/pull/") && head.endsWith("/head") ? "pull/" + head.split("/")[2] : head;
         // One observation: a watch would outlive its use.
         ClusterClients clients = new ClusterClients(ClientSettings.DEFAULT.withoutWatches().confinedTo(confined()));

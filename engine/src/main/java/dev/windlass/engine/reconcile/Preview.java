@@ -35,7 +35,7 @@ public final class Preview {
     }
 
     public static Result of(Snapshot snapshot, EngineState state, Fleet live, Fleet recorded, Instant now) {
-        DesiredState desired = dev.windlass.engine.render.AppRendering.shared().read(snapshot);
+        DesiredState desired = dev.windlass.engine.render.AppRendering.shared().read(snapshot, state);
         Map<String, Cluster> real = new TreeMap<>();
         desired.clusters().forEach((n, c) -> { if (!(c.connection() instanceof Cluster.Sandbox)) real.put(n, c); });
         live.connect(real);

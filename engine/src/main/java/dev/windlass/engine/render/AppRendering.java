@@ -72,15 +72,38 @@ public final class AppRendering {
         return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot);
     }
 
-    /** {@code desired} with its rendered applications rendered for their clusters. */
+    /** {@link #read(Snapshot)}, Helm charts rendered for each cluster's version as {@code state} recorded it. */
+    public DesiredState read(Snapshot snapshot, dev.windlass.policy.state.EngineState state) {
+        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot, kubeVersions(state));
+    }
+
+    /** Each cluster's Kubernetes version as its API server last said it (status branch), for the charts rendered for it. */
+    public static Map<String, String> kubeVersions(dev.windlass.policy.state.EngineState state) {
+        Map<String, String> versions = new TreeMap<>();
+        state.clusters().forEach((name, c) -> {
+            if (c.kubernetesVersion() != null && !c.kubernetesVersion().isEmpty()) versions.put(name, c.kubernetesVersion());
+        });
+        return versions;
+    }
+
+    /** {@code desired} with its rendered applications rendered for their clusters, Helm charts for Kubernetes {@value RenderRequest#DEFAULT_KUBE_VERSION}. */
     public DesiredState render(DesiredState desired, Snapshot snapshot) {
+        return render(desired, snapshot, Map.of());
+    }
+
+    /**
+     * {@code desired} with its rendered applications rendered for their clusters, Helm charts for the Kubernetes version
+     * each cluster's API server said it is ({@code kubeVersions}, by cluster, as recorded on the status branch), else for
+     * {@value RenderRequest#DEFAULT_KUBE_VERSION}.
+     */
+    public DesiredState render(DesiredState desired, Snapshot snapshot, Map<String, String> kubeVersions) {
         if (desired.apps().values().stream().allMatch(a -> a.render() == null)) return desired;
         SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
         for (Application app : desired.apps().values()) {
             if (app.render() == null || !app.valid()) continue;
             List<Diagnostic> problems = new ArrayList<>();
-            Application rendered = render(app, desired, snapshot, problems);
+            Application rendered = render(app, desired, snapshot, kubeVersions, problems);
             apps.put(app.name(), rendered);
             all.addAll(problems);
         }
@@ -91,7 +114,8 @@ public final class AppRendering {
                 desired.failoverOf(), desired.remediationPolicies()));
     }
 
-    private Application render(Application app, DesiredState desired, Snapshot snapshot, List<Diagnostic> problems) {
+    private Application render(Application app, DesiredState desired, Snapshot snapshot, Map<String, String> kubeVersions,
+                               List<Diagnostic> problems) {
         RenderSpec spec = app.render();
         Map<String, Variant> byCluster = new TreeMap<>();
         Map<String, List<String>> failures = new LinkedHashMap<>();
@@ -101,7 +125,11 @@ public final class AppRendering {
             RenderSpec.VariantSpec variant = spec.variantFor(cluster);
             String variantName = variant == null ? RenderSpec.DEFAULT_VARIANT : variant.name();
             List<String> unfilled = new ArrayList<>();
-            RenderRequest request = request(app, spec, variant, cluster, snapshot, desired.settings().allowRemoteBases(), unfilled, inputs);
+            String kubeVersion = kubeVersions.getOrDefault(name, RenderRequest.DEFAULT_KUBE_VERSION);
+            // A chart may render differently for another version: what it renders for is part of the revision.
+            if (spec.helm() != null) inputs.put("kubernetes version of " + name, kubeVersion);
+            RenderRequest request = request(app, spec, variant, cluster, snapshot, desired.settings().allowRemoteBases(), unfilled, inputs,
+                    kubeVersion);
             String origin = origin(app, spec, variant);
             String where = name + " (variant " + variantName + ")";
             if (!unfilled.isEmpty()) {
@@ -150,7 +178,8 @@ public final class AppRendering {
     }
 
     private static RenderRequest request(Application app, RenderSpec spec, RenderSpec.VariantSpec variant, Cluster cluster, Snapshot snapshot,
-                                         boolean allowRemoteBases, List<String> unfilled, SortedMap<String, String> inputs) {
+                                         boolean allowRemoteBases, List<String> unfilled, SortedMap<String, String> inputs,
+                                         String kubeVersion) {
         if (spec.helm() == null) {
             String folder = variant != null && variant.path() != null ? variant.path() : spec.kustomize();
             return new RenderRequest.Kustomize(folder, allowRemoteBases);
@@ -177,7 +206,7 @@ public final class AppRendering {
         RenderRequest.Chart chart = !h.chartPath().isEmpty() ? new RenderRequest.Chart.InRepo(h.chartPath())
                 : h.repoURL().startsWith("oci://") ? new RenderRequest.Chart.Oci(h.repoURL().replaceAll("/+$", "") + "/" + h.chart(), h.version())
                 : new RenderRequest.Chart.Repository(h.repoURL(), h.chart(), h.version());
-        return new RenderRequest.Helm(chart, h.releaseName(), app.namespace(), filled, h.skipCrds(), RenderRequest.DEFAULT_KUBE_VERSION, List.of());
+        return new RenderRequest.Helm(chart, h.releaseName(), app.namespace(), filled, h.skipCrds(), kubeVersion, List.of());
     }
 
     /** The file a render starts from, where what goes wrong in it is said. */

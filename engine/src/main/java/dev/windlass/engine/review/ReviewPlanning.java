@@ -44,7 +44,7 @@ public final class ReviewPlanning {
             return ReviewInput.conflicted(target.ref(), target.pull(), mainBranch, mainCommit, target.head(), c.paths());
         }
         MergePreview.Merged merged = (MergePreview.Merged) preview;
-        DesiredState head = dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(merged.commit()));
+        DesiredState head = dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(merged.commit()), state);
         ObservedState observed = fleet.observe(union(Kinds.toObserve(main, state), Kinds.toObserve(head, state)),
                 union(Remediations.watched(main), Remediations.watched(head)), DesiredObjects.of(main));
         CommitRevisions revisions = new CommitRevisions(mirror);

@@ -16,12 +16,20 @@ import java.util.Set;
  *                        {@code windlass-system/windlass-inventory-<app>}) says was applied there
  * @param notReady        "" when the API server's {@code /readyz} answered ok, else what it said
  * @param targets         objects of the kinds remediation policies watch, all of them, managed by Windlass or not
+ * @param serverVersion   what the API server says it is ({@code /version}'s gitVersion, e.g. v1.34.4); "" when unknown
  */
 public record ClusterObservation(String cluster, Reachability reachability, String message,
                                  Map<ObjectRef, LiveObject> objects, Set<String> namespaces,
                                  List<NodeObservation> nodes, boolean serverSideApply,
                                  Map<String, List<InventoryEntry>> inventories, String notReady,
-                                 Map<KindRef, List<ObservedTarget>> targets) {
+                                 Map<KindRef, List<ObservedTarget>> targets, String serverVersion) {
+
+    public ClusterObservation(String cluster, Reachability reachability, String message, Map<ObjectRef, LiveObject> objects,
+                              Set<String> namespaces, List<NodeObservation> nodes, boolean serverSideApply,
+                              Map<String, List<InventoryEntry>> inventories, String notReady,
+                              Map<KindRef, List<ObservedTarget>> targets) {
+        this(cluster, reachability, message, objects, namespaces, nodes, serverSideApply, inventories, notReady, targets, "");
+    }
 
     public ClusterObservation(String cluster, Reachability reachability, String message, Map<ObjectRef, LiveObject> objects,
                               Set<String> namespaces, List<NodeObservation> nodes, boolean serverSideApply,
@@ -44,6 +52,7 @@ public record ClusterObservation(String cluster, Reachability reachability, Stri
         inventories = inventories == null ? Map.of() : Map.copyOf(inventories);
         notReady = notReady == null ? "" : notReady;
         targets = targets == null ? Map.of() : Map.copyOf(targets);
+        serverVersion = serverVersion == null ? "" : serverVersion;
     }
 
     public static ClusterObservation unreachable(String cluster, String message) {

@@ -9,10 +9,20 @@ import java.util.List;
  * @param unhealthySince since when it has been unhealthy without a break (null when healthy): the toleration clock of cluster failovers
  * @param healthySince   since when it has been healthy without a break (null when unhealthy): how a cluster returns to the pool
  * @param remediation    the targets remediation policies watch here, with their clocks and attempts (null when none)
+ * @param kubernetesVersion what its API server said it is ({@code /version}, e.g. v1.34.4) when last asked; null before
+ *                       it ever answered. Helm charts for this cluster render for this version.
  */
 public record ClusterStatus(String name, String definedIn, String reachability, String message,
                             String applyStrategy, int nodes, int readyNodes, List<Condition> conditions,
-                            String health, String unhealthySince, String healthySince, List<RemediationRecord> remediation) {
+                            String health, String unhealthySince, String healthySince, List<RemediationRecord> remediation,
+                            String kubernetesVersion) {
+
+    public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
+                         int readyNodes, List<Condition> conditions, String health, String unhealthySince, String healthySince,
+                         List<RemediationRecord> remediation) {
+        this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health, unhealthySince, healthySince,
+                remediation, null);
+    }
 
     public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
                          int readyNodes, List<Condition> conditions, String health, String unhealthySince, String healthySince) {
@@ -35,11 +45,11 @@ public record ClusterStatus(String name, String definedIn, String reachability, 
 
     public ClusterStatus withRemediation(List<RemediationRecord> records) {
         return new ClusterStatus(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health,
-                unhealthySince, healthySince, records);
+                unhealthySince, healthySince, records, kubernetesVersion);
     }
 
     public ClusterStatus withConditions(List<Condition> replaced) {
         return new ClusterStatus(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, replaced, health,
-                unhealthySince, healthySince, remediation);
+                unhealthySince, healthySince, remediation, kubernetesVersion);
     }
 }
