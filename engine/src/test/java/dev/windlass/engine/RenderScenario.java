@@ -242,7 +242,9 @@ final class RenderScenario {
                         apiVersion: v1
                         kind: ConfigMap
                         metadata: {name: ver}
-                        data: {kube: "{{ .Capabilities.KubeVersion.Version }}"}
+                        data:
+                          kube: "{{ .Capabilities.KubeVersion.Version }}"
+                          widgets: "{{ .Capabilities.APIVersions.Has "widgets.windlass.example/v1" }}"
                         """)
                 .write("apps/ver/app.yaml", """
                         apiVersion: windlass.dev/v1alpha1
@@ -253,25 +255,52 @@ final class RenderScenario {
                           placement: {clusterNames: [lab]}
                           source: {helm: {chart: charts/ver}}
                         """));
+        if (fleet.backend.real()) {
+            // A group/version this server serves and Helm's built-in list does not: a chart sees it once the server said so.
+            try (KubernetesClient k = fleet.client("lab")) {
+                k.apiextensions().v1().customResourceDefinitions().resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: CustomResourceDefinition
+                        metadata: {name: gadgets.widgets.windlass.example}
+                        spec:
+                          group: widgets.windlass.example
+                          scope: Namespaced
+                          names: {kind: Gadget, plural: gadgets, singular: gadget}
+                          versions:
+                          - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+                        """, io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)).create();
+                dev.windlass.kubetest.Await.until(java.time.Duration.ofSeconds(30), "the group to be served",
+                        () -> k.getApiGroup("widgets.windlass.example"), g -> g != null);
+            }
+        }
+
         fleet.pass();
+        assertEquals("false", said(fleet, "widgets"), "before the cluster answered: Helm's own API versions");
         String server;
         try (KubernetesClient k = fleet.client("lab")) {
             server = k.getKubernetesVersion().getGitVersion();
         }
         assertEquals(dev.windlass.render.RenderRequest.DEFAULT_KUBE_VERSION, said(fleet), "before the cluster answered: the default");
+        if (fleet.backend.real()) {
+            assertTrue(fleet.engine.reconciler().state().clusters().get("lab").apiVersions().contains("widgets.windlass.example/v1"),
+                    "the served API versions are recorded");
+        }
         assertEquals(server, fleet.engine.reconciler().state().clusters().get("lab").kubernetesVersion(), "recorded as the server said it");
 
         PassReport second = fleet.pass();
         assertEquals(1, second.renders(), "rendered again for the cluster's own version");
         // Helm gives charts the version without its pre-release or build part (v1.33.0-vendor-build is v1.33.0 to a chart).
         assertEquals(server.split("[-+]")[0], said(fleet), "what the cluster holds says the server's version");
+        assertEquals(String.valueOf(fleet.backend.real()), said(fleet, "widgets"), "the API versions the server serves");
         assertFalse(server.split("[-+]")[0].equals(dev.windlass.render.RenderRequest.DEFAULT_KUBE_VERSION), "a version other than the default");
         assertFalse(fleet.pass().plan().hasChanges(), "and then nothing changes");
     }
 
-    private static String said(TestFleet fleet) {
+    private static String said(TestFleet fleet) { return said(fleet, "kube"); }
+
+    private static String said(TestFleet fleet, String key) {
         try (KubernetesClient k = fleet.client("lab")) {
-            return k.configMaps().inNamespace("ver").withName("ver").get().getData().get("kube");
+            return k.configMaps().inNamespace("ver").withName("ver").get().getData().get(key);
         }
     }
 }

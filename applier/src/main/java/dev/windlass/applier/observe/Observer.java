@@ -1,5 +1,7 @@
 package dev.windlass.applier.observe;
 
+import dev.windlass.policy.observe.ServerInfo;
+
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.cluster.ClusterConnection;
 import dev.windlass.applier.inventory.InventoryConfigMaps;
@@ -46,8 +48,10 @@ import java.util.concurrent.TimeUnit;
 public final class Observer {
 
     private static final String READYZ = "readyz";
-    /** Each client's API server version, once asked; a client that is closed and dropped takes its entry with it. */
-    private final Map<KubernetesClient, String> versions = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    /** How long what an API server said of itself is taken as still true. */
+    static final java.time.Duration SERVER_INFO_EVERY = java.time.Duration.ofMinutes(5);
+    /** What each client's API server said of itself, and when; a client that is closed and dropped takes its entry with it. */
+    private final Map<KubernetesClient, KnownServer> servers = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     private static final int MAX_SAID = 300;
     static final Query NAMESPACES = Query.of("v1", "Namespace");
     static final Query NODES = Query.of("v1", "Node");
@@ -126,31 +130,39 @@ public final class Observer {
                 }
             }
             return new ClusterObservation(cluster, Reachability.Reachable, String.join("; ", problems), objects,
-                    namespaces, nodes, connected.serverSideApply(), inventories, notReady, targets, serverVersion(client));
+                    namespaces, nodes, connected.serverSideApply(), inventories, notReady, targets, serverInfo(client));
         } catch (KubernetesClientException e) {
             return ClusterObservation.unreachable(cluster, Failures.describe(e) + " (" + client.getMasterUrl() + ")");
         }
     }
 
     /**
-     * What the API server says it is ({@code GET /version}), asked once per client: a version changes only with an
-     * upgrade, after which the engine's client is usually rebuilt (a new kubeconfig, a restart). "" when it does not
-     * say (an answer without a version is not a cluster problem).
+     * What the API server says it is ({@code GET /version}) and serves (discovery: {@code GET /api}, {@code /apis}),
+     * asked again at most every {@link #SERVER_INFO_EVERY}: a version changes with an upgrade, API versions with an
+     * installed CustomResourceDefinition. Unknown when it does not say (an answer without them is not a cluster problem).
      */
-    private String serverVersion(KubernetesClient client) {
-        String known = versions.get(client);
-        if (known != null) return known;
-        String said;
+    private ServerInfo serverInfo(KubernetesClient client) {
+        KnownServer known = servers.get(client);
+        long now = System.nanoTime();
+        if (known != null && now - known.askedAt() < SERVER_INFO_EVERY.toNanos()) return known.info();
+        ServerInfo info;
         try {
-            var info = client.getKubernetesVersion();
-            said = info == null || info.getGitVersion() == null ? "" : info.getGitVersion();
+            var version = client.getKubernetesVersion();
+            List<String> apiVersions = new ArrayList<>(List.of("v1"));
+            var groups = client.getApiGroups();
+            if (groups != null && groups.getGroups() != null) {
+                groups.getGroups().forEach(g -> g.getVersions().forEach(v -> apiVersions.add(v.getGroupVersion())));
+            }
+            info = new ServerInfo(version == null ? "" : version.getGitVersion(), apiVersions);
         } catch (KubernetesClientException e) {
             if (Failures.classify(e) == Failures.Kind.Unreachable) throw e;
-            said = "";
+            info = known != null ? known.info() : ServerInfo.UNKNOWN;
         }
-        versions.put(client, said);
-        return said;
+        servers.put(client, new KnownServer(info, now));
+        return info;
     }
+
+    private record KnownServer(ServerInfo info, long askedAt) {}
 
     /** Whether the cluster answers at all: one {@code GET /readyz}; any answer, ready or not, counts. */
     public boolean answers(String cluster) {

@@ -131,7 +131,7 @@ public final class Reconciler {
         loadStateOnce();
         Snapshot snapshot = mirror.snapshot(source);
         long rendersBefore = rendering.toolRuns();
-        DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache), snapshot, AppRendering.kubeVersions(state));
+        DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache), snapshot, AppRendering.servers(state));
         long renders = rendering.toolRuns() - rendersBefore;
         fleet.connect(desired.clusters());
         ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired));

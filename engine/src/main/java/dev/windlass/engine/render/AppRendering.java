@@ -9,6 +9,7 @@ import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.RenderSpec;
 import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.model.Variant;
+import dev.windlass.policy.observe.ServerInfo;
 import dev.windlass.policy.parse.RenderedObjects;
 import dev.windlass.policy.parse.SharedObjects;
 import dev.windlass.policy.placement.Placement;
@@ -43,6 +44,8 @@ public final class AppRendering {
 
     private static final AppRendering SHARED = fromEnvironment();
     private static final int READ_CACHED = 1024;
+    /** For a cluster that never answered: the default version, and only the API versions built into Helm. */
+    private static final ServerInfo DEFAULT_SERVER = new ServerInfo(RenderRequest.DEFAULT_KUBE_VERSION, List.of());
 
     private final Renderer renderer;
     private final Map<String, Read> reads = new LinkedHashMap<>(READ_CACHED, 0.75f, true) {
@@ -72,18 +75,20 @@ public final class AppRendering {
         return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot);
     }
 
-    /** {@link #read(Snapshot)}, Helm charts rendered for each cluster's version as {@code state} recorded it. */
+    /** {@link #read(Snapshot)}, Helm charts rendered for each cluster's API server as {@code state} recorded it. */
     public DesiredState read(Snapshot snapshot, dev.windlass.policy.state.EngineState state) {
-        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot, kubeVersions(state));
+        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot, servers(state));
     }
 
-    /** Each cluster's Kubernetes version as its API server last said it (status branch), for the charts rendered for it. */
-    public static Map<String, String> kubeVersions(dev.windlass.policy.state.EngineState state) {
-        Map<String, String> versions = new TreeMap<>();
+    /** Each cluster's API server as it last said of itself (status branch): what charts rendered for it see. */
+    public static Map<String, ServerInfo> servers(dev.windlass.policy.state.EngineState state) {
+        Map<String, ServerInfo> servers = new TreeMap<>();
         state.clusters().forEach((name, c) -> {
-            if (c.kubernetesVersion() != null && !c.kubernetesVersion().isEmpty()) versions.put(name, c.kubernetesVersion());
+            if (c.kubernetesVersion() != null && !c.kubernetesVersion().isEmpty()) {
+                servers.put(name, new ServerInfo(c.kubernetesVersion(), c.apiVersions()));
+            }
         });
-        return versions;
+        return servers;
     }
 
     /** {@code desired} with its rendered applications rendered for their clusters, Helm charts for Kubernetes {@value RenderRequest#DEFAULT_KUBE_VERSION}. */
@@ -93,17 +98,17 @@ public final class AppRendering {
 
     /**
      * {@code desired} with its rendered applications rendered for their clusters, Helm charts for the Kubernetes version
-     * each cluster's API server said it is ({@code kubeVersions}, by cluster, as recorded on the status branch), else for
-     * {@value RenderRequest#DEFAULT_KUBE_VERSION}.
+     * and API versions each cluster's API server said it has ({@code servers}, by cluster, as recorded on the status
+     * branch), else for {@value RenderRequest#DEFAULT_KUBE_VERSION} and the built-in API versions.
      */
-    public DesiredState render(DesiredState desired, Snapshot snapshot, Map<String, String> kubeVersions) {
+    public DesiredState render(DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers) {
         if (desired.apps().values().stream().allMatch(a -> a.render() == null)) return desired;
         SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
         for (Application app : desired.apps().values()) {
             if (app.render() == null || !app.valid()) continue;
             List<Diagnostic> problems = new ArrayList<>();
-            Application rendered = render(app, desired, snapshot, kubeVersions, problems);
+            Application rendered = render(app, desired, snapshot, servers, problems);
             apps.put(app.name(), rendered);
             all.addAll(problems);
         }
@@ -114,7 +119,7 @@ public final class AppRendering {
                 desired.failoverOf(), desired.remediationPolicies()));
     }
 
-    private Application render(Application app, DesiredState desired, Snapshot snapshot, Map<String, String> kubeVersions,
+    private Application render(Application app, DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers,
                                List<Diagnostic> problems) {
         RenderSpec spec = app.render();
         Map<String, Variant> byCluster = new TreeMap<>();
@@ -125,11 +130,11 @@ public final class AppRendering {
             RenderSpec.VariantSpec variant = spec.variantFor(cluster);
             String variantName = variant == null ? RenderSpec.DEFAULT_VARIANT : variant.name();
             List<String> unfilled = new ArrayList<>();
-            String kubeVersion = kubeVersions.getOrDefault(name, RenderRequest.DEFAULT_KUBE_VERSION);
-            // A chart may render differently for another version: what it renders for is part of the revision.
-            if (spec.helm() != null) inputs.put("kubernetes version of " + name, kubeVersion);
+            ServerInfo server = servers.getOrDefault(name, DEFAULT_SERVER);
+            // A chart may render differently for another server: what it renders for is part of the revision.
+            if (spec.helm() != null) inputs.put("server of " + name, server.version() + " " + String.join(",", server.apiVersions()));
             RenderRequest request = request(app, spec, variant, cluster, snapshot, desired.settings().allowRemoteBases(), unfilled, inputs,
-                    kubeVersion);
+                    server);
             String origin = origin(app, spec, variant);
             String where = name + " (variant " + variantName + ")";
             if (!unfilled.isEmpty()) {
@@ -179,7 +184,7 @@ public final class AppRendering {
 
     private static RenderRequest request(Application app, RenderSpec spec, RenderSpec.VariantSpec variant, Cluster cluster, Snapshot snapshot,
                                          boolean allowRemoteBases, List<String> unfilled, SortedMap<String, String> inputs,
-                                         String kubeVersion) {
+                                         ServerInfo server) {
         if (spec.helm() == null) {
             String folder = variant != null && variant.path() != null ? variant.path() : spec.kustomize();
             return new RenderRequest.Kustomize(folder, allowRemoteBases);
@@ -206,7 +211,7 @@ public final class AppRendering {
         RenderRequest.Chart chart = !h.chartPath().isEmpty() ? new RenderRequest.Chart.InRepo(h.chartPath())
                 : h.repoURL().startsWith("oci://") ? new RenderRequest.Chart.Oci(h.repoURL().replaceAll("/+$", "") + "/" + h.chart(), h.version())
                 : new RenderRequest.Chart.Repository(h.repoURL(), h.chart(), h.version());
-        return new RenderRequest.Helm(chart, h.releaseName(), app.namespace(), filled, h.skipCrds(), kubeVersion, List.of());
+        return new RenderRequest.Helm(chart, h.releaseName(), app.namespace(), filled, h.skipCrds(), server.version(), server.apiVersions());
     }
 
     /** The file a render starts from, where what goes wrong in it is said. */

@@ -16,19 +16,20 @@ import java.util.Set;
  *                        {@code windlass-system/windlass-inventory-<app>}) says was applied there
  * @param notReady        "" when the API server's {@code /readyz} answered ok, else what it said
  * @param targets         objects of the kinds remediation policies watch, all of them, managed by Windlass or not
- * @param serverVersion   what the API server says it is ({@code /version}'s gitVersion, e.g. v1.34.4); "" when unknown
+ * @param server          what the API server says it is and serves ({@code /version}, discovery); {@link ServerInfo#UNKNOWN}
+ *                        when it was not asked
  */
 public record ClusterObservation(String cluster, Reachability reachability, String message,
                                  Map<ObjectRef, LiveObject> objects, Set<String> namespaces,
                                  List<NodeObservation> nodes, boolean serverSideApply,
                                  Map<String, List<InventoryEntry>> inventories, String notReady,
-                                 Map<KindRef, List<ObservedTarget>> targets, String serverVersion) {
+                                 Map<KindRef, List<ObservedTarget>> targets, ServerInfo server) {
 
     public ClusterObservation(String cluster, Reachability reachability, String message, Map<ObjectRef, LiveObject> objects,
                               Set<String> namespaces, List<NodeObservation> nodes, boolean serverSideApply,
                               Map<String, List<InventoryEntry>> inventories, String notReady,
                               Map<KindRef, List<ObservedTarget>> targets) {
-        this(cluster, reachability, message, objects, namespaces, nodes, serverSideApply, inventories, notReady, targets, "");
+        this(cluster, reachability, message, objects, namespaces, nodes, serverSideApply, inventories, notReady, targets, ServerInfo.UNKNOWN);
     }
 
     public ClusterObservation(String cluster, Reachability reachability, String message, Map<ObjectRef, LiveObject> objects,
@@ -52,7 +53,7 @@ public record ClusterObservation(String cluster, Reachability reachability, Stri
         inventories = inventories == null ? Map.of() : Map.copyOf(inventories);
         notReady = notReady == null ? "" : notReady;
         targets = targets == null ? Map.of() : Map.copyOf(targets);
-        serverVersion = serverVersion == null ? "" : serverVersion;
+        server = server == null ? ServerInfo.UNKNOWN : server;
     }
 
     public static ClusterObservation unreachable(String cluster, String message) {

@@ -307,7 +307,8 @@ public final class Transition {
                 obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
                 List.of(c.since(prev == null ? null : prev.conditions().stream().filter(x -> x.type().equals("Ready")).findFirst().orElse(null))),
                 health.state().name(), health.healthy() ? null : health.since().toString(), health.healthy() ? health.since().toString() : null,
-                null, obs.reachable() && !obs.serverVersion().isEmpty() ? obs.serverVersion() : prev == null ? null : prev.kubernetesVersion());
+                null, obs.reachable() && obs.server().known() ? obs.server().version() : prev == null ? null : prev.kubernetesVersion(),
+                obs.reachable() && obs.server().known() ? obs.server().apiVersions() : prev == null ? null : prev.apiVersions());
     }
 
     private static List<String> strings(List<Diagnostic> ds) { return ds.stream().map(Object::toString).toList(); }

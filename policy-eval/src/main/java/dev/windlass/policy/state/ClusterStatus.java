@@ -11,17 +11,19 @@ import java.util.List;
  * @param remediation    the targets remediation policies watch here, with their clocks and attempts (null when none)
  * @param kubernetesVersion what its API server said it is ({@code /version}, e.g. v1.34.4) when last asked; null before
  *                       it ever answered. Helm charts for this cluster render for this version.
+ * @param apiVersions    every group/version its API server served when last asked (null before it ever answered): the
+ *                       API versions Helm charts for this cluster see
  */
 public record ClusterStatus(String name, String definedIn, String reachability, String message,
                             String applyStrategy, int nodes, int readyNodes, List<Condition> conditions,
                             String health, String unhealthySince, String healthySince, List<RemediationRecord> remediation,
-                            String kubernetesVersion) {
+                            String kubernetesVersion, List<String> apiVersions) {
 
     public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
                          int readyNodes, List<Condition> conditions, String health, String unhealthySince, String healthySince,
                          List<RemediationRecord> remediation) {
         this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health, unhealthySince, healthySince,
-                remediation, null);
+                remediation, null, null);
     }
 
     public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
@@ -38,6 +40,7 @@ public record ClusterStatus(String name, String definedIn, String reachability, 
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
         message = message == null ? "" : message;
         remediation = remediation == null || remediation.isEmpty() ? null : List.copyOf(remediation);
+        apiVersions = apiVersions == null || apiVersions.isEmpty() ? null : List.copyOf(apiVersions);
     }
 
     /** The remediation records, never null. */
@@ -45,11 +48,11 @@ public record ClusterStatus(String name, String definedIn, String reachability, 
 
     public ClusterStatus withRemediation(List<RemediationRecord> records) {
         return new ClusterStatus(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health,
-                unhealthySince, healthySince, records, kubernetesVersion);
+                unhealthySince, healthySince, records, kubernetesVersion, apiVersions);
     }
 
     public ClusterStatus withConditions(List<Condition> replaced) {
         return new ClusterStatus(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, replaced, health,
-                unhealthySince, healthySince, remediation, kubernetesVersion);
+                unhealthySince, healthySince, remediation, kubernetesVersion, apiVersions);
     }
 }
