@@ -52,6 +52,9 @@ public final class AppRendering {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Read> eldest) { return size() > READ_CACHED; }
     };
 
+    /** One thing that went wrong in rendering, said at {@code at}; the clusters it went wrong for are gathered under it. */
+    private record Failure(String at, String message) {}
+
     /** What was read from one render with a variant's overrides: its objects, what was wrong with them, and overrides that matched nothing. */
     private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash, List<String> overrideProblems) {}
 
@@ -123,7 +126,7 @@ public final class AppRendering {
                                List<Diagnostic> problems) {
         RenderSpec spec = app.render();
         Map<String, Variant> byCluster = new TreeMap<>();
-        Map<String, List<String>> failures = new LinkedHashMap<>();
+        Map<Failure, List<String>> failures = new LinkedHashMap<>();
         SortedMap<String, String> inputs = new TreeMap<>();
         for (String name : candidates(app, desired.clusters())) {
             Cluster cluster = desired.clusters().get(name);
@@ -139,35 +142,33 @@ public final class AppRendering {
             String where = name + " (variant " + variantName + ")";
             if (!unfilled.isEmpty()) {
                 // Said where the values are written: the application's spec.source.
-                unfilled.forEach(u -> failures.computeIfAbsent(spec.at() + "\n" + u, k -> new ArrayList<>()).add(where));
+                unfilled.forEach(u -> failures.computeIfAbsent(new Failure(String.valueOf(spec.at()), u), k -> new ArrayList<>()).add(where));
                 continue;
             }
             inputs.putAll(renderer.reads(snapshot, request));
             RenderResult result = renderer.render(snapshot, request);
             if (result instanceof RenderResult.Failed f) {
-                failures.computeIfAbsent(f.at() + "\n" + f.message(), k -> new ArrayList<>()).add(where);
+                failures.computeIfAbsent(new Failure(f.at(), f.message()), k -> new ArrayList<>()).add(where);
                 continue;
             }
             RenderResult.Rendered rendered = (RenderResult.Rendered) result;
             RenderSpec.Overrides overrides = variant == null ? RenderSpec.Overrides.NONE : variant.overrides();
             Read read = read(origin, rendered, overrides, app.namespace());
             if (!read.overrideProblems().isEmpty()) {
-                read.overrideProblems().forEach(p -> failures.computeIfAbsent(variant.at() + "\n" + p, k -> new ArrayList<>()).add(where));
+                read.overrideProblems().forEach(p -> failures.computeIfAbsent(new Failure(String.valueOf(variant.at()), p), k -> new ArrayList<>()).add(where));
                 continue;
             }
-            read.said().forEach(d -> failures.computeIfAbsent(d.location() + "\n" + d.message(), k -> new ArrayList<>()).add(where));
+            read.said().forEach(d -> failures.computeIfAbsent(new Failure(String.valueOf(d.location()), d.message()), k -> new ArrayList<>()).add(where));
             if (!spec.allowEmpty() && read.manifests().stream().allMatch(Manifest::implicit)) {
-                failures.computeIfAbsent(origin + ":1:1\nrenders no objects; if that is meant, set spec.source.allowEmpty: true",
+                failures.computeIfAbsent(new Failure(origin + ":1:1", "renders no objects; if that is meant, set spec.source.allowEmpty: true"),
                         k -> new ArrayList<>()).add(where);
             }
             byCluster.put(name, new Variant(variantName, read.manifests(), read.hash()));
         }
         List<Diagnostic> diagnostics = new ArrayList<>(app.diagnostics());
-        failures.forEach((key, clusters) -> {
-            String at = key.substring(0, key.indexOf('\n'));
-            String message = key.substring(key.indexOf('\n') + 1);
-            Diagnostic d = Diagnostic.error(location(at), "application " + app.name() + " does not render for " + String.join(", ", clusters)
-                    + ": " + message);
+        failures.forEach((failure, clusters) -> {
+            Diagnostic d = Diagnostic.error(location(failure.at()), "application " + app.name() + " does not render for "
+                    + String.join(", ", clusters) + ": " + failure.message());
             diagnostics.add(d);
             problems.add(d);
         });
