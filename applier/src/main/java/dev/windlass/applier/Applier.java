@@ -72,6 +72,8 @@ public final class Applier implements AutoCloseable {
         Map<String, ClusterObservation> observed = new LinkedHashMap<>();
         Map<String, CompletableFuture<ClusterObservation>> running = new LinkedHashMap<>();
         long started = System.nanoTime();
+        // When each observation got a thread: with more clusters than threads, some wait in the queue first.
+        Map<String, Long> begun = new java.util.concurrent.ConcurrentHashMap<>();
         for (var e : kindsByCluster.entrySet()) {
             String cluster = e.getKey();
             ClusterLane lane = lane(cluster);
@@ -83,7 +85,10 @@ public final class Applier implements AutoCloseable {
                 continue;
             }
             running.put(cluster, pool.submit(
-                            () -> timed(lane, () -> observer.observe(cluster, e.getValue(), targetsByCluster.getOrDefault(cluster, Set.of()), desired)),
+                            () -> {
+                                begun.put(cluster, System.nanoTime());
+                                return timed(lane, () -> observer.observe(cluster, e.getValue(), targetsByCluster.getOrDefault(cluster, Set.of()), desired));
+                            },
                             deadline, () -> ClusterObservation.unreachable(cluster, "timed out after " + seconds(deadline)))
                     .exceptionally(x -> ClusterObservation.unreachable(cluster, "observation failed: " + x)));
         }
@@ -91,7 +96,7 @@ public final class Applier implements AutoCloseable {
         Map<String, Duration> allowances = new LinkedHashMap<>();
         for (String cluster : running.keySet()) allowances.put(cluster, lane(cluster).allowance(settings, othersTypical));
         try {
-            ObservationWait.Outcome waited = new ObservationWait(settings, started, running, lanes).await(allowances);
+            ObservationWait.Outcome waited = new ObservationWait(settings, started, begun, running, lanes).await(allowances);
             observed.putAll(waited.answered());
             waited.givenUp().forEach((cluster, why) -> {
                 ClusterLane lane = lane(cluster);

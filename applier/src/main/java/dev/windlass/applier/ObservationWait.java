@@ -21,7 +21,9 @@ import java.util.concurrent.TimeoutException;
  * <p>Each cluster is waited for at most its own allowance ({@link ClusterLane#allowance}). Once more than half of the
  * pass's other clusters have answered, a cluster still silent is waited for only {@code allowanceFactor} times their
  * median time, or its own usual time if that is longer, and at least {@code minPeerAllowance}: a cluster far slower
- * than both its peers and itself is not worth the whole fleet's wait. Times count from the start of the pass.
+ * than both its peers and itself is not worth the whole fleet's wait. Times count from when each observation got a
+ * thread, so that clusters queued behind others (more clusters than threads) are not taken for slow ones; one still
+ * queued is waited for its own allowance from the start of the pass.
  */
 final class ObservationWait {
 
@@ -30,14 +32,16 @@ final class ObservationWait {
 
     private final ApplierSettings settings;
     private final long started;
+    private final Map<String, Long> begun;
     private final Map<String, CompletableFuture<ClusterObservation>> running;
     private final Map<String, ClusterLane> lanes;
     private final Map<String, Long> answeredAt = new ConcurrentHashMap<>();
 
-    ObservationWait(ApplierSettings settings, long startedNanos, Map<String, CompletableFuture<ClusterObservation>> running,
-                    Map<String, ClusterLane> lanes) {
+    ObservationWait(ApplierSettings settings, long startedNanos, Map<String, Long> begun,
+                    Map<String, CompletableFuture<ClusterObservation>> running, Map<String, ClusterLane> lanes) {
         this.settings = settings;
         this.started = startedNanos;
+        this.begun = begun;
         this.running = running;
         this.lanes = lanes;
         running.forEach((cluster, f) -> f.whenComplete((r, x) -> answeredAt.put(cluster, System.nanoTime())));
@@ -63,13 +67,14 @@ final class ObservationWait {
             for (String cluster : List.copyOf(pending)) {
                 Duration own = allowances.get(cluster);
                 Duration allowed = own;
-                if (peers != null) {
+                Long from = begun.get(cluster);
+                if (peers != null && from != null) {
                     Duration usual = lanes.get(cluster).typical();
                     Duration byPeers = usual == null || usual.multipliedBy(settings.allowanceFactor()).compareTo(peers) < 0
                             ? peers : usual.multipliedBy(settings.allowanceFactor());
                     if (byPeers.compareTo(own) < 0) allowed = byPeers;
                 }
-                long cut = started + allowed.toNanos();
+                long cut = (from != null ? from : started) + allowed.toNanos();
                 if (now >= cut) {
                     givenUp.put(cluster, why(cluster, allowed, allowed == own ? null : answered.size()));
                     pending.remove(cluster);
@@ -95,7 +100,7 @@ final class ObservationWait {
     private Duration peerAllowance(Set<String> answered) {
         if (answered.size() * 2 <= running.size() - 1) return null;
         List<Long> times = new ArrayList<>();
-        for (String c : answered) times.add(answeredAt.getOrDefault(c, started) - started);
+        for (String c : answered) times.add(answeredAt.getOrDefault(c, started) - begun.getOrDefault(c, started));
         times.sort(null);
         Duration median = Duration.ofNanos(times.get(times.size() / 2));
         Duration byMedian = median.multipliedBy(settings.allowanceFactor());

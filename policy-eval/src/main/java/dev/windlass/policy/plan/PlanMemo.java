@@ -1,5 +1,7 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.model.TargetKey;
+
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
@@ -33,8 +35,8 @@ public final class PlanMemo {
         public static final Work NONE = new Work(0, 0, 0, 0);
     }
 
-    private Map<String, Entry> last = new HashMap<>();
-    private Map<String, Entry> current = new HashMap<>();
+    private Map<TargetKey, Entry> last = new HashMap<>();
+    private Map<TargetKey, Entry> current = new HashMap<>();
     private int targetsPlanned;
     private int targetsReused;
     private long objectsPlanned;
@@ -60,7 +62,7 @@ public final class PlanMemo {
 
     /** {@link TargetPlanner#plan}, or its last result when nothing it reads has changed. */
     TargetPlanner.Result plan(Application app, ClusterObservation obs, TargetStatus previous, Predicate<ObjectRef> claimedByOthers) {
-        String key = app.name() + "@" + obs.cluster();
+        TargetKey key = new TargetKey(app.name(), obs.cluster());
         Inputs inputs = Inputs.of(app, obs, previous, claimedByOthers);
         Entry before = last.get(key);
         TargetPlanner.Result result;

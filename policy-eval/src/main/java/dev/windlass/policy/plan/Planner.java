@@ -1,5 +1,7 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.model.TargetKey;
+
 import dev.windlass.policy.diff.ContentHash;
 import dev.windlass.policy.failover.AppFailover;
 import dev.windlass.policy.failover.Failovers;
@@ -63,7 +65,7 @@ public final class Planner {
         List<AppPlan> apps = new ArrayList<>();
         List<Diagnostic> diagnostics = new ArrayList<>(desired.diagnostics());
         Map<String, Map<String, Health>> health = new HashMap<>();
-        Map<String, TargetPlanner.Result> results = new HashMap<>();
+        Map<TargetKey, TargetPlanner.Result> results = new HashMap<>();
 
         Suspensions suspensions = Suspensions.at(desired, state, now);
         java.util.Set<String> valid = new java.util.TreeSet<>();
@@ -110,7 +112,7 @@ public final class Planner {
                         ? memo.plan(here, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster))
                         : memo.planAfresh(dev.windlass.policy.failover.Injection.into(here, inject), obs, prevTarget,
                                 ownership.claimedByOthers(app.name(), cluster));
-                results.put(app.name() + "@" + cluster, r);
+                results.put(new TargetKey(app.name(), cluster), r);
                 health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
                 targets.add(r.target());
             }
@@ -163,7 +165,7 @@ public final class Planner {
                 replaceTargets(apps, app.name(), gate.rollbackTargets());
             }
             for (String cluster : planned == null ? List.<String>of() : planned.clusters()) {
-                TargetPlanner.Result r = results.get(app.name() + "@" + cluster);
+                TargetPlanner.Result r = results.get(new TargetKey(app.name(), cluster));
                 if (r == null || gate.rolledBack(cluster)) continue;
                 // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
                 boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);

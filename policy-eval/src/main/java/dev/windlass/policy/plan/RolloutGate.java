@@ -1,5 +1,7 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.model.TargetKey;
+
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.ClusterObservation;
@@ -29,10 +31,10 @@ final class RolloutGate {
     private RolloutGate() {}
 
     static Verdict decide(Application app, DesiredState desired, ObservedState observed, AppStatus previous, List<String> placed,
-                          Map<String, TargetPlanner.Result> results, Ownership ownership, Revisions revisions, Map<String, String> frozen,
+                          Map<TargetKey, TargetPlanner.Result> results, Ownership ownership, Revisions revisions, Map<String, String> frozen,
                           Instant now) {
         Map<String, Boolean> healthy = new HashMap<>();
-        for (String c : placed) healthy.put(c, RolloutPlanner.healthy(results.get(app.name() + "@" + c)));
+        for (String c : placed) healthy.put(c, RolloutPlanner.healthy(results.get(new TargetKey(app.name(), c))));
         Application lastGood = lastGood(app, previous, revisions);
         RolloutPlanner.Decision d = RolloutPlanner.decide(app, desired.rolloutPolicy(app.name()), desired.commit(), placed,
                 desired.clusters(), previous, healthy, lastGood, frozen, now);

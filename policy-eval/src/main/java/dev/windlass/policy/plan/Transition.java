@@ -1,5 +1,7 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.model.TargetKey;
+
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
@@ -33,14 +35,14 @@ public final class Transition {
     public static Result after(EngineState previous, DesiredState desired, ObservedState observed, Plan plan,
                                ApplyResult applied, Instant now) {
         List<Event> events = new ArrayList<>();
-        Map<String, List<ActionResult>> byTarget = new HashMap<>();
+        Map<TargetKey, List<ActionResult>> byTarget = new HashMap<>();
         for (ActionResult r : applied.results()) {
-            byTarget.computeIfAbsent(r.action().app() + "@" + r.action().cluster(), k -> new ArrayList<>()).add(r);
+            byTarget.computeIfAbsent(new TargetKey(r.action().app(), r.action().cluster()), k -> new ArrayList<>()).add(r);
         }
-        Map<String, String> heldBy = new HashMap<>();
-        Map<String, List<String>> heldDrift = new HashMap<>();
+        Map<TargetKey, String> heldBy = new HashMap<>();
+        Map<TargetKey, List<String>> heldDrift = new HashMap<>();
         for (HeldAction h : plan.held()) {
-            String key = h.action().app() + "@" + h.action().cluster();
+            TargetKey key = new TargetKey(h.action().app(), h.action().cluster());
             heldBy.putIfAbsent(key, h.heldBy());
             // A correction that waits is still drift people should see.
             if (h.action().drift()) {
@@ -63,27 +65,27 @@ public final class Transition {
             List<TargetStatus> targets = new ArrayList<>();
             for (TargetPlan tp : ap.targets()) {
                 TargetStatus prevTarget = prev == null ? null : prev.target(tp.cluster());
-                List<ActionResult> results = byTarget.getOrDefault(ap.app() + "@" + tp.cluster(), List.of());
+                List<ActionResult> results = byTarget.getOrDefault(new TargetKey(ap.app(), tp.cluster()), List.of());
                 TargetStatus next = tp.sync() == TargetPlan.Sync.Unknown
                         ? unknownTarget(tp, prevTarget)
-                        : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(ap.app() + "@" + tp.cluster()),
-                                heldDrift.getOrDefault(ap.app() + "@" + tp.cluster(), List.of()), events);
+                        : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(new TargetKey(ap.app(), tp.cluster())),
+                                heldDrift.getOrDefault(new TargetKey(ap.app(), tp.cluster()), List.of()), events);
                 boolean written = !results.isEmpty();
                 boolean waiting = tp.sync() != TargetPlan.Sync.Unknown
-                        && TargetRecord.waiting(results, heldBy.get(ap.app() + "@" + tp.cluster()));
+                        && TargetRecord.waiting(results, heldBy.get(new TargetKey(ap.app(), tp.cluster())));
                 healthChange(ap.app(), prevTarget, next, written, waiting, healthChanges);
                 driftEvent(ap.app(), prevTarget, next, events);
                 targets.add(next);
             }
             for (String left : ap.removedFrom()) {
-                TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(ap.app() + "@" + left, List.of()), events, ap.app(),
-                        heldBy.get(ap.app() + "@" + left));
+                TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(new TargetKey(ap.app(), left), List.of()), events, ap.app(),
+                        heldBy.get(new TargetKey(ap.app(), left)));
                 if (rest != null) targets.add(rest);
                 else if (prev.target(left) != null || prev.placement().contains(left)) events.add(new Event(Event.Type.Prune, ap.app() + " removed from " + left));
             }
             AppFailover af = plan.failovers().get(ap.app());
             targets = FailoverRecordKeeping.targets(targets, af);
-            boolean wrote = byTarget.keySet().stream().anyMatch(k -> k.startsWith(ap.app() + "@"));
+            boolean wrote = byTarget.keySet().stream().anyMatch(k -> k.app().equals(ap.app()));
             String source = wrote || prev == null ? desired.commit() : prev.source();
             RolloutMemory memory = RolloutMemory.after(ap, prev, plan.rollouts().get(ap.app()), targets, desired.commit(), events);
             List<Condition> conds = new ArrayList<>(conditions(targets, prev, now, null));
@@ -106,8 +108,8 @@ public final class Transition {
             if (apps.containsKey(gone.name())) continue;
             List<TargetStatus> rest = new ArrayList<>();
             for (TargetStatus t : gone.targets()) {
-                TargetStatus r = leftover(t, byTarget.getOrDefault(gone.name() + "@" + t.cluster(), List.of()), events, gone.name(),
-                        heldBy.get(gone.name() + "@" + t.cluster()));
+                TargetStatus r = leftover(t, byTarget.getOrDefault(new TargetKey(gone.name(), t.cluster()), List.of()), events, gone.name(),
+                        heldBy.get(new TargetKey(gone.name(), t.cluster())));
                 if (r != null && gone.prune()) rest.add(r);
             }
             if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
