@@ -4,6 +4,7 @@ import static dev.windlass.bench.Figures.Unit.BYTES;
 import static dev.windlass.bench.Figures.Unit.COUNT;
 import static dev.windlass.bench.Figures.Unit.PER_SECOND;
 
+import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.engine.reconcile.CommitRevisions;
 import dev.windlass.engine.reconcile.Kinds;
 import dev.windlass.engine.reconcile.PassReport;
@@ -41,15 +42,18 @@ final class BenchRun {
     private final FleetShape shape;
     private final int statusHistoryLimit;
     private final Clusters clusters;
+    private final ClientSettings client;
     private final Path dir;
     private final Figures figures;
     private final Memory memory;
     private final PrintStream log;
 
-    BenchRun(FleetShape shape, int statusHistoryLimit, Clusters clusters, Path dir, Figures figures, Memory memory, PrintStream log) {
+    BenchRun(FleetShape shape, int statusHistoryLimit, Clusters clusters, ClientSettings client, Path dir, Figures figures, Memory memory,
+             PrintStream log) {
         this.shape = shape;
         this.statusHistoryLimit = statusHistoryLimit;
         this.clusters = clusters;
+        this.client = client;
         this.dir = dir;
         this.figures = figures;
         this.memory = memory;
@@ -65,7 +69,7 @@ final class BenchRun {
     void run(int statusPasses, int hungClusterPushes, boolean hungFirst) throws Exception {
         SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml, statusHistoryLimit);
         try (Origin origin = Origin.create(dir.resolve("origin.git"));
-             BenchFleet fleet = new BenchFleet(clusters)) {
+             BenchFleet fleet = new BenchFleet(clusters, client)) {
             origin.commit(MAIN, null, repo.files(), "Synthetic fleet: " + shape);
             memory.resetPeaks();
             long rssAtStart = Memory.rssBytes();
@@ -196,6 +200,7 @@ final class BenchRun {
             Baselines.parseFloor(files, figures);
             var objects = Baselines.objects(files);
             Baselines.roundTripFloor(clusters, objects, figures);
+            if (client.inFlight() > 1) Baselines.roundTripFloorInFlight(clusters, objects, client.inFlight(), figures);
             Baselines.naiveLoop(clusters, objects, figures);
             figures.add("API requests, whole run", COUNT, clusters.counts().minus(start).reads() + clusters.counts().minus(start).writes());
             mirror.close();
