@@ -69,8 +69,8 @@ public final class BenchCommand implements Callable<Integer> {
             + " as many GETs in flight per cluster.")
     int inFlight = ClientSettings.IN_FLIGHT;
 
-    @Option(names = "--http2", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Offer HTTP/2 to API servers over TLS, as windlass run --http2 (default: on; only --real clusters speak TLS).")
+    @Option(names = "--http2", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "Offer HTTP/2 to API servers over TLS, as windlass run --http2 (default: off; only --real clusters speak TLS).")
     boolean http2;
 
     @Option(names = "--work", description = "Where origins and clones go; kept there for inspection (default: a new temporary directory, deleted run by run).")

@@ -19,7 +19,8 @@ import java.time.Duration;
  *                      bound on what the engine asks of one API server at once; there is no other rate limit
  * @param http2         offer HTTP/2 to API servers over TLS (ALPN): every request to a cluster then shares one
  *                      connection; a server that does not offer it is spoken to in HTTP/1.1, one connection per request
- *                      in flight
+ *                      in flight. Off by default: against a real API server it gained nothing measurable (see
+ *                      {@code docs/performance.md}, "Client settings for a fleet")
  */
 public record ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval, boolean watch,
                              java.nio.file.Path kubeconfigDir, int inFlight, boolean http2) {
@@ -28,11 +29,11 @@ public record ClientSettings(Duration connectTimeout, Duration requestTimeout, i
     public static final int IN_FLIGHT = 8;
 
     public static final ClientSettings DEFAULT =
-            new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 1, Duration.ofMillis(250), true, null, IN_FLIGHT, true);
+            new ClientSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), 1, Duration.ofMillis(250), true, null, IN_FLIGHT, false);
 
     /** Reads from watches. */
     public ClientSettings(Duration connectTimeout, Duration requestTimeout, int retryLimit, Duration retryInterval) {
-        this(connectTimeout, requestTimeout, retryLimit, retryInterval, true, null, IN_FLIGHT, true);
+        this(connectTimeout, requestTimeout, retryLimit, retryInterval, true, null, IN_FLIGHT, false);
     }
 
     /** The same, reading by one LIST each time. */

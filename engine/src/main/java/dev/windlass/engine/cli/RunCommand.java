@@ -76,8 +76,8 @@ final class RunCommand implements Callable<Integer> {
                     + " side on each cluster (default: ${DEFAULT-VALUE}; 1: one write at a time)")
     int inFlight;
 
-    @Option(names = "--http2", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "offer HTTP/2 to API servers over TLS, one connection per cluster for all requests (default: on)")
+    @Option(names = "--http2", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "offer HTTP/2 to API servers over TLS, one connection per cluster for all requests (default: off, HTTP/1.1)")
     boolean http2;
 
     @Option(names = "--log-format", paramLabel = "text|json",
