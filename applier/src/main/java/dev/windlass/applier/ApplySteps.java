@@ -42,6 +42,13 @@ final class ApplySteps {
         return steps;
     }
 
+    /** Every action as one lane, in the plan's order: for one write at a time. */
+    static Lane inOrder(List<Action> actions) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < actions.size(); i++) all.add(i);
+        return new Lane("", List.copyOf(all));
+    }
+
     private static List<Lane> lanes(Map<String, List<Integer>> byApp) {
         List<Lane> out = new ArrayList<>();
         byApp.forEach((app, positions) -> out.add(new Lane(app, List.copyOf(positions))));

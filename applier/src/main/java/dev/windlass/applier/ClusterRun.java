@@ -60,8 +60,10 @@ final class ClusterRun implements ClusterWork {
         }
         var client = ((ClusterConnection.Connected) connection).client();
         StageRecording inventory = new StageRecording(log.actions());
-        for (List<ApplySteps.Lane> step : ApplySteps.of(log.actions())) {
-            boolean finished = inFlight == 1 || step.size() == 1 ? sequential(client, step, inventory) : sideBySide(client, step, inventory);
+        // One write at a time: exactly the plan's order, as one lane.
+        List<List<ApplySteps.Lane>> steps = inFlight == 1 ? List.of(List.of(ApplySteps.inOrder(log.actions()))) : ApplySteps.of(log.actions());
+        for (List<ApplySteps.Lane> step : steps) {
+            boolean finished = step.size() == 1 ? sequential(client, step, inventory) : sideBySide(client, step, inventory);
             if (!finished) return log.results();
         }
         if (!lost && refused == null && fence.refusal().isEmpty()) inventory.finish(client);
