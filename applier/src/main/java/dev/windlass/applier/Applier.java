@@ -1,5 +1,6 @@
 package dev.windlass.applier;
 
+import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.observe.Observer;
 import dev.windlass.applier.write.ActionWrite;
@@ -33,6 +34,7 @@ public final class Applier implements AutoCloseable {
     private final Observer observer;
     private final ActionWrite writes = new ActionWrite();
     private final DeadlinePool pool;
+    private final LaneThreads laneThreads = new LaneThreads();
     private final Map<String, ClusterLane> lanes = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Applier(ClusterClients clients) { this(clients, ApplierSettings.DEFAULT); }
@@ -148,8 +150,10 @@ public final class Applier implements AutoCloseable {
 
     /**
      * Executes a plan's stages, every cluster on its own ({@link ClusterPipeline}): each runs its part of each stage in
-     * turn, under its own deadline for all of them, and moves on without waiting for other clusters. Clusters taken to
-     * be not answering are not written to. Results in the plan's order, only for the actions executed.
+     * turn, under its own deadline for all of them, and moves on without waiting for other clusters. Within a cluster's
+     * part of a stage, applications are applied side by side, {@link ClientSettings#inFlight} at once, in the plan's
+     * order of phases and waves ({@link ApplySteps}). Clusters taken to be not answering are not written to. Results in
+     * the plan's order, only for the actions executed.
      */
     public List<ActionResult> executeStages(List<Stage> stages) {
         return executeStages(stages, WriteFence.OPEN);
@@ -171,7 +175,7 @@ public final class Applier implements AutoCloseable {
         Map<String, CompletableFuture<List<ActionResult>>> running = new LinkedHashMap<>();
         byCluster.forEach((cluster, perStage) -> {
             perStage.removeIf(List::isEmpty);
-            ClusterPipeline pipeline = new ClusterPipeline(cluster, perStage, writes, fence);
+            ClusterPipeline pipeline = new ClusterPipeline(cluster, perStage, writes, fence, laneThreads, clients.settings().inFlight());
             int actions = perStage.stream().mapToInt(List::size).sum();
             Duration deadline = settings.executeDeadline(actions);
             String silent = lane(cluster).notAnswering();
@@ -221,7 +225,7 @@ public final class Applier implements AutoCloseable {
 
     private List<ActionResult> execute(Stage stage, Predicate<String> included) {
         return perCluster(stage, included, "it may or may not have been applied",
-                (cluster, actions) -> new ClusterRun(cluster, actions, writes, WriteFence.OPEN));
+                (cluster, actions) -> new ClusterRun(cluster, actions, writes, WriteFence.OPEN, laneThreads, clients.settings().inFlight()));
     }
 
     /** Runs each cluster's share in parallel under its own deadline; results in the stage's action order. */
@@ -255,6 +259,7 @@ public final class Applier implements AutoCloseable {
     /** Stops the pool and closes every cluster client. */
     @Override public void close() {
         pool.close();
+        laneThreads.close();
         clients.close();
     }
 

@@ -19,8 +19,9 @@ final class ClusterPipeline implements ClusterWork {
     private int current;  // guarded by this: the stage running now
 
     /** @param fence asked before each stage and each write in it (see {@link ClusterRun}) */
-    ClusterPipeline(String cluster, List<List<Action>> actionsByStage, ActionWrite writes, WriteFence fence) {
-        for (List<Action> actions : actionsByStage) stages.add(new ClusterRun(cluster, actions, writes, fence));
+    ClusterPipeline(String cluster, List<List<Action>> actionsByStage, ActionWrite writes, WriteFence fence, LaneThreads threads,
+                    int inFlight) {
+        for (List<Action> actions : actionsByStage) stages.add(new ClusterRun(cluster, actions, writes, fence, threads, inFlight));
     }
 
     @Override public List<ActionResult> run(ClusterConnection connection) {

@@ -10,11 +10,16 @@ import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 
 /**
- * One cluster's share of a stage: its actions in the stage's order, one at a time, each application's inventory
- * recorded before its objects are written. Once the cluster stops answering, the remaining actions fail as
+ * One cluster's share of a stage, in the plan's order as {@link ApplySteps} keeps it: step after step, and within a
+ * step up to {@code inFlight} applications side by side, each one's actions one after another, each application's
+ * inventory recorded before its objects are written. Once the cluster stops answering, the remaining actions fail as
  * skipped instead of each waiting for its own timeout. The write fence is asked before each action: once it refuses
  * (this replica lost its lease), nothing more is written and the remaining actions fail with its reason.
  */
@@ -27,12 +32,24 @@ final class ClusterRun implements ClusterWork {
     private final ResultLog log;
     private final ActionWrite writes;
     private final WriteFence fence;
+    private final LaneThreads threads;
+    private final int inFlight;
+    private volatile boolean lost;
+    private volatile String refused;
 
+    /** One action at a time. */
     ClusterRun(String cluster, List<Action> actions, ActionWrite writes, WriteFence fence) {
+        this(cluster, actions, writes, fence, null, 1);
+    }
+
+    /** @param inFlight applications written to at once (each has one request in flight); 1 runs everything on the caller's thread */
+    ClusterRun(String cluster, List<Action> actions, ActionWrite writes, WriteFence fence, LaneThreads threads, int inFlight) {
         this.cluster = cluster;
         this.log = new ResultLog(actions);
         this.writes = writes;
         this.fence = fence;
+        this.threads = threads;
+        this.inFlight = threads == null ? 1 : Math.max(1, inFlight);
     }
 
     /** One result per action, in order. */
@@ -43,9 +60,58 @@ final class ClusterRun implements ClusterWork {
         }
         var client = ((ClusterConnection.Connected) connection).client();
         StageRecording inventory = new StageRecording(log.actions());
-        boolean lost = false;
-        String refused = null;
-        for (Action action : log.actions()) {
+        // One write at a time: exactly the plan's order, as one lane.
+        List<List<ApplySteps.Lane>> steps = inFlight == 1 ? List.of(List.of(ApplySteps.inOrder(log.actions()))) : ApplySteps.of(log.actions());
+        for (List<ApplySteps.Lane> step : steps) {
+            boolean finished = step.size() == 1 ? sequential(client, step, inventory) : sideBySide(client, step, inventory);
+            if (!finished) return log.results();
+        }
+        if (!lost && refused == null && fence.refusal().isEmpty()) inventory.finish(client);
+        return log.results();
+    }
+
+    private boolean sequential(KubernetesClient client, List<ApplySteps.Lane> step, StageRecording inventory) {
+        for (ApplySteps.Lane lane : step) {
+            if (!lane(client, lane, inventory)) return false;
+        }
+        return true;
+    }
+
+    /**
+     * The step's lanes on the lane threads, at most {@code inFlight} at once. When the cluster's deadline interrupts
+     * this thread, the lanes running are interrupted too (their requests fail) and the step ends.
+     */
+    private boolean sideBySide(KubernetesClient client, List<ApplySteps.Lane> step, StageRecording inventory) {
+        Semaphore slots = new Semaphore(inFlight);
+        List<Future<Boolean>> running = new ArrayList<>();
+        try {
+            for (ApplySteps.Lane lane : step) {
+                slots.acquire();
+                running.add(threads.submit(() -> {
+                    try {
+                        return lane(client, lane, inventory);
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            boolean finished = true;
+            for (Future<Boolean> f : running) finished &= f.get();
+            return finished;
+        } catch (InterruptedException e) {
+            running.forEach(f -> f.cancel(true));
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            running.forEach(f -> f.cancel(true));
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** One application's actions in a step, one after another; false once the work was ended. */
+    private boolean lane(KubernetesClient client, ApplySteps.Lane lane, StageRecording inventory) {
+        for (int i : lane.positions()) {
+            Action action = log.actions().get(i);
             ActionResult result;
             if (refused == null) refused = fence.refusal().map(why -> "not written: " + why).orElse(null);
             if (refused != null) {
@@ -53,20 +119,20 @@ final class ClusterRun implements ClusterWork {
             } else if (lost) {
                 result = ActionResult.failed(action, "skipped: cluster " + cluster + " unreachable", true);
             } else {
+                if (!log.start(i)) return false;
                 Attempt attempt = attempt(client, action, inventory);
                 result = attempt.result();
-                lost = attempt.clusterUnreachable();
+                if (attempt.clusterUnreachable()) lost = true;
             }
             inventory.after(result);
-            if (!log.record(result)) return log.results();
+            if (!log.record(i, result)) return false;
         }
-        if (!lost && refused == null && fence.refusal().isEmpty()) inventory.finish(client);
-        return log.results();
+        return true;
     }
 
     private Attempt attempt(KubernetesClient client, Action action, StageRecording inventory) {
-        var refused = inventory.before(client, action);
-        if (refused.isPresent()) return refused.get();
+        var refusedByInventory = inventory.before(client, action);
+        if (refusedByInventory.isPresent()) return refusedByInventory.get();
         Attempt attempt = writes.attempt(client, action);
         if (!CrdEstablishment.wrote(attempt.result())) return attempt;
         return new Attempt(CrdEstablishment.await(client, attempt.result(), CRD_ESTABLISHED), false);

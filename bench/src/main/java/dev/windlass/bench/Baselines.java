@@ -63,6 +63,31 @@ final class Baselines {
         figures.addNanos("floor: one round trip per placed object", System.nanoTime() - t0);
     }
 
+    /**
+     * One GET per object per cluster, {@code inFlight} at once per cluster: the floor for an engine that has as many
+     * writes in flight per cluster. On clusters that share the machine's cores with the engine it is bound by the
+     * servers' CPU more than by latency.
+     */
+    static void roundTripFloorInFlight(Clusters clusters, List<GenericKubernetesResource> objects, int inFlight, Figures figures)
+            throws Exception {
+        long t0 = System.nanoTime();
+        perCluster(clusters, (client, name) -> {
+            ExecutorService gets = Executors.newFixedThreadPool(inFlight);
+            try {
+                List<Future<?>> sent = new ArrayList<>();
+                for (GenericKubernetesResource o : objects) {
+                    sent.add(gets.submit(() -> client.genericKubernetesResources(o.getApiVersion(), o.getKind())
+                            .inNamespace(o.getMetadata().getNamespace()).withName(o.getMetadata().getName()).get()));
+                }
+                for (Future<?> f : sent) f.get();
+            } finally {
+                gets.shutdownNow();
+            }
+        });
+        figures.addNanos(String.format(java.util.Locale.ROOT, "floor: one round trip per placed object, %d in flight per cluster", inFlight),
+                System.nanoTime() - t0);
+    }
+
     /** Applies every object to every cluster, as a CI job running a client-side apply each time would. */
     static void naiveLoop(Clusters clusters, List<GenericKubernetesResource> objects, Figures figures) throws Exception {
         for (int pass = 0; pass < 3; pass++) {

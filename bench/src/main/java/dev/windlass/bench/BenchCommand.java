@@ -1,5 +1,6 @@
 package dev.windlass.bench;
 
+import dev.windlass.applier.cluster.ClientSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +64,15 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--cluster-heap", defaultValue = "8g", description = "Heap of the JVM that runs the sandbox clusters (default: ${DEFAULT-VALUE}).")
     String clusterHeap;
 
+    @Option(names = "--in-flight", description = "Writes in flight at once per cluster while the engine applies a plan, as"
+            + " windlass run --in-flight (default: the engine's, ${DEFAULT-VALUE}). The round-trip floor is also measured with"
+            + " as many GETs in flight per cluster.")
+    int inFlight = ClientSettings.IN_FLIGHT;
+
+    @Option(names = "--http2", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "Offer HTTP/2 to API servers over TLS, as windlass run --http2 (default: off; only --real clusters speak TLS).")
+    boolean http2;
+
     @Option(names = "--work", description = "Where origins and clones go; kept there for inspection (default: a new temporary directory, deleted run by run).")
     Path work;
 
@@ -93,6 +103,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (!shapeOf.allows(objects)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "the " + shapeOf.cli() + " workload has 4 objects per app, not " + objects);
         }
+        if (inFlight < 1) throw new CommandLine.ParameterException(new CommandLine(this), "--in-flight must be at least 1");
         if (hung && clusterCount < 2) throw new CommandLine.ParameterException(new CommandLine(this), "the hung-cluster scenario needs at least 2 clusters");
         boolean temporary = work == null;
         Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
@@ -108,7 +119,7 @@ public final class BenchCommand implements Callable<Integer> {
                     try (Clusters fleet = real ? new RealClusters(clusterCount, shape.podsPerCluster(), Files.createDirectories(dir))
                             : new SandboxClusters(clusterCount, clusterHeap)) {
                         where = fleet.describe();
-                        new BenchRun(shape, statusHistoryLimit, fleet, dir, figures, memory, out).run(run == 1 ? statusPasses : 0, hung ? pushes : 0, run % 2 == 0);
+                        new BenchRun(shape, statusHistoryLimit, fleet, ClientSettings.DEFAULT.withConcurrency(inFlight, http2), dir, figures, memory, out).run(run == 1 ? statusPasses : 0, hung ? pushes : 0, run % 2 == 0);
                     }
                     if (temporary) delete(dir);
                 }

@@ -1,6 +1,7 @@
 package dev.windlass.bench;
 
 import dev.windlass.applier.Applier;
+import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.engine.reconcile.Fleet;
 import dev.windlass.policy.model.Cluster;
@@ -19,10 +20,13 @@ import java.util.Set;
  * which starts sandbox clusters in-process; every call it makes to the applier is made here the same way.
  */
 final class BenchFleet implements Fleet {
-    private final ClusterClients clients = new ClusterClients();
-    private final Applier applier = new Applier(clients);
+    private final ClusterClients clients;
+    private final Applier applier;
 
-    BenchFleet(Clusters clusters) {
+    /** @param settings the engine's client settings but for writes in flight and HTTP/2, which the bench may set */
+    BenchFleet(Clusters clusters, ClientSettings settings) {
+        this.clients = new ClusterClients(settings);
+        this.applier = new Applier(clients);
         for (String name : clusters.names()) clients.register(name, clusters.config(name), clusters.serverSideApply());
     }
 

@@ -4,6 +4,7 @@ import static dev.windlass.bench.Figures.Unit.BYTES;
 import static dev.windlass.bench.Figures.Unit.COUNT;
 import static dev.windlass.bench.Figures.Unit.PER_SECOND;
 
+import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.engine.reconcile.CommitRevisions;
 import dev.windlass.engine.reconcile.Kinds;
 import dev.windlass.engine.reconcile.PassReport;
@@ -17,6 +18,7 @@ import dev.windlass.git.RetryPolicy;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.remediation.Remediations;
@@ -41,15 +43,18 @@ final class BenchRun {
     private final FleetShape shape;
     private final int statusHistoryLimit;
     private final Clusters clusters;
+    private final ClientSettings client;
     private final Path dir;
     private final Figures figures;
     private final Memory memory;
     private final PrintStream log;
 
-    BenchRun(FleetShape shape, int statusHistoryLimit, Clusters clusters, Path dir, Figures figures, Memory memory, PrintStream log) {
+    BenchRun(FleetShape shape, int statusHistoryLimit, Clusters clusters, ClientSettings client, Path dir, Figures figures, Memory memory,
+             PrintStream log) {
         this.shape = shape;
         this.statusHistoryLimit = statusHistoryLimit;
         this.clusters = clusters;
+        this.client = client;
         this.dir = dir;
         this.figures = figures;
         this.memory = memory;
@@ -65,7 +70,7 @@ final class BenchRun {
     void run(int statusPasses, int hungClusterPushes, boolean hungFirst) throws Exception {
         SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml, statusHistoryLimit);
         try (Origin origin = Origin.create(dir.resolve("origin.git"));
-             BenchFleet fleet = new BenchFleet(clusters)) {
+             BenchFleet fleet = new BenchFleet(clusters, client)) {
             origin.commit(MAIN, null, repo.files(), "Synthetic fleet: " + shape);
             memory.resetPeaks();
             long rssAtStart = Memory.rssBytes();
@@ -194,8 +199,10 @@ final class BenchRun {
             // Baselines, on the same clusters, after the engine is done with them (the naive loop rewrites its objects).
             Map<String, byte[]> files = repo.files();
             Baselines.parseFloor(files, figures);
+            warmParse(mirror);
             var objects = Baselines.objects(files);
             Baselines.roundTripFloor(clusters, objects, figures);
+            if (client.inFlight() > 1) Baselines.roundTripFloorInFlight(clusters, objects, client.inFlight(), figures);
             Baselines.naiveLoop(clusters, objects, figures);
             figures.add("API requests, whole run", COUNT, clusters.counts().minus(start).reads() + clusters.counts().minus(start).writes());
             mirror.close();
@@ -226,6 +233,19 @@ final class BenchRun {
         figures.add("  actions in the first plan", COUNT, plan.actions().size());
         log.printf("  cold start %.0f ms, %d actions planned%n", (t1 - t0) / 1e6, plan.actions().size());
         return tParse - t0;
+    }
+
+    /**
+     * The cold start's parse again, in the same warmed-up JVM, with nothing cached: what parsing costs once the JIT has
+     * compiled it and every class is loaded, to tell warm-up from work in the cold start's parse.
+     */
+    private void warmParse(Mirror mirror) throws IOException {
+        String head = mirror.resolve(MAIN).orElseThrow();
+        for (int run = 0; run < 3; run++) {
+            long t0 = System.nanoTime();
+            RepoParser.parse(mirror.snapshot(head));
+            figures.addNanos(Report.WARM_PARSE, System.nanoTime() - t0);
+        }
     }
 
     /** The first pass, which applies everything. */

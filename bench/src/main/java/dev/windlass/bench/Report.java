@@ -18,6 +18,7 @@ final class Report {
     static final String REVIEW = "plan of a pull request touching 1% of apps";
     static final String STATUS = "status commit (one file, lease + commit + push)";
     static final String PARSE_FLOOR = "floor: parse + hash every file";
+    static final String WARM_PARSE = "parse (all files) again, warm: the engine's parser, nothing cached";
     static final String TRIP_FLOOR = "floor: one round trip per placed object";
     static final String NAIVE = "naive loop: apply every object, one pass";
     static final String PEAK_HEAP = "heap: peak in use, cold start to synced";
@@ -60,7 +61,10 @@ final class Report {
         out.println();
         out.println("Ratios to the baselines (medians):");
         ratio(out, "full parse / parse floor", f.median(COLD, "  of which parse (all files)"), f.median(PARSE_FLOOR));
+        ratio(out, "full parse, warm / parse floor", f.median(WARM_PARSE), f.median(PARSE_FLOOR));
         ratio(out, "initial sync / round-trip floor", f.median(SYNC), f.median(TRIP_FLOOR));
+        f.all().stream().filter(x -> x.name().startsWith(TRIP_FLOOR + ", ")).findFirst().ifPresent(inFlight ->
+                ratio(out, "initial sync / round-trip floor," + inFlight.name().substring(TRIP_FLOOR.length() + 1), f.median(SYNC), inFlight.median()));
         ratio(out, "initial sync / naive loop pass", f.median(SYNC), f.median(NAIVE));
         ratio(out, "no-op pass / naive loop pass (time)", f.median(NOOP), f.median(NAIVE));
         out.printf("  %-52s %s vs %s%n", "no-op pass writes vs naive loop writes", count(f.median(NOOP, "  API writes (must be 0)")),

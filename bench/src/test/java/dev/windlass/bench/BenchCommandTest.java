@@ -81,6 +81,18 @@ class BenchCommandTest {
         assertTrue(table.contains("no-op pass writes vs naive loop writes"), table);
     }
 
+    @Test void theInitialSyncReadsNoInventoryBeforeCreatingIt() {
+        // Per cluster: the inventory namespace looked up once, and the LISTs and readiness checks of the pass; a read
+        // per app (its inventory, or the namespace before creating it) would be 12 or more per cluster.
+        assertTrue(median("initial sync: first pass, all objects applied", "  API reads") < 2 * 12, table);
+    }
+
+    @Test void theRatiosToTheFloorsArePrintedForOneAndSeveralWritesInFlight() {
+        assertTrue(table.contains("floor: one round trip per placed object, 8 in flight per cluster"), table);
+        assertTrue(table.contains("initial sync / round-trip floor, 8 in flight per cluster"), table);
+        assertTrue(table.contains("full parse, warm / parse floor"), table);
+    }
+
     /** The median column of a figure's line, taken under the top-level figure it belongs to. */
     private static double median(String figure, String detail) {
         int at = table.indexOf("\n" + figure + " ");

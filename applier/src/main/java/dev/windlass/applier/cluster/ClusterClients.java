@@ -95,6 +95,9 @@ public final class ClusterClients implements AutoCloseable {
 
     public Set<String> clusters() { return new TreeSet<>(entries.keySet()); }
 
+    /** The settings every client here is made with. */
+    public ClientSettings settings() { return settings; }
+
     /** Forgets a cluster that left the fleet and closes its client. */
     public void remove(String cluster) { closeQuietly(entries.remove(cluster)); }
 
@@ -202,9 +205,13 @@ public final class ClusterClients implements AutoCloseable {
         config.setRequestTimeout(Math.toIntExact(settings.requestTimeout().toMillis()));
         config.setRequestRetryBackoffLimit(settings.retryLimit());
         config.setRequestRetryBackoffInterval(Math.toIntExact(settings.retryInterval().toMillis()));
-        if (!settings.watch()) return new Connected(new KubernetesClientBuilder().withConfig(config).build(), serverSideApply);
+        KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+        if (settings.http2() && config.getMasterUrl() != null && config.getMasterUrl().startsWith("https:")) {
+            builder.withHttpClientFactory(new Http2Clients());
+        }
+        if (!settings.watch()) return new Connected(builder.build(), serverSideApply);
         WriteMarks writes = new WriteMarks();
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+        KubernetesClient client = builder
                 .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("windlass-write-marks", writes))
                 .build();
         return new Connected(client, serverSideApply, new WatchCache(client, writes));

@@ -7,7 +7,6 @@ import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.state.InventoryEntry;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -64,14 +63,31 @@ public final class InventoryConfigMaps {
         return new Found(byApp, problems);
     }
 
-    /** Puts {@code entries} into the app's inventory; returns whether anything was written. */
-    public static boolean record(KubernetesClient client, String app, Collection<InventoryEntry> entries) {
+    /**
+     * Puts {@code entries} into the app's inventory; returns whether anything was written.
+     *
+     * @param likelyAbsent the inventory is most likely not there yet (everything the app writes is a create): it is
+     *                     created at once, without reading it first; if it was there after all (409), it is read and
+     *                     updated as usual
+     * @param namespace    whether {@value #NAMESPACE} is known to exist, shared by the writes of one cluster's stage
+     */
+    public static boolean record(KubernetesClient client, String app, Collection<InventoryEntry> entries, boolean likelyAbsent,
+                                 SystemNamespace namespace) {
+        if (likelyAbsent) {
+            namespace.ensure(client);
+            try {
+                client.configMaps().inNamespace(NAMESPACE).resource(configMap(app, InventoryRecord.EMPTY.with(entries), null)).create();
+                return true;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw e;
+            }
+        }
         ConfigMap current = client.configMaps().inNamespace(NAMESPACE).withName(PREFIX + app).get();
         InventoryRecord before = current == null ? InventoryRecord.EMPTY : InventoryRecord.parse(data(current));
         InventoryRecord after = before.with(entries);
         if (current != null && after.equals(before)) return false;
         if (current == null) {
-            ensureNamespace(client);
+            namespace.ensure(client);
             client.configMaps().inNamespace(NAMESPACE).resource(configMap(app, after, null)).create();
         } else {
             // The resource version read above makes a concurrent change fail (409) instead of being overwritten.
@@ -93,16 +109,6 @@ public final class InventoryConfigMaps {
             client.configMaps().inNamespace(NAMESPACE).resource(configMap(app, after, current)).update();
         }
         return true;
-    }
-
-    private static void ensureNamespace(KubernetesClient client) {
-        // Read first: creating needs a permission an installation may rightly withhold once the namespace exists.
-        if (client.namespaces().withName(NAMESPACE).get() != null) return;
-        try {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) throw e;
-        }
     }
 
     private static ConfigMap configMap(String app, InventoryRecord record, ConfigMap current) {

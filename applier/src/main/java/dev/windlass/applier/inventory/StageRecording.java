@@ -10,13 +10,14 @@ import dev.windlass.policy.state.InventoryEntry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,15 +31,23 @@ public final class StageRecording {
 
     private static final Logger log = LoggerFactory.getLogger(StageRecording.class);
 
-    private final Map<String, List<InventoryEntry>> toRecord = new LinkedHashMap<>();
-    private final Set<String> recorded = new HashSet<>();
-    private final Map<String, String> failed = new HashMap<>();
-    private final Map<String, List<ObjectRef>> released = new LinkedHashMap<>();
+    // Applications may be applied side by side: each one's entries are touched by one thread at a time, the maps by many.
+    private final Map<String, List<InventoryEntry>> toRecord = new LinkedHashMap<>();  // read-only once built
+    private final Set<String> recorded = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> failed = new ConcurrentHashMap<>();
+    private final Map<String, List<ObjectRef>> released = new ConcurrentSkipListMap<>();
+    private final Set<String> onlyCreates = new HashSet<>();  // read-only once built: apps whose recorded writes all create
+    private final SystemNamespace namespace = new SystemNamespace();
 
     public StageRecording(List<Action> actions) {
+        Set<String> updating = new HashSet<>();
         for (Action a : actions) {
-            if (isRecorded(a)) toRecord.computeIfAbsent(a.app(), app -> new ArrayList<>()).add(InventoryEntry.of(a.desired()));
+            if (!isRecorded(a)) continue;
+            toRecord.computeIfAbsent(a.app(), app -> new ArrayList<>()).add(InventoryEntry.of(a.desired()));
+            if (a.operation() != Operation.Create) updating.add(a.app());
         }
+        onlyCreates.addAll(toRecord.keySet());
+        onlyCreates.removeAll(updating);
     }
 
     /**
@@ -49,7 +58,8 @@ public final class StageRecording {
         String app = action.app();
         if (!failed.containsKey(app) && isRecorded(action) && !recorded.contains(app)) {
             try {
-                InventoryConfigMaps.record(client, app, toRecord.get(app));
+                // An app that only creates is most likely new here, its inventory too: written without reading it first.
+                InventoryConfigMaps.record(client, app, toRecord.get(app), onlyCreates.contains(app), namespace);
                 recorded.add(app);
             } catch (KubernetesClientException e) {
                 failed.put(app, Failures.describe(e));
@@ -66,7 +76,7 @@ public final class StageRecording {
         Action a = result.action();
         // Remediation actions (no application) are on objects no inventory holds.
         if (result.succeeded() && !a.app().isEmpty() && (a.operation() == Operation.Delete || a.operation() == Operation.Orphan)) {
-            released.computeIfAbsent(a.app(), app -> new ArrayList<>()).add(a.object());
+            released.computeIfAbsent(a.app(), app -> java.util.Collections.synchronizedList(new ArrayList<>())).add(a.object());
         }
     }
 

@@ -35,10 +35,14 @@ public record Target(KubernetesClient client, String apiVersion, ObjectRef ref, 
         return Optional.ofNullable(live).map(this::tree);
     }
 
-    /** POSTs {@code body}; a 409 means someone created it first and is left to the caller. */
-    public Map<String, Object> create(Map<String, Object> body) {
+    /**
+     * POSTs {@code body}; a 409 means someone created it first and is left to the caller. What the server answers is
+     * not turned into a tree: no caller needs it, and a first sync creates every object (the watch delivers it anyway).
+     */
+    public void create(Map<String, Object> body) {
         Resource<? extends HasMetadata> handle = handle(body);
-        return tree(dryRun ? handle.dryRun().create() : handle.create());
+        if (dryRun) handle.dryRun().create();
+        else handle.create();
     }
 
     /** Sends an RFC 7386 JSON merge patch and returns the object as the server stored it. */

@@ -71,6 +71,15 @@ final class RunCommand implements Callable<Integer> {
             description = "on SIGTERM, how long to wait for the pass in flight before exiting (default: ${DEFAULT-VALUE})")
     String shutdownGrace;
 
+    @Option(names = "--in-flight", paramLabel = "N", defaultValue = "" + dev.windlass.applier.cluster.ClientSettings.IN_FLIGHT,
+            description = "writes in flight at once per cluster while a plan is applied: that many applications are applied side by"
+                    + " side on each cluster (default: ${DEFAULT-VALUE}; 1: one write at a time)")
+    int inFlight;
+
+    @Option(names = "--http2", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "offer HTTP/2 to API servers over TLS, one connection per cluster for all requests (default: off, HTTP/1.1)")
+    boolean http2;
+
     @Option(names = "--log-format", paramLabel = "text|json",
             description = "log lines as text or JSON objects (default: env WINDLASS_LOG_FORMAT, else text)")
     LogFormat logFormat;
@@ -82,6 +91,7 @@ final class RunCommand implements Callable<Integer> {
         Duration every = duration("--interval", interval);
         Duration ready = duration("--ready-within", readyWithin);
         Duration grace = duration("--shutdown-grace", shutdownGrace);
+        if (inFlight < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--in-flight takes a number of at least 1");
         int colon = listen.lastIndexOf(':');
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
@@ -96,7 +106,7 @@ final class RunCommand implements Callable<Integer> {
         Leadership leadership = leader.leadership(management);
         SandboxSupply sandboxes = SandboxSupply.onDemand(Clock.systemUTC());
         Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
-                dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined), leadership != null ? leadership : WriteFence.OPEN,
+                dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), leadership != null ? leadership : WriteFence.OPEN,
                 managementCluster);
         Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready).start();
         if (leadership != null) {
