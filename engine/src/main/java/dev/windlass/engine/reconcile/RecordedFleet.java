@@ -43,7 +43,10 @@ public final class RecordedFleet implements Fleet {
 
     @Override public void connect(Map<String, Cluster> clusters) {}
 
-    /** As many nodes, and as many Ready, as the status branch recorded: a recorded cluster is as healthy as it was. */
+    /**
+     * As many nodes, and as many Ready, as the status branch recorded, and reachable or not as recorded: a recorded
+     * cluster is as healthy as it was.
+     */
     private List<dev.windlass.policy.observe.NodeObservation> recordedNodes(String cluster) {
         var recorded = state.clusters().get(cluster);
         if (recorded == null) return List.of(new dev.windlass.policy.observe.NodeObservation(cluster + "-recorded", Map.of(), true));
@@ -77,7 +80,10 @@ public final class RecordedFleet implements Fleet {
                     }
                 }
             }
-            out.put(cluster, new ClusterObservation(cluster, ClusterObservation.Reachability.Reachable, "", objects, namespaces,
+            var recorded = state.clusters().get(cluster);
+            boolean unreachable = recorded != null && ClusterObservation.Reachability.Unreachable.name().equals(recorded.reachability());
+            out.put(cluster, new ClusterObservation(cluster, unreachable ? ClusterObservation.Reachability.Unreachable
+                    : ClusterObservation.Reachability.Reachable, recorded == null ? "" : recorded.message(), objects, namespaces,
                     recordedNodes(cluster), false, Map.of()));
         }
         return new ObservedState(out);
