@@ -165,7 +165,7 @@ public final class Reconciler {
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
         ObservedState observed = scope == null
                 ? fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired))
-                : ShardedObservation.observe(fleet, new RecordedFleet(mirror, state), scope::owns, Kinds.toObserve(desired, state),
+                : ShardedObservation.observe(fleet, new RecordedFleet(mirror, state, desired), scope::owns, Kinds.toObserve(desired, state),
                         Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);

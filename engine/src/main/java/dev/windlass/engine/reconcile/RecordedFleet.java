@@ -34,11 +34,21 @@ import java.util.Set;
 public final class RecordedFleet implements Fleet {
     private final Mirror mirror;
     private final EngineState state;
+    private final DesiredState current;
     private final Map<String, DesiredState> commits = new HashMap<>();
 
     public RecordedFleet(Mirror mirror, EngineState state) {
+        this(mirror, state, null);
+    }
+
+    /**
+     * @param current the commit being planned, or null: a recorded object whose hash is the one this commit's manifest
+     *                has is that manifest (the owner applied it), whatever commit the application's record names
+     */
+    public RecordedFleet(Mirror mirror, EngineState state, DesiredState current) {
         this.mirror = mirror;
         this.state = state;
+        this.current = current;
     }
 
     @Override public void connect(Map<String, Cluster> clusters) {}
@@ -66,9 +76,18 @@ public final class RecordedFleet implements Fleet {
                 TargetStatus t = app.target(cluster);
                 if (t == null || app.source() == null) continue;
                 Application applied = appliedFrom(app);
-                if (applied == null) continue;
-                namespaces.add(applied.namespace());
+                Application now = current == null ? null : current.apps().get(app.name());
+                if (now != null) namespaces.add(now.namespace());
+                if (applied == null && now == null) continue;
+                if (applied != null) namespaces.add(applied.namespace());
                 for (InventoryEntry e : t.inventory()) {
+                    Manifest same = now == null ? null : now.on(cluster).manifests().stream()
+                            .filter(m -> m.ref().equals(e.ref()) && m.hash().equals(e.hash())).findFirst().orElse(null);
+                    if (same != null) {
+                        objects.put(same.ref(), new LiveObject(same.ref(), withHash(same, e.hash()), Health.valueOf(t.health()), ""));
+                        continue;
+                    }
+                    if (applied == null) continue;
                     // The cluster may run another revision than the commit read here: the object is there all the
                     // same, with the hash it was recorded with; its fields are the closest version at hand.
                     for (Manifest m : applied.on(cluster).manifests()) {

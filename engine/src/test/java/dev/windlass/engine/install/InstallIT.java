@@ -71,7 +71,8 @@ class InstallIT {
         List<Pod> pods = awaitRunningPods();
         for (Pod p : pods) assertTrue(p.getSpec().getNodeName().startsWith("node-"), "scheduled on a kwok node: " + p.getSpec().getNodeName());
         Pod pod = pods.get(0);
-        assertTrue(pod.getSpec().getContainers().get(0).getArgs().contains("--leader-elect"));
+        assertTrue(pod.getSpec().getContainers().get(0).getArgs().contains("--shards=3"), pod.getSpec().getContainers().get(0).getArgs().toString());
+        assertEquals("/readyz", pod.getSpec().getContainers().get(0).getReadinessProbe().getHttpGet().getPath());
         assertEquals("windlass", pod.getSpec().getServiceAccountName());
         assertEquals("windlass:dev", pod.getSpec().getContainers().get(0).getImage());
         PodSecurityContext podSecurity = pod.getSpec().getSecurityContext();
@@ -127,7 +128,7 @@ class InstallIT {
         assertNotNull(admin.nodes().withName("node-0").get());
         assertNotNull(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get());
         assertTrue(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get().getMetadata().getLabels().isEmpty());
-        assertEquals(2, admin.apps().deployments().inNamespace(NS).withName("windlass").get().getSpec().getReplicas());
+        assertEquals(3, admin.apps().deployments().inNamespace(NS).withName("windlass").get().getSpec().getReplicas());
         assertEquals(null, admin.apps().deployments().inNamespace("default").withName("intruder").get());
         assertEquals(null, admin.rbac().clusterRoleBindings().withName("windlass-escalates").get());
     }
@@ -194,11 +195,11 @@ class InstallIT {
     }
 
     private static List<Pod> awaitRunningPods() {
-        return Await.until(Duration.ofSeconds(60), "the engine's Deployment to run its two Pods on kwok nodes", () -> {
+        return Await.until(Duration.ofSeconds(60), "the engine's Deployment to run its three Pods on kwok nodes", () -> {
             Deployment d = admin.apps().deployments().inNamespace(NS).withName("windlass").get();
             List<Pod> pods = admin.pods().inNamespace(NS).withLabel("app.kubernetes.io/name", "windlass").list().getItems();
-            boolean available = d.getStatus() != null && Integer.valueOf(2).equals(d.getStatus().getAvailableReplicas());
-            return available && pods.size() == 2 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())) ? pods : null;
+            boolean available = d.getStatus() != null && Integer.valueOf(3).equals(d.getStatus().getAvailableReplicas());
+            return available && pods.size() == 3 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())) ? pods : null;
         }, p -> p != null);
     }
 
