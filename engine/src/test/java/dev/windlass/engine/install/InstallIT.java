@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.engine.lease.LeaseSettings;
 import dev.windlass.engine.lease.Leadership;
+import dev.windlass.engine.lease.ShardLeases;
 import dev.windlass.kubetest.Await;
 import dev.windlass.kubetest.KubeCluster;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -84,9 +85,9 @@ class InstallIT {
         assertEquals(Boolean.FALSE, container.getAllowPrivilegeEscalation());
         assertEquals(List.of("ALL"), container.getCapabilities().getDrop());
         assertTrue(pod.getSpec().getVolumes().stream().anyMatch(v -> v.getName().equals("work") && v.getEmptyDir() != null));
-        Await.until(Duration.ofSeconds(30), "the disruption budget to count the engine's Pod",
+        Await.until(Duration.ofSeconds(30), "the disruption budget to count the engine's Pods and let one go at a time",
                 () -> admin.policy().v1().podDisruptionBudget().inNamespace(NS).withName("windlass").get(),
-                b -> b.getStatus() != null && Integer.valueOf(2).equals(b.getStatus().getCurrentHealthy())
+                b -> b.getStatus() != null && Integer.valueOf(3).equals(b.getStatus().getCurrentHealthy())
                         && Integer.valueOf(1).equals(b.getStatus().getDisruptionsAllowed()));
 
         // What the README's next step creates: a member cluster's kubeconfig, in a Secret of the engine's namespace.
@@ -191,6 +192,13 @@ class InstallIT {
             assertEquals("replica-a", admin.leases().inNamespace(NS).withName("windlass").get().getSpec().getHolderIdentity());
         } finally {
             renewals.shutdownNow();
+        }
+        // windlass run --shards: one Lease per shard, under the same rules.
+        try (ShardLeases shards = ShardLeases.stand(engine, LeaseSettings.defaults(NS, "sharded", "replica-c"), 2,
+                new java.util.TreeSet<>(java.util.Set.of(0, 1)), shard -> {})) {
+            Await.until(Duration.ofSeconds(30), "replica-c to hold both shards' Leases as the engine's ServiceAccount", shards::writable,
+                    java.util.Set.of(0, 1)::equals);
+            assertEquals("replica-c", admin.leases().inNamespace(NS).withName("sharded-shard-1").get().getSpec().getHolderIdentity());
         }
     }
 
