@@ -81,6 +81,9 @@ class ShardedEnginesIT {
             assertEquals("1.4.2", image(fleet, "eu-1"));
             assertEquals("1.4.2", image(fleet, "eu-2"));
             assertEquals("1.4.2", image(fleet, "us-1"));
+            // Idle: neither replica plans a target afresh, its own clusters' (from watches) or the other shard's (from the record).
+            assertEquals(0, onlyOwn(fleet, engineA, Set.of("eu-1"), new TreeMap<>()).planning().targetsPlanned());
+            assertEquals(0, onlyOwn(fleet, engineB, Set.of("eu-2", "us-1"), new TreeMap<>()).planning().targetsPlanned());
 
             // A new revision of web: waves eu-1 (shard 0), eu-2 (shard 1), us-1 (shard 1).
             fleet.push("web 1.5.0", c -> c.write(DEPLOYMENT, ReconcileLoopE2E.read(EXAMPLES.resolve(DEPLOYMENT)).replace("web:1.4.2", "web:1.5.0")));

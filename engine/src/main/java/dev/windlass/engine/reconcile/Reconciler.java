@@ -70,6 +70,8 @@ public final class Reconciler {
     private final WriteFence fence;
     /** The shards this replica may hold; null: it acts for the whole fleet. */
     private final Shards shards;
+    /** Other shards' clusters' objects as last built from the record, handed out again while unchanged (plan memo). */
+    private final Map<String, dev.windlass.policy.observe.LiveObject> recordedObjects = new java.util.HashMap<>();
     /** What the pass in flight acts for and records (null when not sharded). */
     private ShardScope scope;
     /** The status files as this engine last read or wrote them: what its next change is computed against. */
@@ -165,7 +167,7 @@ public final class Reconciler {
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
         ObservedState observed = scope == null
                 ? fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired))
-                : ShardedObservation.observe(fleet, new RecordedFleet(mirror, state, desired), scope::owns, Kinds.toObserve(desired, state),
+                : ShardedObservation.observe(fleet, new RecordedFleet(mirror, state, desired, recordedObjects), scope::owns, Kinds.toObserve(desired, state),
                         Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);

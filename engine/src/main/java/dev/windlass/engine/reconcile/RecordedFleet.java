@@ -35,6 +35,7 @@ public final class RecordedFleet implements Fleet {
     private final Mirror mirror;
     private final EngineState state;
     private final DesiredState current;
+    private final Map<String, LiveObject> reuse;
     private final Map<String, DesiredState> commits = new HashMap<>();
 
     public RecordedFleet(Mirror mirror, EngineState state) {
@@ -46,9 +47,19 @@ public final class RecordedFleet implements Fleet {
      *                has is that manifest (the owner applied it), whatever commit the application's record names
      */
     public RecordedFleet(Mirror mirror, EngineState state, DesiredState current) {
+        this(mirror, state, current, new HashMap<>());
+    }
+
+    /**
+     * @param reuse the objects an earlier fleet built, by what they were built from: an object built from the same
+     *              manifest content, recorded hash and health is handed out again as the very same object, so the plan
+     *              memo reuses what nothing changed. Replaced by what this fleet builds.
+     */
+    public RecordedFleet(Mirror mirror, EngineState state, DesiredState current, Map<String, LiveObject> reuse) {
         this.mirror = mirror;
         this.state = state;
         this.current = current;
+        this.reuse = reuse;
     }
 
     @Override public void connect(Map<String, Cluster> clusters) {}
@@ -68,6 +79,7 @@ public final class RecordedFleet implements Fleet {
     }
 
     @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) {
+        Map<String, LiveObject> built = new HashMap<>();
         Map<String, ClusterObservation> out = new HashMap<>();
         for (String cluster : kindsByCluster.keySet()) {
             Map<ObjectRef, LiveObject> objects = new HashMap<>();
@@ -84,7 +96,7 @@ public final class RecordedFleet implements Fleet {
                     Manifest same = now == null ? null : now.on(cluster).manifests().stream()
                             .filter(m -> m.ref().equals(e.ref()) && m.hash().equals(e.hash())).findFirst().orElse(null);
                     if (same != null) {
-                        objects.put(same.ref(), new LiveObject(same.ref(), withHash(same, e.hash()), Health.valueOf(t.health()), ""));
+                        objects.put(same.ref(), reused(cluster, same, e.hash(), t.health(), built));
                         continue;
                     }
                     if (applied == null) continue;
@@ -94,7 +106,7 @@ public final class RecordedFleet implements Fleet {
                         if (m.ref().equals(e.ref())) {
                             // A Secret's record has no hash: what was applied is the manifest of the commit it came from.
                             String hash = e.hash().isEmpty() ? m.hash() : e.hash();
-                            objects.put(m.ref(), new LiveObject(m.ref(), withHash(m, hash), Health.valueOf(t.health()), ""));
+                            objects.put(m.ref(), reused(cluster, m, hash, t.health(), built));
                         }
                     }
                 }
@@ -105,7 +117,18 @@ public final class RecordedFleet implements Fleet {
                     : ClusterObservation.Reachability.Reachable, recorded == null ? "" : recorded.message(), objects, namespaces,
                     recordedNodes(cluster), false, Map.of()));
         }
+        reuse.clear();
+        reuse.putAll(built);
         return new ObservedState(out);
+    }
+
+    /** The object built from this manifest with this hash and health: the one built last time if there was one. */
+    private LiveObject reused(String cluster, Manifest m, String hash, String health, Map<String, LiveObject> built) {
+        String key = cluster + "\n" + m.ref() + "\n" + m.hash() + "\n" + hash + "\n" + health;
+        LiveObject object = reuse.get(key);
+        if (object == null) object = new LiveObject(m.ref(), withHash(m, hash), Health.valueOf(health), "");
+        built.put(key, object);
+        return object;
     }
 
     private Application appliedFrom(AppStatus app) {
