@@ -1,4 +1,6 @@
-# The Windlass engine image, for those who build with a registry at hand:
+# The Windlass engine image, for those who build with a registry at hand. Without a registry or Docker, `mvn -B verify`
+# builds the same image as a tar with Jib (engine/target/windlass-image.tar, a scratch base: README "Install in a cluster").
+# With Docker:
 #   docker build -t registry.example.com/windlass:0.1.0 .
 # Four stages: the engine's jar (Maven), kustomize and helm at the pinned versions (scripts/render-tools.sh, from the
 # Go module proxy), a jlinked Java runtime holding only the modules the jars use, and the runtime image: Debian slim

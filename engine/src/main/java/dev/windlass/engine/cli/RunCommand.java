@@ -16,6 +16,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import dev.windlass.engine.lease.ShardLeases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -104,11 +106,24 @@ final class RunCommand implements Callable<Integer> {
                 ? ManagementCluster.fromKubeconfig(leader.managementKubeconfig, namespace()) : ManagementCluster.inCluster(namespace());
         KubernetesClient management = leader.managementClient();
         Leadership leadership = leader.leadership(management);
+        // A replica that takes a shard reads the status its predecessor recorded, and runs a pass at once.
+        AtomicReference<Runnable> taken = new AtomicReference<>(() -> {});
+        ShardLeases shards = leader.shardLeases(management, shard -> taken.get().run());
         SandboxSupply sandboxes = SandboxSupply.onDemand(Clock.systemUTC());
+        WriteFence fence = shards != null ? shards : leadership != null ? leadership : WriteFence.OPEN;
         Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
-                dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), leadership != null ? leadership : WriteFence.OPEN,
-                managementCluster);
-        Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready).start();
+                dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), fence, managementCluster);
+        Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready);
+        if (shards != null) daemon.readyOnlyWhen(shards::unknown);
+        daemon.start();
+        taken.set(() -> {
+            engine.reconciler().readStatusAgain();
+            daemon.runSoon();
+        });
+        if (shards != null) {
+            taken.get().run();
+            log.info("standing for {} shards of the fleet: {}", shards.count(), shards.describe());
+        }
         if (leadership != null) {
             // The new holder reads the status its predecessor recorded, and starts at once.
             leadership.start(() -> {
@@ -125,7 +140,7 @@ final class RunCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                stop(daemon, leadership, engine, sandboxes, management, grace);
+                stop(daemon, shards != null ? shards : leadership, engine, sandboxes, management, grace);
             } finally {
                 stopped.countDown();
             }
@@ -138,7 +153,7 @@ final class RunCommand implements Callable<Integer> {
      * No new passes; the pass in flight gets {@code grace} to finish; then the lease is released (so another replica takes
      * over at once), and the clients, the mirror and any sandbox close.
      */
-    private static void stop(Daemon daemon, Leadership leadership, Engine engine, SandboxSupply sandboxes, KubernetesClient management,
+    private static void stop(Daemon daemon, AutoCloseable leadership, Engine engine, SandboxSupply sandboxes, KubernetesClient management,
                              Duration grace) {
         log.info("stopping: no new passes, waiting up to {}s for the pass in flight", grace.toSeconds());
         try {
@@ -151,7 +166,13 @@ final class RunCommand implements Callable<Integer> {
         } catch (Exception e) {
             log.error("stopping the daemon failed: {}", e.getMessage(), e);
         } finally {
-            if (leadership != null) leadership.close();
+            if (leadership != null) {
+                try {
+                    leadership.close();
+                } catch (Exception e) {
+                    log.warn("releasing the lease failed: {}", e.toString());
+                }
+            }
             engine.close();
             sandboxes.close();
             if (management != null) management.close();

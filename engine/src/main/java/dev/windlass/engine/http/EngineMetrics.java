@@ -8,6 +8,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.windlass.policy.shard.ShardScope;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the engine does, as Prometheus metrics on {@code GET /metrics}: passes and how long they take,
@@ -17,6 +21,7 @@ public final class EngineMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger held = new AtomicInteger();
     private final AtomicInteger invalidApps = new AtomicInteger();
+    private final Map<String, AtomicInteger> shardGauges = new ConcurrentHashMap<>();
     private final Timer duration = Timer.builder("windlass.reconcile.duration").description("time one reconcile pass takes").register(registry);
 
     public EngineMetrics() {
@@ -34,6 +39,47 @@ public final class EngineMetrics {
         if (r.committed()) Counter.builder("windlass.status.commits").description("commits to the status branch").register(registry).increment();
         held.set(r.plan().held().size());
         invalidApps.set((int) r.plan().apps().stream().filter(a -> !a.valid()).count());
+        if (r.shards() != null) shards(r.shards(), r);
+    }
+
+    /**
+     * Per shard: whether this replica holds it ({@code windlass_shard_held}), how many clusters it owns
+     * ({@code windlass_shard_clusters}), passes this replica ran for it, actions on its clusters by outcome, and when this
+     * replica last finished a pass for it ({@code windlass_shard_last_pass_seconds}, epoch seconds).
+     */
+    private void shards(ShardScope scope, PassReport r) {
+        int count = scope.assignment().shards();
+        Map<Integer, Integer> clusters = new TreeMap<>();
+        scope.assignment().owners().values().forEach(s -> clusters.merge(s, 1, Integer::sum));
+        for (int shard = 0; shard < count; shard++) {
+            shardGauge("windlass.shard.held", "1 while this replica holds the shard's Lease", shard).set(scope.held().contains(shard) ? 1 : 0);
+            shardGauge("windlass.shard.clusters", "clusters the shard owns", shard).set(clusters.getOrDefault(shard, 0));
+        }
+        for (int shard : scope.held()) {
+            Counter.builder("windlass.shard.passes").description("passes this replica ran for the shard").tag("shard", Integer.toString(shard))
+                    .register(registry).increment();
+            shardGauge("windlass.shard.last.pass.seconds", "when this replica last finished a pass for the shard (epoch seconds)", shard)
+                    .set((int) (System.currentTimeMillis() / 1000));
+        }
+        for (ActionResult a : r.applied().results()) {
+            Counter.builder("windlass.shard.actions").description("actions executed on the shard's clusters, by outcome")
+                    .tag("shard", Integer.toString(scope.assignment().ownerOf(a.action().cluster()))).tag("outcome", a.outcome().name())
+                    .register(registry).increment();
+        }
+    }
+
+    /** A replica that holds no shard: it runs no pass, and holds none. */
+    public void holdsNoShard() {
+        shardGauges.forEach((key, gauge) -> { if (key.startsWith("windlass.shard.held/")) gauge.set(0); });
+    }
+
+    private AtomicInteger shardGauge(String name, String description, int shard) {
+        return shardGauges.computeIfAbsent(name + "/" + shard, k -> {
+            AtomicInteger value = new AtomicInteger();
+            io.micrometer.core.instrument.Gauge.builder(name, value, AtomicInteger::get).description(description)
+                    .tag("shard", Integer.toString(shard)).register(registry);
+            return value;
+        });
     }
 
     public void failed(Duration took) {

@@ -32,7 +32,9 @@ public final class Leadership implements WriteFence, AutoCloseable {
     private final KubernetesClient client;
     private final LeaseSettings settings;
     private final Executor renewals;
+    private final String shard;
     private volatile boolean leading;
+    private volatile boolean known;
     private volatile String holder = "";
     private volatile RenewalTrackingLock lock;
     private CompletableFuture<?> candidacy;     // guarded by this
@@ -41,9 +43,15 @@ public final class Leadership implements WriteFence, AutoCloseable {
 
     /** @param renewals where the elector's acquire and renew attempts run (one thread is enough) */
     public Leadership(KubernetesClient client, LeaseSettings settings, Executor renewals) {
+        this(client, settings, renewals, "fleet");
+    }
+
+    /** @param shard the value of the Lease's {@value #SHARD_LABEL} label: {@code fleet}, or a shard's number */
+    public Leadership(KubernetesClient client, LeaseSettings settings, Executor renewals, String shard) {
         this.client = client;
         this.settings = settings;
         this.renewals = renewals;
+        this.shard = shard;
     }
 
     /** Stands as a candidate; {@code onLeading} runs (on the elector's thread, so it must not block) each time this replica becomes the holder. */
@@ -57,7 +65,7 @@ public final class Leadership implements WriteFence, AutoCloseable {
         if (closed) return;
         RenewalTrackingLock tracked = new RenewalTrackingLock(new LeaseLock(new ObjectMetaBuilder()
                 .withNamespace(settings.namespace()).withName(settings.name())
-                .addToLabels("app.kubernetes.io/name", "windlass").addToLabels(SHARD_LABEL, "fleet").build(), settings.identity()));
+                .addToLabels("app.kubernetes.io/name", "windlass").addToLabels(SHARD_LABEL, shard).build(), settings.identity()), () -> known = true);
         lock = tracked;
         LeaderElector elector = new LeaderElector(client, new LeaderElectionConfigBuilder()
                 .withName("windlass")
@@ -100,6 +108,9 @@ public final class Leadership implements WriteFence, AutoCloseable {
 
     /** Whether this replica holds the lease as the elector last saw it (the fence also asks how long ago it renewed). */
     public boolean leading() { return leading; }
+
+    /** Whether the elector has read the Lease at least once: this replica knows whether it or another holds it. */
+    public boolean known() { return known; }
 
     /** The holder the elector last saw ("" when none). */
     public String holder() { return holder; }

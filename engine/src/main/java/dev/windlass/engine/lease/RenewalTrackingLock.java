@@ -15,16 +15,23 @@ import java.util.OptionalLong;
 final class RenewalTrackingLock implements Lock {
 
     private final Lock lock;
+    private final Runnable read;
     private long attemptStarted;            // guarded by this: when the elector's current attempt began
     private Long lastRenewal;               // guarded by this: null when this replica does not hold the lease
 
-    RenewalTrackingLock(Lock lock) { this.lock = lock; }
+    /** @param read runs after each read of the lease that the API server answered */
+    RenewalTrackingLock(Lock lock, Runnable read) {
+        this.lock = lock;
+        this.read = read;
+    }
 
     @Override public LeaderElectionRecord get(KubernetesClient client) {
         synchronized (this) {
             attemptStarted = System.nanoTime();
         }
-        return lock.get(client);
+        LeaderElectionRecord record = lock.get(client);
+        read.run();
+        return record;
     }
 
     @Override public void create(KubernetesClient client, LeaderElectionRecord record) {

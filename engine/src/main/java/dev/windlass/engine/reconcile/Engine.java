@@ -65,7 +65,9 @@ public final class Engine implements AutoCloseable {
         ClusterClients clusterClients = new ClusterClients(clients, management);
         this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandboxes);
         StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT, fence);
-        this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence);
+        // A fence that is a replica's shard leases makes every pass act for the shards it holds then.
+        this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence,
+                fence instanceof Shards shards ? shards : null);
         this.reviews = new ReviewPass(mirror, branch, status, fleet, clock, () -> {
             try {
                 return reconciler.state();

@@ -16,9 +16,16 @@ import java.util.List;
  *                    reused from the last pass because nothing they read had changed
  * @param status      the status commit, or Unchanged when the pass changed nothing worth recording
  * @param renders     how many times a render tool ran (the rest of the renders came from the cache)
+ * @param shards      the shards the pass acted for and which clusters they own; null when the replica acts for the whole fleet
  */
 public record PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events,
-                         CommitOutcome status, int filesParsed, PlanMemo.Work planning, long renders) {
+                         CommitOutcome status, int filesParsed, PlanMemo.Work planning, long renders,
+                         dev.windlass.policy.shard.ShardScope shards) {
+
+    public PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events, CommitOutcome status,
+                      int filesParsed, PlanMemo.Work planning, long renders) {
+        this(source, desired, plan, applied, events, status, filesParsed, planning, renders, null);
+    }
 
     public boolean committed() { return status instanceof CommitOutcome.Committed; }
 }

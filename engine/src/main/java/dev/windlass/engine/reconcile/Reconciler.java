@@ -23,6 +23,8 @@ import dev.windlass.policy.plan.Planner;
 import dev.windlass.policy.plan.Transition;
 import dev.windlass.policy.remediation.Remediations;
 import dev.windlass.policy.render.PlanMarkdown;
+import dev.windlass.policy.shard.ShardAssignment;
+import dev.windlass.policy.shard.ShardScope;
 import dev.windlass.policy.source.Snapshot;
 import dev.windlass.policy.state.EngineState;
 import java.io.IOException;
@@ -66,6 +68,12 @@ public final class Reconciler {
     private final String authorEmail;
     private final Pinning pinning;
     private final WriteFence fence;
+    /** The shards this replica may hold; null: it acts for the whole fleet. */
+    private final Shards shards;
+    /** Other shards' clusters' objects as last built from the record, handed out again while unchanged (plan memo). */
+    private final Map<String, dev.windlass.policy.observe.LiveObject> recordedObjects = new java.util.HashMap<>();
+    /** What the pass in flight acts for and records (null when not sharded). */
+    private ShardScope scope;
     /** The status files as this engine last read or wrote them: what its next change is computed against. */
     private SortedMap<String, byte[]> recorded;
     private volatile boolean statusMayBeStale;
@@ -85,6 +93,17 @@ public final class Reconciler {
      *              status writer before every push; when it refuses, the pass is abandoned ({@link PassAbandoned})
      */
     public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock, Pinning pinning, WriteFence fence) {
+        this(mirror, branch, status, fleet, clock, pinning, fence, null);
+    }
+
+    /**
+     * @param shards the shards this replica may hold (also its {@code fence}): each pass acts for the shards it holds then,
+     *               observes and writes only their clusters and records only what they own ({@link ShardScope}); null: the
+     *               whole fleet
+     */
+    public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock, Pinning pinning, WriteFence fence,
+                      Shards shards) {
+        this.shards = shards;
         this.fence = fence;
         this.pinning = pinning;
         this.mirror = mirror;
@@ -102,6 +121,17 @@ public final class Reconciler {
      * logged here, with its stack trace, and thrown.
      */
     public synchronized PassReport reconcile() throws IOException {
+        java.util.SortedSet<Integer> held = null;
+        if (shards != null) {
+            held = shards.writable();
+            shards.passOn(held);
+            if (held.isEmpty()) {
+                forgetState();
+                throw new PassAbandoned("no pass: " + shards.describe());
+            }
+            // The other shards record between this replica's passes: each pass starts from the branch as it is.
+            statusMayBeStale = true;
+        }
         java.util.Optional<String> standBy = fence.refusal();
         if (standBy.isPresent()) {
             forgetState();  // whoever holds the lease may be recording meanwhile
@@ -116,7 +146,7 @@ public final class Reconciler {
             String source = mirror.resolve(branch)
                     .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
             MDC.put("pass", source.substring(0, 7));
-            return reconcile(source);
+            return reconcile(source, held);
         } catch (PassAbandoned e) {
             throw e;  // a replica that lost its lease mid-pass: not a failure, its caller says so
         } catch (IOException | RuntimeException e) {
@@ -127,29 +157,41 @@ public final class Reconciler {
         }
     }
 
-    private PassReport reconcile(String source) throws IOException {
+    private PassReport reconcile(String source, java.util.SortedSet<Integer> shardsHeld) throws IOException {
         loadStateOnce();
         Snapshot snapshot = mirror.snapshot(source);
         long rendersBefore = rendering.toolRuns();
         DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache), snapshot, AppRendering.servers(state));
         long renders = rendering.toolRuns() - rendersBefore;
-        fleet.connect(desired.clusters());
-        ObservedState observed = fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired));
+        scope = shardsHeld == null ? null : ShardScope.of(shardsHeld, ShardAssignment.of(shards.count(), desired.clusters()));
+        fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
+        ObservedState observed = scope == null
+                ? fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired))
+                : ShardedObservation.observe(fleet, new RecordedFleet(mirror, state, desired, recordedObjects), scope::owns, Kinds.toObserve(desired, state),
+                        Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);
         String planText = PlanMarkdown.render(plan, branch);
-        Pinning.Decision pin = pinning == null ? Pinning.Decision.NONE : pinning.check(source, desired, plan);
+        // Pinning to reviews is a fleet-wide decision: with shards, the coordinator's.
+        boolean pins = pinning != null && (scope == null || scope.coordinator());
+        Pinning.Decision pin = pins ? pinning.check(source, desired, plan) : Pinning.Decision.NONE;
         if (pin.hold()) {
             // Reviewed plans only (review.requireUndiverged): nothing is applied or recorded but the hold itself.
             CommitOutcome held = recordPin(pin, source);
             log.info("pass {}: held, the plan diverged from review", source.substring(0, 7));
             return new PassReport(source, desired, plan, new ApplyResult(List.of()), pin.events(), held, parseCache.parsedLastPass(),
-                    planMemo.lastWork(), renders);
+                    planMemo.lastWork(), renders, scope);
         }
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
+        Set<String> awaiting = Set.of();
         if (plan.recordFirst()) {
             // Record-then-apply: the rollout steps this plan starts are on the status branch before any cluster sees them.
             Transition.Result intent = Transition.intent(state, plan, now);
+            if (scope != null) {
+                // Only the coordinator records fleet-wide decisions; another shard acts on them once they are recorded.
+                awaiting = scope.awaitingCoordinator(state, intent.state());
+                intent = new Transition.Result(scope.intentToRecord(state, intent.state()), ownEvents(intent.events()));
+            }
             CommitOutcome recorded = record(intent, planText, source, Pinning.Decision.NONE, this.recorded);
             abandonIfFenced(recorded);
             if (recorded instanceof CommitOutcome.Failed || recorded instanceof CommitOutcome.Conflict) {
@@ -161,8 +203,8 @@ public final class Reconciler {
             events.addAll(intent.events());
         }
         abandonIfFenced();
-        ApplyResult applied = execute(plan);
-        Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
+        ApplyResult applied = execute(plan, awaiting);
+        Transition.Result next = after(desired, observed, plan, applied, now);
         Map<String, byte[]> read = new TreeMap<>(recorded);
         for (String path : pin.writes().keySet()) {
             // The review files were read by the pinning just now, after this engine last read the branch.
@@ -176,7 +218,7 @@ public final class Reconciler {
                     source.substring(0, 7), c.paths(), c.tip().substring(0, Math.min(7, c.tip().length())));
             forgetState();
             loadStateOnce();
-            next = Transition.after(state, desired, observed, plan, applied, now);
+            next = after(desired, observed, plan, applied, now);
             outcome = record(withPin(next, pin), planText, source, pin, recorded);
         }
         abandonIfFenced(outcome);
@@ -184,11 +226,27 @@ public final class Reconciler {
         else if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         if (outcome instanceof CommitOutcome.Committed) keepStatusHistoryBounded(desired.settings().statusHistoryLimit());
         PlanMemo.Work work = planMemo.lastWork();
-        log.info("pass {}: {} files parsed, {} renders, {} of {} targets planned afresh, {} actions, {} failed, status {}",
-                source.substring(0, 7), parseCache.parsedLastPass(), renders, work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
+        log.info("pass {}{}: {} files parsed, {} renders, {} of {} targets planned afresh, {} actions, {} failed, status {}",
+                source.substring(0, 7), scope == null ? "" : " for shards " + scope.held() + " (" + scope.clusters().size() + " clusters)",
+                parseCache.parsedLastPass(), renders, work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
                 applied.failures(), outcome.getClass().getSimpleName());
         events.addAll(next.events());
-        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork(), renders);
+        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork(), renders,
+                scope);
+    }
+
+    /** The state after the pass, as this replica records it: with shards, what its shards own on top of what it read. */
+    private Transition.Result after(DesiredState desired, ObservedState observed, Plan plan, ApplyResult applied, Instant now) {
+        Transition.Result next = Transition.after(state, desired, observed, plan, applied, now);
+        if (scope == null) return next;
+        return new Transition.Result(scope.merge(state, next.state()), ownEvents(next.events()));
+    }
+
+    /** Rollout and failover events tell of fleet-wide decisions: with shards, only the coordinator's commits carry them. */
+    private List<dev.windlass.policy.plan.Event> ownEvents(List<dev.windlass.policy.plan.Event> events) {
+        if (scope == null || scope.coordinator()) return events;
+        return events.stream().filter(e -> e.type() != dev.windlass.policy.plan.Event.Type.Rollout
+                && e.type() != dev.windlass.policy.plan.Event.Type.Failover).toList();
     }
 
     /** Settings spec.statusHistoryLimit. The pass is recorded already: trouble here is logged and tried again later. */
@@ -210,8 +268,8 @@ public final class Reconciler {
      * Stages run in order on each cluster; a cluster moves to the next stage only when every action of the last one
      * succeeded there, and never waits for another cluster's stages.
      */
-    private ApplyResult execute(Plan plan) {
-        return new ApplyResult(fleet.executeStages(plan.stages(), fence));
+    private ApplyResult execute(Plan plan, Set<String> awaiting) {
+        return new ApplyResult(fleet.executeStages(scope == null ? plan.stages() : scope.stages(plan, awaiting), fence));
     }
 
     /** Ends the pass before it writes to a cluster when the fence refuses now. */
@@ -247,7 +305,8 @@ public final class Reconciler {
     private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.Decision pin,
                                  Map<String, byte[]> read) throws IOException {
         SortedMap<String, byte[]> files = statusRendering.render(next.state());
-        files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
+        // The plan covers the whole fleet: with shards, the coordinator's is the one recorded.
+        if (scope == null || scope.coordinator()) files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
         Map<String, byte[]> writes = new TreeMap<>();
         List<String> deletes = new ArrayList<>();
         List<String> touched = new ArrayList<>();

@@ -34,16 +34,40 @@ import java.util.Set;
 public final class RecordedFleet implements Fleet {
     private final Mirror mirror;
     private final EngineState state;
+    private final DesiredState current;
+    private final Map<String, LiveObject> reuse;
     private final Map<String, DesiredState> commits = new HashMap<>();
 
     public RecordedFleet(Mirror mirror, EngineState state) {
+        this(mirror, state, null);
+    }
+
+    /**
+     * @param current the commit being planned, or null: a recorded object whose hash is the one this commit's manifest
+     *                has is that manifest (the owner applied it), whatever commit the application's record names
+     */
+    public RecordedFleet(Mirror mirror, EngineState state, DesiredState current) {
+        this(mirror, state, current, new HashMap<>());
+    }
+
+    /**
+     * @param reuse the objects an earlier fleet built, by what they were built from: an object built from the same
+     *              manifest content, recorded hash and health is handed out again as the very same object, so the plan
+     *              memo reuses what nothing changed. Replaced by what this fleet builds.
+     */
+    public RecordedFleet(Mirror mirror, EngineState state, DesiredState current, Map<String, LiveObject> reuse) {
         this.mirror = mirror;
         this.state = state;
+        this.current = current;
+        this.reuse = reuse;
     }
 
     @Override public void connect(Map<String, Cluster> clusters) {}
 
-    /** As many nodes, and as many Ready, as the status branch recorded: a recorded cluster is as healthy as it was. */
+    /**
+     * As many nodes, and as many Ready, as the status branch recorded, and reachable or not as recorded: a recorded
+     * cluster is as healthy as it was.
+     */
     private List<dev.windlass.policy.observe.NodeObservation> recordedNodes(String cluster) {
         var recorded = state.clusters().get(cluster);
         if (recorded == null) return List.of(new dev.windlass.policy.observe.NodeObservation(cluster + "-recorded", Map.of(), true));
@@ -55,6 +79,7 @@ public final class RecordedFleet implements Fleet {
     }
 
     @Override public ObservedState observe(Map<String, Set<KindRef>> kindsByCluster) {
+        Map<String, LiveObject> built = new HashMap<>();
         Map<String, ClusterObservation> out = new HashMap<>();
         for (String cluster : kindsByCluster.keySet()) {
             Map<ObjectRef, LiveObject> objects = new HashMap<>();
@@ -63,24 +88,47 @@ public final class RecordedFleet implements Fleet {
                 TargetStatus t = app.target(cluster);
                 if (t == null || app.source() == null) continue;
                 Application applied = appliedFrom(app);
-                if (applied == null) continue;
-                namespaces.add(applied.namespace());
+                Application now = current == null ? null : current.apps().get(app.name());
+                if (now != null) namespaces.add(now.namespace());
+                if (applied == null && now == null) continue;
+                if (applied != null) namespaces.add(applied.namespace());
                 for (InventoryEntry e : t.inventory()) {
+                    Manifest same = now == null ? null : now.on(cluster).manifests().stream()
+                            .filter(m -> m.ref().equals(e.ref()) && m.hash().equals(e.hash())).findFirst().orElse(null);
+                    if (same != null) {
+                        objects.put(same.ref(), reused(cluster, same, e.hash(), t.health(), built));
+                        continue;
+                    }
+                    if (applied == null) continue;
                     // The cluster may run another revision than the commit read here: the object is there all the
                     // same, with the hash it was recorded with; its fields are the closest version at hand.
                     for (Manifest m : applied.on(cluster).manifests()) {
                         if (m.ref().equals(e.ref())) {
                             // A Secret's record has no hash: what was applied is the manifest of the commit it came from.
                             String hash = e.hash().isEmpty() ? m.hash() : e.hash();
-                            objects.put(m.ref(), new LiveObject(m.ref(), withHash(m, hash), Health.valueOf(t.health()), ""));
+                            objects.put(m.ref(), reused(cluster, m, hash, t.health(), built));
                         }
                     }
                 }
             }
-            out.put(cluster, new ClusterObservation(cluster, ClusterObservation.Reachability.Reachable, "", objects, namespaces,
+            var recorded = state.clusters().get(cluster);
+            boolean unreachable = recorded != null && ClusterObservation.Reachability.Unreachable.name().equals(recorded.reachability());
+            out.put(cluster, new ClusterObservation(cluster, unreachable ? ClusterObservation.Reachability.Unreachable
+                    : ClusterObservation.Reachability.Reachable, recorded == null ? "" : recorded.message(), objects, namespaces,
                     recordedNodes(cluster), false, Map.of()));
         }
+        reuse.clear();
+        reuse.putAll(built);
         return new ObservedState(out);
+    }
+
+    /** The object built from this manifest with this hash and health: the one built last time if there was one. */
+    private LiveObject reused(String cluster, Manifest m, String hash, String health, Map<String, LiveObject> built) {
+        String key = cluster + "\n" + m.ref() + "\n" + m.hash() + "\n" + hash + "\n" + health;
+        LiveObject object = reuse.get(key);
+        if (object == null) object = new LiveObject(m.ref(), withHash(m, hash), Health.valueOf(health), "");
+        built.put(key, object);
+        return object;
     }
 
     private Application appliedFrom(AppStatus app) {

@@ -1,14 +1,12 @@
 package dev.windlass.engine.reconcile;
 
 import dev.windlass.policy.model.Cluster;
-import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Stage;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,15 +47,7 @@ public final class RoutedFleet implements Fleet {
     }
 
     @Override public ObservedState observe(Map<String, Set<KindRef>> kinds, Map<String, Set<KindRef>> targets, DesiredObjects desired) {
-        Map<String, Set<KindRef>> liveKinds = new TreeMap<>();
-        Map<String, Set<KindRef>> recordedKinds = new TreeMap<>();
-        kinds.forEach((c, k) -> (liveClusters.contains(c) ? liveKinds : recordedKinds).put(c, k));
-        Map<String, Set<KindRef>> liveTargets = new TreeMap<>();
-        targets.forEach((c, k) -> { if (liveClusters.contains(c)) liveTargets.put(c, k); });
-        Map<String, ClusterObservation> all = new HashMap<>();
-        if (!liveKinds.isEmpty()) all.putAll(live.observe(liveKinds, liveTargets, desired).clusters());
-        if (!recordedKinds.isEmpty()) all.putAll(recorded.observe(recordedKinds).clusters());
-        return new ObservedState(all);
+        return ShardedObservation.observe(live, recorded, liveClusters::contains, kinds, targets, desired);
     }
 
     @Override public List<ActionResult> execute(Stage stage, Set<String> clusters) {

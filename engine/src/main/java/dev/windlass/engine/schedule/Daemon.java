@@ -59,7 +59,8 @@ public final class Daemon implements AutoCloseable {
                 if (stopping) return;
                 PassReport r = pass(reconciler);
                 if (r != null && interval == null) schedule().every(r.desired().settings().interval());
-                if (r != null && reviews != null) review(reviews, r);
+                // Reviews speak for the whole fleet: with shards, the coordinator's (the holder of shard 0) are the ones posted.
+                if (r != null && reviews != null && (r.shards() == null || r.shards().coordinator())) review(reviews, r);
             } finally {
                 passing.unlock();
             }
@@ -69,6 +70,12 @@ public final class Daemon implements AutoCloseable {
     }
 
     private PollSchedule schedule() { return schedule; }
+
+    /** {@code /readyz} answers 503 while {@code unknown} says why (the state of a lease this replica stands for is not known yet). */
+    public Daemon readyOnlyWhen(java.util.function.Supplier<java.util.Optional<String>> unknown) {
+        health.readyOnlyWhen(unknown);
+        return this;
+    }
 
     /** The poll interval now. */
     public Duration interval() { return schedule.interval(); }
@@ -114,6 +121,7 @@ public final class Daemon implements AutoCloseable {
             // A replica without the lease stands by; one that lost it mid-pass stopped writing. Neither is a failed pass.
             log.info("{}", e.getMessage());
             health.standingBy(e.getMessage());
+            metrics.holdsNoShard();
             return null;
         } catch (Exception e) {
             // The reconciler has logged it, with its stack trace.

@@ -4,13 +4,15 @@ import dev.windlass.engine.http.ProbeAnswer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What {@code /healthz} (liveness) and {@code /readyz} (readiness) answer, from when passes started, finished and
  * succeeded. Live: the pass loop has started or finished a pass within its limit (three intervals, at least
  * {@link #MIN_STUCK}), so a loop wedged in one pass, or one that stopped scheduling, is restarted. Ready: a pass
  * finished successfully (fetched, planned, executed and recorded) within the readiness window, three intervals unless
- * configured; a replica standing by for the lease is ready. The answers say why in a line or two: times, the source commit, and a failure's first line.
+ * configured; a replica standing by for the lease is ready once it knows the state of every lease it stands for. The answers say why in a line or two: times, the source commit, and a failure's first line.
  */
 public final class PassHealth {
     /** A pass may legitimately run this long (a first sync of a large fleet) before the loop counts as stuck. */
@@ -30,6 +32,7 @@ public final class PassHealth {
     private boolean lastFailed;    // guarded by this
     private boolean stopping;      // guarded by this
     private String standBy;        // guarded by this; why the last pass did not run (no lease), else null
+    private Supplier<Optional<String>> unknown = Optional::empty;   // guarded by this
 
     /** @param readyWithin how recent the last successful pass must be to be ready; null: three poll intervals */
     public PassHealth(Clock clock, Duration readyWithin) {
@@ -68,6 +71,9 @@ public final class PassHealth {
         standBy = null;
     }
 
+    /** Not ready while {@code unknown} says why: the state of a lease this replica stands for is not known yet. */
+    synchronized void readyOnlyWhen(Supplier<Optional<String>> unknown) { this.unknown = unknown; }
+
     /** From now on not ready: the engine is shutting down and takes no more webhooks. */
     synchronized void stopping() { stopping = true; }
 
@@ -90,6 +96,8 @@ public final class PassHealth {
         Duration window = readyWithin != null ? readyWithin : interval.multipliedBy(3);
         String lastFailure = lastFailed ? "\nlast pass failed at " + failed + ": " + failure : "";
         if (stopping) return new ProbeAnswer(false, "not ready: shutting down");
+        Optional<String> leases = unknown.get();
+        if (leases.isPresent()) return new ProbeAnswer(false, "not ready: " + leases.get());
         if (standBy != null) return new ProbeAnswer(true, "ready, standing by: " + standBy);
         if (succeeded == null) {
             return new ProbeAnswer(false, "not ready: no pass has succeeded yet (running since " + since + ")" + lastFailure);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.engine.lease.LeaseSettings;
 import dev.windlass.engine.lease.Leadership;
+import dev.windlass.engine.lease.ShardLeases;
 import dev.windlass.kubetest.Await;
 import dev.windlass.kubetest.KubeCluster;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -71,7 +72,8 @@ class InstallIT {
         List<Pod> pods = awaitRunningPods();
         for (Pod p : pods) assertTrue(p.getSpec().getNodeName().startsWith("node-"), "scheduled on a kwok node: " + p.getSpec().getNodeName());
         Pod pod = pods.get(0);
-        assertTrue(pod.getSpec().getContainers().get(0).getArgs().contains("--leader-elect"));
+        assertTrue(pod.getSpec().getContainers().get(0).getArgs().contains("--shards=3"), pod.getSpec().getContainers().get(0).getArgs().toString());
+        assertEquals("/readyz", pod.getSpec().getContainers().get(0).getReadinessProbe().getHttpGet().getPath());
         assertEquals("windlass", pod.getSpec().getServiceAccountName());
         assertEquals("windlass:dev", pod.getSpec().getContainers().get(0).getImage());
         PodSecurityContext podSecurity = pod.getSpec().getSecurityContext();
@@ -83,9 +85,9 @@ class InstallIT {
         assertEquals(Boolean.FALSE, container.getAllowPrivilegeEscalation());
         assertEquals(List.of("ALL"), container.getCapabilities().getDrop());
         assertTrue(pod.getSpec().getVolumes().stream().anyMatch(v -> v.getName().equals("work") && v.getEmptyDir() != null));
-        Await.until(Duration.ofSeconds(30), "the disruption budget to count the engine's Pod",
+        Await.until(Duration.ofSeconds(30), "the disruption budget to count the engine's Pods and let one go at a time",
                 () -> admin.policy().v1().podDisruptionBudget().inNamespace(NS).withName("windlass").get(),
-                b -> b.getStatus() != null && Integer.valueOf(2).equals(b.getStatus().getCurrentHealthy())
+                b -> b.getStatus() != null && Integer.valueOf(3).equals(b.getStatus().getCurrentHealthy())
                         && Integer.valueOf(1).equals(b.getStatus().getDisruptionsAllowed()));
 
         // What the README's next step creates: a member cluster's kubeconfig, in a Secret of the engine's namespace.
@@ -127,7 +129,7 @@ class InstallIT {
         assertNotNull(admin.nodes().withName("node-0").get());
         assertNotNull(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get());
         assertTrue(admin.secrets().inNamespace(NS).withName("cluster-eu-1").get().getMetadata().getLabels().isEmpty());
-        assertEquals(2, admin.apps().deployments().inNamespace(NS).withName("windlass").get().getSpec().getReplicas());
+        assertEquals(3, admin.apps().deployments().inNamespace(NS).withName("windlass").get().getSpec().getReplicas());
         assertEquals(null, admin.apps().deployments().inNamespace("default").withName("intruder").get());
         assertEquals(null, admin.rbac().clusterRoleBindings().withName("windlass-escalates").get());
     }
@@ -191,14 +193,21 @@ class InstallIT {
         } finally {
             renewals.shutdownNow();
         }
+        // windlass run --shards: one Lease per shard, under the same rules.
+        try (ShardLeases shards = ShardLeases.stand(engine, LeaseSettings.defaults(NS, "sharded", "replica-c"), 2,
+                new java.util.TreeSet<>(java.util.Set.of(0, 1)), shard -> {})) {
+            Await.until(Duration.ofSeconds(30), "replica-c to hold both shards' Leases as the engine's ServiceAccount", shards::writable,
+                    java.util.Set.of(0, 1)::equals);
+            assertEquals("replica-c", admin.leases().inNamespace(NS).withName("sharded-shard-1").get().getSpec().getHolderIdentity());
+        }
     }
 
     private static List<Pod> awaitRunningPods() {
-        return Await.until(Duration.ofSeconds(60), "the engine's Deployment to run its two Pods on kwok nodes", () -> {
+        return Await.until(Duration.ofSeconds(60), "the engine's Deployment to run its three Pods on kwok nodes", () -> {
             Deployment d = admin.apps().deployments().inNamespace(NS).withName("windlass").get();
             List<Pod> pods = admin.pods().inNamespace(NS).withLabel("app.kubernetes.io/name", "windlass").list().getItems();
-            boolean available = d.getStatus() != null && Integer.valueOf(2).equals(d.getStatus().getAvailableReplicas());
-            return available && pods.size() == 2 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())) ? pods : null;
+            boolean available = d.getStatus() != null && Integer.valueOf(3).equals(d.getStatus().getAvailableReplicas());
+            return available && pods.size() == 3 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())) ? pods : null;
         }, p -> p != null);
     }
 

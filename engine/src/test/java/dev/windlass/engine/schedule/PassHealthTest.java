@@ -68,4 +68,23 @@ class PassHealthTest {
         assertEquals(new ProbeAnswer(true, "ok\nlast pass: 2026-11-21T10:00:00Z no pass: windlass-system/windlass is held by replica-b"),
                 health.liveness(interval));
     }
+
+    @Test
+    void aShardedReplicaIsNotReadyUntilItKnowsWhoHoldsEachShard() {
+        PassHealth health = new PassHealth(clock, null);
+        java.util.concurrent.atomic.AtomicReference<java.util.Optional<String>> unknown =
+                new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.of("the state of Lease windlass-system/windlass-shard-1 is not known yet"));
+        health.readyOnlyWhen(unknown::get);
+        health.passStarted();
+        health.standingBy("no pass: replica-a holds 0 of 2 shards (shard 0: replica-b, shard 1: no one known)");
+        assertEquals(new ProbeAnswer(false, "not ready: the state of Lease windlass-system/windlass-shard-1 is not known yet"),
+                health.readiness(interval));
+        unknown.set(java.util.Optional.empty());
+        assertEquals(new ProbeAnswer(true, "ready, standing by: no pass: replica-a holds 0 of 2 shards (shard 0: replica-b, shard 1: no one known)"),
+                health.readiness(interval));
+        health.passStarted();
+        health.passSucceeded("source 1234567, 0 actions, 0 failed");
+        clock.advance(Duration.ofMinutes(2));
+        assertEquals(false, health.readiness(interval).ok(), "its shards' last pass is older than three intervals");
+    }
 }

@@ -2,9 +2,18 @@ package dev.windlass.policy.model;
 
 import java.util.Map;
 
-/** A member cluster of the fleet, from {@code kind: Cluster}. */
+/**
+ * A member cluster of the fleet, from {@code kind: Cluster}.
+ *
+ * @param shard the shard it is pinned to ({@code spec.shard}), or null: the engine's stable rule assigns it
+ */
 public record Cluster(String name, Map<String, String> labels, Connection connection, boolean suspend,
-                      int unreachableTolerationSeconds, SourceLocation location, Map<String, String> annotations) {
+                      int unreachableTolerationSeconds, SourceLocation location, Map<String, String> annotations, Integer shard) {
+
+    public Cluster(String name, Map<String, String> labels, Connection connection, boolean suspend, int unreachableTolerationSeconds,
+                   SourceLocation location, Map<String, String> annotations) {
+        this(name, labels, connection, suspend, unreachableTolerationSeconds, location, annotations, null);
+    }
 
     public Cluster(String name, Map<String, String> labels, Connection connection, boolean suspend, int unreachableTolerationSeconds,
                    SourceLocation location) {

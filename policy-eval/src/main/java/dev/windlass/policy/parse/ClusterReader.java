@@ -20,9 +20,11 @@ final class ClusterReader {
         Cluster.Connection connection = connection(spec);
         boolean suspend = spec.bool("suspend", false);
         int toleration = spec.integer("unreachableTolerationSeconds", 60, 0);
+        int shard = spec.integer("shard", -1, 0);
         spec.end();
         if (meta == null || connection == null) return null;
-        return new Cluster(meta.name(), meta.labels(), connection, suspend, toleration, doc.location(), meta.annotations());
+        return new Cluster(meta.name(), meta.labels(), connection, suspend, toleration, doc.location(), meta.annotations(),
+                shard < 0 ? null : shard);
     }
 
     private static final String CHOICES = "kubeconfig: {path, context}, kubeconfigSecretRef: {name, key, context}, inCluster: true or sandbox: {nodes}";

@@ -13,13 +13,18 @@ import org.junit.jupiter.api.Test;
 class ClusterConnectionParseTest {
 
     private static DesiredState parse(String connection) {
+        return parse(connection, "");
+    }
+
+    /** @param more more lines under spec, indented by two spaces */
+    private static DesiredState parse(String connection, String more) {
         return RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", """
                 apiVersion: windlass.dev/v1alpha1
                 kind: Cluster
                 metadata: {name: eu-1}
                 spec:
                   connection: %s
-                """.formatted(connection)));
+                """.formatted(connection) + more));
     }
 
     private static List<String> errors(DesiredState s) {
@@ -50,5 +55,16 @@ class ClusterConnectionParseTest {
                 + "in); for another cluster give kubeconfigSecretRef or kubeconfig"), errors(parse("{inCluster: false}")));
         assertEquals(1, errors(parse("{kubeconfigSecretRef: {key: k}}")).size());
         assertEquals(0, parse("{kubeconfigSecretRef: {key: k}}").clusters().size());
+    }
+
+    @Test void aClusterMayBePinnedToAShard() {
+        DesiredState pinned = parse("{inCluster: true}", "  shard: 2\n");
+        assertEquals(List.of(), errors(pinned));
+        assertEquals(2, pinned.clusters().get("eu-1").shard());
+        assertEquals(null, parse("{inCluster: true}").clusters().get("eu-1").shard(), "no pin: the engine's rule assigns it");
+        assertEquals(List.of("clusters/eu-1.yaml:6:10: Cluster.spec.shard must be a whole number of at least 0"),
+                errors(parse("{inCluster: true}", "  shard: first\n")));
+        assertEquals(List.of("clusters/eu-1.yaml:6:10: Cluster.spec.shard must be a whole number of at least 0"),
+                errors(parse("{inCluster: true}", "  shard: -1\n")));
     }
 }

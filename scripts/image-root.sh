@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The files the engine image adds to its scratch base, staged for Jib (engine/pom.xml, jib:buildTar):
+#   /opt/java                         a Java runtime jlinked from this JDK with only the modules the jars use
+#                                     (jdeps), plus the EC ciphers TLS to API servers needs; it trusts the JDK's CA
+#                                     certificates (lib/security/cacerts)
+#   /etc/ssl/certs/ca-certificates.crt  this host's CA bundle, for the render tools (Go reads it there)
+#   /usr/local/bin/kustomize, helm    the pinned render tools (scripts/render-tools.sh), when they are built
+#   /var/lib/windlass, /tmp           empty; deploy/ mounts volumes there (the root filesystem is read-only)
+# Usage: scripts/image-root.sh <engine target dir>. The runtime is kept across runs until `mvn clean`.
+set -euo pipefail
+target="${1:?usage: image-root.sh <engine target dir>}"
+root="$target/image-root"
+jdk="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
+mkdir -p "$root/etc/ssl/certs" "$root/usr/local/bin" "$root/var/lib/windlass" "$root/tmp"
+
+if [[ ! -x "$root/opt/java/bin/java" ]]; then
+  modules="$("$jdk/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 17 \
+    --class-path "$target/lib/*" "$target/windlass.jar")"
+  mkdir -p "$root/opt"
+  "$jdk/bin/jlink" --add-modules "${modules},jdk.crypto.ec,java.logging" --strip-debug --no-man-pages --no-header-files \
+    --compress=2 --output "$root/opt/java"
+  echo "[image-root] jlinked runtime with ${modules},jdk.crypto.ec,java.logging: $(du -sh "$root/opt/java" | cut -f1)"
+fi
+
+if [[ -f /etc/ssl/certs/ca-certificates.crt ]]; then
+  cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+else
+  echo "[image-root] no /etc/ssl/certs/ca-certificates.crt on this host: the image's render tools trust no CA" >&2
+fi
+
+tools="$(bash "$(dirname "$0")/render-tools.sh" | tail -n1 || true)"
+if [[ -n "$tools" && -x "$tools/kustomize" && -x "$tools/helm" ]]; then
+  cp "$tools/kustomize" "$tools/helm" "$root/usr/local/bin/"
+else
+  echo "[image-root] render tools not built (scripts/render-tools.sh): the image has no kustomize or helm" >&2
+fi
