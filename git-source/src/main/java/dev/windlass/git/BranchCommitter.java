@@ -48,22 +48,28 @@ final class BranchCommitter {
     /** {@code edit} sees the files at the tip each attempt starts from; it may run once per attempt. */
     synchronized CommitOutcome commit(Function<Snapshot, BranchChange> edit) throws IOException {
         String lastRejection = "";
+        boolean lastRace = true;
         for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
             if (attempt > 1 && !pause(attempt - 1)) return new CommitOutcome.Failed("interrupted", attempt - 1);
             int n = attempt;
             Attempt result = mirror.housekeeping().writingObjects(() -> attempt(edit, n));
             if (result.outcome() != null) return result.outcome();
             lastRejection = result.rejection();
-            LOG.debug("{} moved while committing (attempt {}: {}), retrying on the new tip", ref, attempt, lastRejection);
+            lastRace = result.race();
+            LOG.debug("push to {} rejected (attempt {}: {}), retrying on the tip as it is now", ref, attempt, lastRejection);
         }
-        return new CommitOutcome.Failed(ref + " kept moving; gave up after " + retry.maxAttempts()
-                + " attempts (last: " + lastRejection + ")", retry.maxAttempts());
+        return new CommitOutcome.Failed((lastRace ? ref + " kept moving; gave up after " : "push to " + ref + " rejected; gave up after ")
+                + retry.maxAttempts() + " attempts (last: " + lastRejection + ")", retry.maxAttempts());
     }
 
-    /** How one attempt ended: an outcome to return, or the rejection of a push that lost a race. */
-    private record Attempt(CommitOutcome outcome, String rejection) {
-        static Attempt done(CommitOutcome outcome) { return new Attempt(outcome, null); }
-        static Attempt lost(String rejection) { return new Attempt(null, rejection); }
+    /**
+     * How one attempt ended: an outcome to return, or the rejection of a push to try again, {@code race} when the branch
+     * moved under it.
+     */
+    private record Attempt(CommitOutcome outcome, String rejection, boolean race) {
+        static Attempt done(CommitOutcome outcome) { return new Attempt(outcome, null, false); }
+        static Attempt lost(String rejection) { return new Attempt(null, rejection, true); }
+        static Attempt refused(String rejection) { return new Attempt(null, rejection, false); }
     }
 
     private Attempt attempt(Function<Snapshot, BranchChange> edit, int attempt) throws IOException {
@@ -98,8 +104,9 @@ final class BranchCommitter {
                 yield Attempt.done(new CommitOutcome.Committed(created.get().name(), attempt));
             }
             case REJECTED_NONFASTFORWARD, REJECTED_REMOTE_CHANGED -> Attempt.lost(update.getStatus().name());
-            case REJECTED_OTHER_REASON -> movedSince(tipId)
-                    ? Attempt.lost(update.getMessage()) : Attempt.done(failed(update, attempt));
+            // Refused in the server's own words: a lock another writer held (a race), or a rule of the server (a hook).
+            // Which one is not read from the words: it is tried again on a fresh tip, within the same budget.
+            case REJECTED_OTHER_REASON -> Attempt.refused(update.getStatus() + (update.getMessage() == null ? "" : ": " + update.getMessage()));
             default -> Attempt.done(failed(update, attempt));
         };
     }
@@ -127,19 +134,6 @@ final class BranchCommitter {
     private RevCommit tipCommit(ObjectId id) throws IOException {
         return mirror.reads().commit(id)
                 .orElseThrow(() -> new IOException(ref + " points at " + id.name() + ", which is not a commit"));
-    }
-
-    /**
-     * Whether the remote branch moved away from {@code tip} since this attempt read it. A server refuses a push that
-     * lost a race on the ref in its own words (a failed lock, for one); whether another writer got there first is
-     * asked of the branch itself, and only then is the push retried on the new tip.
-     */
-    private boolean movedSince(Optional<ObjectId> tip) throws IOException {
-        try {
-            return !mirror.sync().fetchRef(ref).equals(tip);
-        } catch (RemoteAccessException e) {
-            return false;
-        }
     }
 
     private CommitOutcome failed(RemoteRefUpdate update, int attempt) {
