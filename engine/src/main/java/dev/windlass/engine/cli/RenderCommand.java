@@ -47,7 +47,10 @@ final class RenderCommand implements Callable<Integer> {
                 err.println("no branch, tag or commit '" + ref + "' in " + repo.repo);
                 return 2;
             }
-            desired = AppRendering.shared().read(mirror.snapshot(commit));
+            // Charts render for each cluster's API server as the engine last recorded it, as the engine renders them.
+            dev.windlass.policy.state.EngineState state = dev.windlass.engine.status.StatusFiles.read(
+                    new java.util.TreeMap<>(repo.statusWriter(mirror).readStatusFiles("status/")));
+            desired = AppRendering.shared().read(mirror.snapshot(commit), state);
         }
         Application a = desired.apps().get(app);
         if (a == null) {
