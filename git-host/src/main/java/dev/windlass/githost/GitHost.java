@@ -153,12 +153,12 @@ public final class GitHost {
     private List<Comment> comments(Reply reply, String path) throws HostStop {
         JsonNode list = parse(reply.body());
         if (list == null || !list.isArray()) {
-            throw new HostStop(Failures.unexpected(reply.status(), "GET", calls.uri(path), "a list of comments"));
+            throw new HostStop(HostFailures.unexpected(reply.status(), "GET", calls.uri(path), "a list of comments"));
         }
         List<Comment> comments = new ArrayList<>();
         for (JsonNode item : list) {
             if (!item.path("id").isIntegralNumber()) {
-                throw new HostStop(Failures.unexpected(reply.status(), "GET", calls.uri(path), "a list of comments"));
+                throw new HostStop(HostFailures.unexpected(reply.status(), "GET", calls.uri(path), "a list of comments"));
             }
             comments.add(new Comment(item.get("id").asLong(), item.path("body").asText("")));
         }
@@ -168,7 +168,7 @@ public final class GitHost {
     private long createdId(Reply reply, String path) throws HostStop {
         JsonNode created = parse(reply.body());
         if (created == null || !created.path("id").isIntegralNumber() || created.get("id").asLong() <= 0) {
-            throw new HostStop(Failures.unexpected(reply.status(), "POST", calls.uri(path), "the new comment"));
+            throw new HostStop(HostFailures.unexpected(reply.status(), "POST", calls.uri(path), "the new comment"));
         }
         return created.get("id").asLong();
     }

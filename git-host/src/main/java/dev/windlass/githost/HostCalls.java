@@ -86,7 +86,7 @@ final class HostCalls {
                 log.info("The Git host rate-limits {} {}: waiting {} s", failure.method, failure.path,
                         wait.toSeconds());
             } else {
-                if (tried >= attempts) throw new HostStop(Failures.gaveUp(failure, tried, config.apiUrl()));
+                if (tried >= attempts) throw new HostStop(HostFailures.gaveUp(failure, tried, config.apiUrl()));
                 wait = backoff(tried);
                 log.info("{} {}: {}, trying again in {} s (try {} of {})", failure.method, failure.path,
                         failure.describe(), wait.toSeconds(), tried + 1, attempts);
@@ -95,7 +95,7 @@ final class HostCalls {
                 sleeper.sleep(wait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new HostStop(Failures.interrupted(failure.method, failure.path));
+                throw new HostStop(HostFailures.interrupted(failure.method, failure.path));
             }
         }
     }
@@ -111,7 +111,7 @@ final class HostCalls {
             throw Transient.unreachable(method, path, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HostStop(Failures.interrupted(method, path));
+            throw new HostStop(HostFailures.interrupted(method, path));
         }
         int status = response.statusCode();
         log.debug("{} {} -> {}", method, path, status);
@@ -119,7 +119,7 @@ final class HostCalls {
         Instant rateLimitedUntil = rateLimitedUntil(status, response.headers());
         if (rateLimitedUntil != null) throw Transient.rateLimited(method, path, status, rateLimitedUntil);
         if (status >= 500) throw Transient.serverError(method, path, status);
-        throw new HostStop(Failures.answered(status, method, uri, response.body(),
+        throw new HostStop(HostFailures.answered(status, method, uri, response.body(),
                 response.headers().firstValue("Location").orElse(null), config.hasToken()));
     }
 

@@ -1,6 +1,6 @@
 package dev.windlass.applier.observe;
 
-import static dev.windlass.applier.observe.Fields.number;
+import static dev.windlass.applier.observe.BodyFields.number;
 
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -20,28 +20,28 @@ final class ConditionHealth {
     private ConditionHealth() {}
 
     static Assessment job(Map<String, Object> j) {
-        var failed = Fields.condition(j, "Failed").filter(c -> "True".equals(c.get("status")));
+        var failed = BodyFields.condition(j, "Failed").filter(c -> "True".equals(c.get("status")));
         if (failed.isPresent()) return Assessment.degraded(explain(failed.get(), "Job failed"));
-        var complete = Fields.condition(j, "Complete").filter(c -> "True".equals(c.get("status")));
+        var complete = BodyFields.condition(j, "Complete").filter(c -> "True".equals(c.get("status")));
         if (complete.isPresent()) return Assessment.healthy(explain(complete.get(), ""));
-        if (Fields.isTrue(j, "spec", "suspend")) return Assessment.suspended("Job is suspended");
+        if (BodyFields.isTrue(j, "spec", "suspend")) return Assessment.suspended("Job is suspended");
         return Assessment.progressing("Job is running (" + number(j, 0, "status", "active") + " active)");
     }
 
     static Assessment generic(Map<String, Object> o) {
-        if (Fields.map(o, "status").isEmpty()) return Assessment.HEALTHY;
-        if (Fields.has(o, "status", "observedGeneration")) {
+        if (BodyFields.map(o, "status").isEmpty()) return Assessment.HEALTHY;
+        if (BodyFields.has(o, "status", "observedGeneration")) {
             long observed = number(o, 0, "status", "observedGeneration");
             long generation = number(o, 0, "metadata", "generation");
             if (observed < generation) {
                 return Assessment.progressing("Status is for generation " + observed + ", the object is at " + generation);
             }
         }
-        var stalled = Fields.condition(o, "Stalled").filter(c -> "True".equals(c.get("status")));
+        var stalled = BodyFields.condition(o, "Stalled").filter(c -> "True".equals(c.get("status")));
         if (stalled.isPresent()) return Assessment.degraded(explain(stalled.get(), "Stalled"));
-        var reconciling = Fields.condition(o, "Reconciling").filter(c -> "True".equals(c.get("status")));
+        var reconciling = BodyFields.condition(o, "Reconciling").filter(c -> "True".equals(c.get("status")));
         if (reconciling.isPresent()) return Assessment.progressing(explain(reconciling.get(), "Reconciling"));
-        var ready = Fields.condition(o, "Ready");
+        var ready = BodyFields.condition(o, "Ready");
         if (ready.isEmpty()) return Assessment.HEALTHY;
         String status = String.valueOf(ready.get().get("status"));
         String reason = String.valueOf(ready.get().getOrDefault("reason", ""));

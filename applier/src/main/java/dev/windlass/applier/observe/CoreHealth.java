@@ -1,6 +1,6 @@
 package dev.windlass.applier.observe;
 
-import static dev.windlass.applier.observe.Fields.string;
+import static dev.windlass.applier.observe.BodyFields.string;
 
 import dev.windlass.policy.observe.Health;
 import java.util.ArrayList;
@@ -22,8 +22,8 @@ final class CoreHealth {
         String said = string(p, "status", "message");
         if (phase.equals("Succeeded")) return Assessment.healthy(said);
         if (phase.equals("Failed")) return Assessment.degraded(said.isEmpty() ? "Pod failed" : said);
-        List<Map<String, Object>> statuses = new ArrayList<>(Fields.maps(p, "status", "initContainerStatuses"));
-        statuses.addAll(Fields.maps(p, "status", "containerStatuses"));
+        List<Map<String, Object>> statuses = new ArrayList<>(BodyFields.maps(p, "status", "initContainerStatuses"));
+        statuses.addAll(BodyFields.maps(p, "status", "containerStatuses"));
         for (Map<String, Object> c : statuses) {
             String reason = string(c, "state", "waiting", "reason");
             if (STUCK.contains(reason)) {
@@ -33,11 +33,11 @@ final class CoreHealth {
             }
         }
         if (phase.equals("Running")) {
-            List<Map<String, Object>> containers = Fields.maps(p, "status", "containerStatuses");
-            boolean allReady = !containers.isEmpty() && containers.stream().allMatch(c -> Fields.isTrue(c, "ready"));
+            List<Map<String, Object>> containers = BodyFields.maps(p, "status", "containerStatuses");
+            boolean allReady = !containers.isEmpty() && containers.stream().allMatch(c -> BodyFields.isTrue(c, "ready"));
             String restartPolicy = string(p, "spec", "restartPolicy");
             boolean restartsAlways = restartPolicy.isEmpty() || restartPolicy.equals("Always");
-            if (allReady || restartsAlways && Fields.conditionIs(p, "Ready", "True")) return Assessment.HEALTHY;
+            if (allReady || restartsAlways && BodyFields.conditionIs(p, "Ready", "True")) return Assessment.HEALTHY;
             return Assessment.progressing("Waiting for containers to become ready");
         }
         if (phase.isEmpty() || phase.equals("Pending")) {
@@ -57,7 +57,7 @@ final class CoreHealth {
 
     static Assessment service(Map<String, Object> s) {
         boolean loadBalancer = "LoadBalancer".equals(string(s, "spec", "type"));
-        if (loadBalancer && Fields.maps(s, "status", "loadBalancer", "ingress").isEmpty()) {
+        if (loadBalancer && BodyFields.maps(s, "status", "loadBalancer", "ingress").isEmpty()) {
             return Assessment.progressing("Waiting for the load balancer to get an address");
         }
         return Assessment.HEALTHY;

@@ -14,9 +14,9 @@ public final class HealthAssessor {
     private HealthAssessor() {}
 
     public static Assessment assess(Map<String, Object> body) {
-        if (Fields.has(body, "metadata", "deletionTimestamp")) return Assessment.progressing("Pending deletion");
-        String group = ObjectRef.groupOf(Fields.string(body, "apiVersion"));
-        return switch (group + "/" + Fields.string(body, "kind")) {
+        if (BodyFields.has(body, "metadata", "deletionTimestamp")) return Assessment.progressing("Pending deletion");
+        String group = ObjectRef.groupOf(BodyFields.string(body, "apiVersion"));
+        return switch (group + "/" + BodyFields.string(body, "kind")) {
             case "apps/Deployment" -> WorkloadHealth.deployment(body);
             case "apps/StatefulSet" -> WorkloadHealth.statefulSet(body);
             case "apps/DaemonSet" -> WorkloadHealth.daemonSet(body);

@@ -94,7 +94,7 @@ public final class Observer {
         ClusterReads reads = connected.reads();
         try {
             Set<String> namespaces = new TreeSet<>();
-            reads.read(NAMESPACES).forEach(n -> namespaces.add(Fields.string(n, "metadata", "name")));
+            reads.read(NAMESPACES).forEach(n -> namespaces.add(BodyFields.string(n, "metadata", "name")));
             List<Map<String, Object>> nodeBodies = reads.read(NODES);
             List<NodeObservation> nodes = nodeBodies.stream().map(Observer::node).toList();
             String notReady = notReady(client);
@@ -244,9 +244,9 @@ public final class Observer {
 
     /** {@code body} is a frozen tree as reads return it, so it is kept as it is. */
     private static LiveObject liveObject(KindRef kind, Map<String, Object> body) {
-        String ns = Fields.string(body, "metadata", "namespace");
+        String ns = BodyFields.string(body, "metadata", "namespace");
         var ref = new ObjectRef(ObjectRef.groupOf(kind.apiVersion()), kind.kind(), ns.isEmpty() ? null : ns,
-                Fields.string(body, "metadata", "name"));
+                BodyFields.string(body, "metadata", "name"));
         Assessment health = HealthAssessor.assess(body);
         return new LiveObject(ref, body, health.health(), health.message());
     }
@@ -258,6 +258,6 @@ public final class Observer {
                 .anyMatch(c -> c instanceof Map<?, ?> m && "Ready".equals(m.get("type")) && "True".equals(m.get("status")));
         Map<String, String> labels = new TreeMap<>();
         if (meta != null && meta.get("labels") instanceof Map<?, ?> m) m.forEach((k, v) -> labels.put(String.valueOf(k), String.valueOf(v)));
-        return new NodeObservation(Fields.string(body, "metadata", "name"), Map.copyOf(labels), ready);
+        return new NodeObservation(BodyFields.string(body, "metadata", "name"), Map.copyOf(labels), ready);
     }
 }

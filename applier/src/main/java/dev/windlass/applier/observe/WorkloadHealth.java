@@ -1,7 +1,7 @@
 package dev.windlass.applier.observe;
 
-import static dev.windlass.applier.observe.Fields.number;
-import static dev.windlass.applier.observe.Fields.string;
+import static dev.windlass.applier.observe.BodyFields.number;
+import static dev.windlass.applier.observe.BodyFields.string;
 
 import java.util.Map;
 
@@ -11,11 +11,11 @@ final class WorkloadHealth {
     private WorkloadHealth() {}
 
     static Assessment deployment(Map<String, Object> d) {
-        if (Fields.isTrue(d, "spec", "paused")) return Assessment.suspended("Deployment is paused");
+        if (BodyFields.isTrue(d, "spec", "paused")) return Assessment.suspended("Deployment is paused");
         if (stale(d)) {
             return Assessment.progressing("Waiting for rollout to finish: observed deployment generation less than desired generation");
         }
-        boolean deadlineExceeded = Fields.condition(d, "Progressing")
+        boolean deadlineExceeded = BodyFields.condition(d, "Progressing")
                 .map(c -> "ProgressDeadlineExceeded".equals(c.get("reason"))).orElse(false);
         if (deadlineExceeded) {
             return Assessment.degraded("Deployment \"" + string(d, "metadata", "name") + "\" exceeded its progress deadline");

@@ -174,7 +174,7 @@ public final class Reconciler {
         String planText = PlanMarkdown.render(plan, branch);
         // Pinning to reviews is a fleet-wide decision: with shards, the coordinator's.
         boolean pins = pinning != null && (scope == null || scope.coordinator());
-        Pinning.Decision pin = pins ? pinning.check(source, desired, plan) : Pinning.Decision.NONE;
+        Pinning.PinDecision pin = pins ? pinning.check(source, desired, plan) : Pinning.PinDecision.NONE;
         if (pin.hold()) {
             // Reviewed plans only (review.requireUndiverged): nothing is applied or recorded but the hold itself.
             CommitOutcome held = recordPin(pin, source);
@@ -192,7 +192,7 @@ public final class Reconciler {
                 awaiting = scope.awaitingCoordinator(state, intent.state());
                 intent = new Transition.Result(scope.intentToRecord(state, intent.state()), ownEvents(intent.events()));
             }
-            CommitOutcome recorded = record(intent, planText, source, Pinning.Decision.NONE, this.recorded);
+            CommitOutcome recorded = record(intent, planText, source, Pinning.PinDecision.NONE, this.recorded);
             abandonIfFenced(recorded);
             if (recorded instanceof CommitOutcome.Failed || recorded instanceof CommitOutcome.Conflict) {
                 // Another writer changed what these steps were planned from: plan again from what it recorded.
@@ -286,14 +286,14 @@ public final class Reconciler {
     }
 
     /** Writes only the files that differ from what is recorded; an identical tree makes no commit. */
-    private static Transition.Result withPin(Transition.Result next, Pinning.Decision pin) {
+    private static Transition.Result withPin(Transition.Result next, Pinning.PinDecision pin) {
         if (pin.events().isEmpty()) return next;
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>(pin.events());
         events.addAll(next.events());
         return new Transition.Result(next.state(), events);
     }
 
-    private CommitOutcome recordPin(Pinning.Decision pin, String source) throws IOException {
+    private CommitOutcome recordPin(Pinning.PinDecision pin, String source) throws IOException {
         BranchChange change = BranchChange.of(CommitMessage.of(pin.events(), source, List.of(), pin.notes()), author, authorEmail);
         for (var e : pin.writes().entrySet()) change = e.getValue() == null ? change.delete(e.getKey()) : change.write(e.getKey(), e.getValue());
         CommitOutcome outcome = status.write(change.basedOn(pin.read()));
@@ -302,7 +302,7 @@ public final class Reconciler {
     }
 
     /** @param read what the files were when this engine computed its change: the change's base */
-    private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.Decision pin,
+    private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.PinDecision pin,
                                  Map<String, byte[]> read) throws IOException {
         SortedMap<String, byte[]> files = statusRendering.render(next.state());
         // The plan covers the whole fleet: with shards, the coordinator's is the one recorded.

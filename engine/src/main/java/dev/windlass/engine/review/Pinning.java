@@ -48,11 +48,11 @@ public final class Pinning {
      * @param writes status-branch files to write (null value: delete), in the pass's status commit
      * @param read   the review files as read when this was decided: the base of {@code writes}
      */
-    public record Decision(boolean hold, List<Event> events, List<String> notes, Map<String, byte[]> writes, Map<String, byte[]> read) {
-        public static final Decision NONE = new Decision(false, List.of(), List.of(), Map.of(), Map.of());
+    public record PinDecision(boolean hold, List<Event> events, List<String> notes, Map<String, byte[]> writes, Map<String, byte[]> read) {
+        public static final PinDecision NONE = new PinDecision(false, List.of(), List.of(), Map.of(), Map.of());
     }
 
-    public Decision check(String source, DesiredState desired, Plan plan) throws IOException {
+    public PinDecision check(String source, DesiredState desired, Plan plan) throws IOException {
         List<ReviewRecord> merged = new ArrayList<>();
         Map<String, byte[]> read = ReviewRecords.readFiles(status).files();
         for (ReviewRecord r : ReviewRecords.parse(read).values()) {
@@ -61,7 +61,7 @@ public final class Pinning {
             if (!mirror.has(r.head()) || !mirror.has(r.merge())) continue;
             if (mirror.isAncestor(r.head(), source) || mirror.treeOf(source).equals(mirror.treeOf(r.merge()))) merged.add(r);
         }
-        if (merged.isEmpty()) return Decision.NONE;
+        if (merged.isEmpty()) return PinDecision.NONE;
         ReviewSettings settings = desired.settings().review();
         ReviewPublisher publisher = publisher(settings);
         boolean hold = false;
@@ -102,7 +102,7 @@ public final class Pinning {
             }
             forget(r, writes);
         }
-        return new Decision(hold, events, notes, writes, read);
+        return new PinDecision(hold, events, notes, writes, read);
     }
 
     private static void forget(ReviewRecord r, Map<String, byte[]> writes) {

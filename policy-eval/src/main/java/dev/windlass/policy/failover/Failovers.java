@@ -54,8 +54,8 @@ public final class Failovers {
     private Failovers() {}
 
     /** Every application's failover decision for one pass, and the health of every cluster. */
-    public record Decision(Map<String, ClusterHealth> clusters, Map<String, AppFailover> apps, String fleetHold) {
-        public Decision {
+    public record FailoverDecision(Map<String, ClusterHealth> clusters, Map<String, AppFailover> apps, String fleetHold) {
+        public FailoverDecision {
             clusters = Map.copyOf(clusters);
             apps = Map.copyOf(apps);
         }
@@ -65,7 +65,7 @@ public final class Failovers {
      * @param placeable the applications that can be planned (valid, no ownership conflicts)
      * @param healthOn  the application's health on a reachable cluster as observed now
      */
-    public static Decision decide(DesiredState desired, ObservedState observed, EngineState state, Suspensions suspensions,
+    public static FailoverDecision decide(DesiredState desired, ObservedState observed, EngineState state, Suspensions suspensions,
                                   Set<String> placeable, BiFunction<Application, String, Health> healthOn, Instant now) {
         Map<String, ClusterHealth> health = new TreeMap<>();
         for (String name : desired.clusters().keySet()) {
@@ -91,7 +91,7 @@ public final class Failovers {
             apps.put(app.name(), new AppDecision(app, policy, previous, desired, observed, health, suspensions, healthOn, fleetHold, now)
                     .decide(slots));
         }
-        return new Decision(health, apps, fleetHold);
+        return new FailoverDecision(health, apps, fleetHold);
     }
 
     /** One application's decision; a short-lived object so the steps can share what they know. */

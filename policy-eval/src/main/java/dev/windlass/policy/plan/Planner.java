@@ -70,7 +70,7 @@ public final class Planner {
         Suspensions suspensions = Suspensions.at(desired, state, now);
         java.util.Set<String> valid = new java.util.TreeSet<>();
         desired.apps().values().stream().filter(Application::valid).forEach(a -> valid.add(a.name()));
-        Failovers.Decision failover = Failovers.decide(desired, observed, state, suspensions, valid, (app, cluster) -> {
+        Failovers.FailoverDecision failover = Failovers.decide(desired, observed, state, suspensions, valid, (app, cluster) -> {
             AppStatus p = state.apps().get(app.name());
             return TargetPlanner.plan(app, observed.cluster(cluster), p == null ? null : p.target(cluster), ref -> false).target().health();
         }, now);
@@ -201,7 +201,7 @@ public final class Planner {
         List<Stage> stages = new ArrayList<>();
         if (!applies.isEmpty()) stages.add(new Stage(STAGE_APPLY, "", applies));
         if (!deletes.isEmpty()) stages.add(new Stage(STAGE_PRUNE, "every apply on the same cluster succeeded", deletes));
-        Remediations.Decision remediation = Remediations.decide(desired, observed, state, suspensions, now);
+        Remediations.RemediationDecision remediation = Remediations.decide(desired, observed, state, suspensions, now);
         if (!remediation.actions().isEmpty()) {
             // Its own stage, last: a cluster whose applies failed is not also remediated in the same pass.
             stages.add(new Stage(STAGE_REMEDIATE, "every apply and prune on the same cluster succeeded", remediation.actions()));

@@ -36,7 +36,7 @@ final class RolloutGate {
         Map<String, Boolean> healthy = new HashMap<>();
         for (String c : placed) healthy.put(c, RolloutPlanner.healthy(results.get(new TargetKey(app.name(), c))));
         Application lastGood = lastGood(app, previous, revisions);
-        RolloutPlanner.Decision d = RolloutPlanner.decide(app, desired.rolloutPolicy(app.name()), desired.commit(), placed,
+        RolloutPlanner.RolloutDecision d = RolloutPlanner.decide(app, desired.rolloutPolicy(app.name()), desired.commit(), placed,
                 desired.clusters(), previous, healthy, lastGood, frozen, now);
         List<Action> applies = new ArrayList<>();
         List<Action> deletes = new ArrayList<>();

@@ -35,7 +35,7 @@ final class RolloutPlanner {
      * @param rollback  clusters to return to the previous revision, with the application as it was
      * @param startedNow clusters that start this pass: recorded before anything is applied
      */
-    record Decision(RolloutState next, Set<String> proceed, Map<String, String> heldBy, Map<String, Application> rollback,
+    record RolloutDecision(RolloutState next, Set<String> proceed, Map<String, String> heldBy, Map<String, Application> rollback,
                     Set<String> startedNow) {}
 
     /**
@@ -43,7 +43,7 @@ final class RolloutPlanner {
      * @param frozen            clusters where the app is suspended now, and why: no step starts there and the clocks
      *                          of a step under way stand still
      */
-    static Decision decide(Application app, RolloutPolicy policy, String source, List<String> placed, Map<String, Cluster> clusters,
+    static RolloutDecision decide(Application app, RolloutPolicy policy, String source, List<String> placed, Map<String, Cluster> clusters,
                            AppStatus previous, Map<String, Boolean> healthyAtRevision, Application lastGood, Map<String, String> frozen,
                            Instant now) {
         String revision = app.revision();
@@ -62,12 +62,12 @@ final class RolloutPlanner {
                         + "; it is not rolled out again until its content changes");
                 else proceed.add(c);
             }
-            return new Decision(prior, proceed, held, rollback, Set.of());
+            return new RolloutDecision(prior, proceed, held, rollback, Set.of());
         }
         boolean continuing = prior != null && prior.revision().equals(revision) && prior.active();
         if (!continuing && (behind.isEmpty() || prior != null && prior.revision().equals(revision) && prior.result() == Result.Succeeded)) {
             proceed.addAll(placed);
-            return new Decision(prior, proceed, held, rollback, Set.of());
+            return new RolloutDecision(prior, proceed, held, rollback, Set.of());
         }
 
         RolloutOrder order = RolloutOrder.of(policy, placed, clusters);
@@ -127,7 +127,7 @@ final class RolloutPlanner {
         String previousSource = continuing ? prior.previousSource() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().source();
         RolloutState next = new RolloutState(revision, continuing ? prior.source() : source, previousRevision, previousSource, policy.name(),
                 gate(policy, steps.size()), result, message, order.waves(), continuing ? prior.startedAt() : now.toString(), finishedAt, steps);
-        return new Decision(next, proceed, held, rollback, startedNow);
+        return new RolloutDecision(next, proceed, held, rollback, startedNow);
     }
 
     /**

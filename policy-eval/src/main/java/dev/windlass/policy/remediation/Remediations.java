@@ -44,8 +44,8 @@ public final class Remediations {
     }
 
     /** Every cluster's remediation and the actions it takes now. */
-    public record Decision(Map<String, ClusterRemediation> clusters, List<Action> actions) {
-        public Decision {
+    public record RemediationDecision(Map<String, ClusterRemediation> clusters, List<Action> actions) {
+        public RemediationDecision {
             clusters = Map.copyOf(clusters);
             actions = List.copyOf(actions);
         }
@@ -64,7 +64,7 @@ public final class Remediations {
         return out;
     }
 
-    public static Decision decide(DesiredState desired, ObservedState observed, EngineState state, Suspensions suspensions, Instant now) {
+    public static RemediationDecision decide(DesiredState desired, ObservedState observed, EngineState state, Suspensions suspensions, Instant now) {
         Map<String, ClusterRemediation> clusters = new TreeMap<>();
         List<Action> actions = new ArrayList<>();
         for (Cluster cluster : desired.clusters().values()) {
@@ -87,7 +87,7 @@ public final class Remediations {
             }
             clusters.put(cluster.name(), new ClusterRemediation(records, blocked[0], blocked[1]));
         }
-        return new Decision(clusters, actions);
+        return new RemediationDecision(clusters, actions);
     }
 
     /** The application whose rollout step is under way on the cluster, or null. */

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The messages of failed calls: each says what is wrong and how to fix it. */
-final class Failures {
+final class HostFailures {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int BODY_EXCERPT = 200;
 
-    private Failures() {}
+    private HostFailures() {}
 
     /** A final (non-2xx, non-5xx, not rate-limited) answer. */
     static Failed answered(int status, String method, URI uri, String body, String location, boolean hasToken) {

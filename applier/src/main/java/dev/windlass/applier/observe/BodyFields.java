@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Reading fields of an object body that may be missing at any level, as status fields often are. */
-final class Fields {
+final class BodyFields {
 
-    private Fields() {}
+    private BodyFields() {}
 
     /** The map at {@code path}, or an empty map. */
     @SuppressWarnings("unchecked")
