@@ -30,10 +30,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--workload", defaultValue = "web-service",
             description = "What each app ships: web-service (ServiceAccount, ConfigMap, Secret, Deployment of 1 replica, Service)"
                     + " or flux-benchmark (the shape of a widely published GitOps benchmark: a Deployment scaled to 0, a ServiceAccount,"
-                    + " a Service and an Ingress). Default: ${DEFAULT-VALUE}.")
+                    + " a Service and an Ingress) or rendered (half the apps a Kustomize overlay of a shared base, half a shared Helm"
+                    + " chart with per-cluster values, rendered by the real tools; 4 objects). Default: ${DEFAULT-VALUE}.")
     String workload;
 
-    @Option(names = "--objects-per-app", description = "Objects per application (default: 5; flux-benchmark has 4).")
+    @Option(names = "--objects-per-app", description = "Objects per application (default: 5; flux-benchmark and rendered have 4).")
     Integer objectsPerApp;
 
     @Option(names = "--scenario", defaultValue = "full",
@@ -99,7 +100,7 @@ public final class BenchCommand implements Callable<Integer> {
         };
         List<Integer> sizes = apps != null ? apps : List.of(hung ? 100 : real ? 200 : 1000);
         int clusterCount = clusters != null ? clusters : real ? 3 : 20;
-        int objects = objectsPerApp != null ? objectsPerApp : shapeOf == Workload.FLUX_BENCHMARK ? 4 : 5;
+        int objects = objectsPerApp != null ? objectsPerApp : shapeOf.defaultObjects();
         if (!shapeOf.allows(objects)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "the " + shapeOf.cli() + " workload has 4 objects per app, not " + objects);
         }

@@ -200,7 +200,10 @@ final class BenchRun {
             Map<String, byte[]> files = repo.files();
             Baselines.parseFloor(files, figures);
             warmParse(mirror);
-            var objects = Baselines.objects(files);
+            var objects = shape.workload() == Workload.RENDERED
+                    ? Baselines.objects(dev.windlass.engine.render.AppRendering.shared().read(mirror.snapshot(mirror.resolve(MAIN).orElseThrow())),
+                            SyntheticRepo.cluster(0))
+                    : Baselines.objects(files);
             Baselines.roundTripFloor(clusters, objects, figures);
             if (client.inFlight() > 1) Baselines.roundTripFloorInFlight(clusters, objects, client.inFlight(), figures);
             Baselines.naiveLoop(clusters, objects, figures);

@@ -57,6 +57,7 @@ public final class SyntheticRepo {
                       connection: %s
                     """.formatted(name, c % 3, connection.apply(name)));
         }
+        if (shape.workload() == Workload.RENDERED) RenderedApps.shared().forEach((path, text) -> put(files, path, text));
         for (int a = 0; a < shape.apps(); a++) files.putAll(appFiles(a, 0));
         return files;
     }
@@ -66,6 +67,10 @@ public final class SyntheticRepo {
         String app = app(index);
         SortedMap<String, byte[]> files = new TreeMap<>();
         String dir = "apps/" + app + "/";
+        if (shape.workload() == Workload.RENDERED) {
+            RenderedApps.of(index, app, generation).forEach((path, text) -> put(files, path, text));
+            return files;
+        }
         put(files, dir + "app.yaml", """
                 apiVersion: windlass.dev/v1alpha1
                 kind: Application
@@ -87,11 +92,20 @@ public final class SyntheticRepo {
     /** The one object a one-file change edits: the app's ConfigMap, or its Service in the published shape. */
     private int edited() { return shape.workload() == Workload.FLUX_BENCHMARK ? 2 : Math.min(1, shape.objectsPerApp() - 1); }
 
+
     /** The one file a one-file change edits (see {@link #editedKind()}). */
-    public String editedPath(int index) { return "apps/" + app(index) + "/manifests/" + objectFile(edited()); }
+    public String editedPath(int index) {
+        if (shape.workload() == Workload.RENDERED) return RenderedApps.editedPath(index, app(index));
+        return "apps/" + app(index) + "/manifests/" + objectFile(edited());
+    }
 
     /** That file with {@code generation} written into it, and nothing else changed. */
-    public byte[] edited(int index, int generation) { return object(app(index), edited(), generation).getBytes(StandardCharsets.UTF_8); }
+    public byte[] edited(int index, int generation) {
+        if (shape.workload() == Workload.RENDERED) {
+            return RenderedApps.of(index, app(index), generation).get(editedPath(index)).getBytes(StandardCharsets.UTF_8);
+        }
+        return object(app(index), edited(), generation).getBytes(StandardCharsets.UTF_8);
+    }
 
     /** The kind of the edited object, all in the core group ({@code v1}): ConfigMap, or Service in the published shape. */
     public String editedKind() {

@@ -14,7 +14,14 @@ public enum Workload {
      * The shape of a widely published GitOps benchmark, so that its table can be compared: a Deployment scaled to 0,
      * a ServiceAccount, a Service and an Ingress; always four objects, no Pods.
      */
-    FLUX_BENCHMARK("flux-benchmark", 0);
+    FLUX_BENCHMARK("flux-benchmark", 0),
+    /**
+     * Applications as real repos hold them, rendered by the real tools: even-numbered ones a Kustomize overlay of a
+     * shared base (ServiceAccount, Deployment, Service) plus the app's own ConfigMap, odd-numbered ones a shared Helm
+     * chart with the app's values file and the cluster's name filled into its values (one render per cluster); always
+     * four objects.
+     */
+    RENDERED("rendered", 1);
 
     private final String cli;
     private final int replicas;
@@ -32,6 +39,9 @@ public enum Workload {
 
     /** Objects per application this workload allows: four for the published shape, one or more otherwise. */
     public boolean allows(int objectsPerApp) { return this == WEB_SERVICE ? objectsPerApp >= 1 : objectsPerApp == 4; }
+
+    /** Objects per application when {@code --objects-per-app} is not given. */
+    public int defaultObjects() { return this == WEB_SERVICE ? 5 : 4; }
 
     public static Workload of(String cli) {
         return Arrays.stream(values()).filter(w -> w.cli.equals(cli)).findFirst().orElseThrow(() -> new IllegalArgumentException(
