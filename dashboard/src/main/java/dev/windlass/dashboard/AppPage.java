@@ -68,7 +68,7 @@ public final class AppPage {
         Holds holds = new Holds(view);
         List<String> labels = a == null ? List.of() : a.labels().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
         List<ConditionRow> conditions = status == null ? List.of() : status.conditions().stream()
-                .map(c -> new ConditionRow(c.type(), c.status(), c.reason(), c.message(), c.lastTransitionTime())).toList();
+                .map(c -> new ConditionRow(c.type(), c.status(), c.reason(), c.message(), Times.show(c.lastTransitionTime()))).toList();
         List<Problem> problems = a == null ? List.of() : a.diagnostics().stream().map(d -> Problem.of(d, view.source(), links)).toList();
         return new Model(app, true, labels, status == null ? (a == null ? null : a.revision()) : status.revision(),
                 status != null ? status.definedIn() : a.location() == null ? null : a.location().path(),
@@ -156,20 +156,22 @@ public final class AppPage {
             width = Math.min(width, 100 - left);
             boolean soaking = s.state() == ClusterStep.State.Progressing && s.healthySince() != null;
             Badge b = Badge.step(s.state().name(), soaking, s.pausedAt() != null && !s.finished());
-            String summary = s.cluster() + ": " + b.text() + (s.startedAt() == null ? "" : ", started " + s.startedAt())
-                    + (s.healthySince() == null ? "" : ", healthy since " + s.healthySince())
-                    + (s.finishedAt() == null ? "" : ", finished " + s.finishedAt()) + (s.pausedAt() == null ? "" : ", paused at " + s.pausedAt());
-            waves.computeIfAbsent(s.wave(), k -> new ArrayList<>()).add(new Step(s.cluster(), b, s.startedAt(), s.healthySince(), s.finishedAt(),
+            String summary = s.cluster() + ": " + b.text() + (s.startedAt() == null ? "" : ", started " + Times.show(s.startedAt()))
+                    + (s.healthySince() == null ? "" : ", healthy since " + Times.show(s.healthySince()))
+                    + (s.finishedAt() == null ? "" : ", finished " + Times.show(s.finishedAt()))
+                    + (s.pausedAt() == null ? "" : ", paused at " + Times.show(s.pausedAt()));
+            waves.computeIfAbsent(s.wave(), k -> new ArrayList<>()).add(new Step(s.cluster(), b, Times.show(s.startedAt()),
+                    Times.show(s.healthySince()), Times.show(s.finishedAt()),
                     String.format(java.util.Locale.ROOT, "%.2f", left), String.format(java.util.Locale.ROOT, "%.2f", width), start != null, summary));
         }
         List<Wave> list = waves.entrySet().stream().map(e -> new Wave(e.getKey(), e.getValue())).toList();
-        return new Rollout(r.revision(), Badge.rollout(r.result().name()), r.message(), r.policy(), r.gate(), r.startedAt(), r.finishedAt(),
-                list, from.toString(), to.toString());
+        return new Rollout(r.revision(), Badge.rollout(r.result().name()), r.message(), r.policy(), r.gate(), Times.show(r.startedAt()),
+                Times.show(r.finishedAt()), list, Times.show(from), Times.show(to));
     }
 
     private static List<PastRollout> past(AppStatus status) {
         if (status == null) return List.of();
-        return status.rollouts().stream().map(r -> new PastRollout(r.revision(), Badge.rollout(r.result().name()), r.startedAt(), r.finishedAt(),
+        return status.rollouts().stream().map(r -> new PastRollout(r.revision(), Badge.rollout(r.result().name()), Times.show(r.startedAt()), Times.show(r.finishedAt()),
                 r.message())).toList();
     }
 
@@ -177,27 +179,27 @@ public final class AppPage {
         List<Moment> out = new ArrayList<>();
         FailoverMemory m = status == null ? FailoverMemory.EMPTY : status.failoverMemory();
         for (FailoverRecord r : m.history()) {
-            out.add(new Moment(r.startTime(), new Badge("⇄", "Failed over", "warn"), "moved from " + String.join(", ", r.clustersBeforeFailover())
+            out.add(new Moment(Times.show(r.startTime()), new Badge("⇄", "Failed over", "warn"), "moved from " + String.join(", ", r.clustersBeforeFailover())
                     + " to " + String.join(", ", r.clustersAfterFailover()) + " (" + r.reason() + ")",
-                    "done " + r.endTime() + carried(r.preservedState())));
+                    "done " + Times.show(r.endTime()) + carried(r.preservedState())));
         }
         for (FailoverRecord r : m.failedAttempts()) {
-            out.add(new Moment(r.startTime(), new Badge("✖", "Attempt failed", "bad"), "from " + String.join(", ", r.clustersBeforeFailover())
+            out.add(new Moment(Times.show(r.startTime()), new Badge("✖", "Attempt failed", "bad"), "from " + String.join(", ", r.clustersBeforeFailover())
                     + " to " + String.join(", ", r.clustersAfterFailover()) + " (" + r.reason() + ")",
-                    "given up " + r.endTime() + (r.failure() == null ? "" : ": " + r.failure())));
+                    "given up " + Times.show(r.endTime()) + (r.failure() == null ? "" : ": " + r.failure())));
         }
         for (EvictionTask e : m.evictions()) {
             if (e.completedAt() != null) continue;
-            out.add(new Moment(e.createdAt(), new Badge("◔", "Under way", "busy"), "leaving " + e.fromCluster() + " (" + e.reason() + ")",
+            out.add(new Moment(Times.show(e.createdAt()), new Badge("◔", "Under way", "busy"), "leaving " + e.fromCluster() + " (" + e.reason() + ")",
                     "to " + String.join(", ", e.clustersAfterFailover()) + "; old copy: " + e.purge() + carried(e.preservedState())));
         }
         for (ViewBoard.Blocked b : blocked) {
-            out.add(new Moment(b.from().toString(), new Badge("⛔", "Blocked", "bad"), "a failover was due and could not happen (" + b.reason() + ")",
-                    b.message() + (b.until().equals(b.from()) ? "" : "; until " + b.until())));
+            out.add(new Moment(Times.show(b.from()), new Badge("⊘", "Blocked", "bad"), "a failover was due and could not happen (" + b.reason() + ")",
+                    b.message() + (b.until().equals(b.from()) ? "" : "; until " + Times.show(b.until()))));
         }
         Condition c = status == null ? null : status.condition("FailoverBlocked");
         if (c != null && "True".equals(c.status()) && blocked.stream().noneMatch(b -> b.message().equals(c.message()))) {
-            out.add(new Moment(c.lastTransitionTime(), new Badge("⛔", "Blocked", "bad"), "a failover is due and cannot happen (" + c.reason() + ")",
+            out.add(new Moment(Times.show(c.lastTransitionTime()), new Badge("⊘", "Blocked", "bad"), "a failover is due and cannot happen (" + c.reason() + ")",
                     c.message()));
         }
         for (String orphan : m.orphanedOn()) {

@@ -22,7 +22,7 @@ public record Badge(String icon, String text, String tone) {
             case "Progressing" -> new Badge("◔", "Progressing", "busy");
             case "Degraded" -> new Badge("✖", "Degraded", "bad");
             case "Missing" -> new Badge("∅", "Missing", "bad");
-            case "Suspended" -> new Badge("⏸", "Suspended", "held");
+            case "Suspended" -> new Badge("‖", "Suspended", "held");
             default -> new Badge("?", health, "unknown");
         };
     }
@@ -34,7 +34,7 @@ public record Badge(String icon, String text, String tone) {
     }
 
     public static Badge held(boolean suspended) {
-        return suspended ? new Badge("⏸", "Suspended", "held") : new Badge("✋", "Held", "held");
+        return suspended ? new Badge("‖", "Suspended", "held") : new Badge("⊘", "Held", "held");
     }
 
     public static Badge invalid() { return new Badge("⚠", "Invalid", "bad"); }
@@ -50,13 +50,13 @@ public record Badge(String icon, String text, String tone) {
     }
 
     public static Badge step(String state, boolean soaking, boolean paused) {
-        if (paused) return new Badge("⏸", "Paused", "held");
+        if (paused) return new Badge("‖", "Paused", "held");
         return switch (state) {
             case "Pending" -> new Badge("○", "Pending", "unknown");
-            case "Progressing" -> soaking ? new Badge("⧗", "Soaking", "busy") : new Badge("◔", "Started", "busy");
+            case "Progressing" -> soaking ? new Badge("◑", "Soaking", "busy") : new Badge("◔", "Started", "busy");
             case "Succeeded" -> new Badge("✓", "Succeeded", "ok");
             case "Failed" -> new Badge("✖", "Failed", "bad");
-            case "TimedOut" -> new Badge("⌛", "Timed out", "bad");
+            case "TimedOut" -> new Badge("✖", "Timed out", "bad");
             case "Skipped" -> new Badge("↷", "Skipped", "unknown");
             case "RolledBack" -> new Badge("↶", "Rolled back", "warn");
             default -> new Badge("?", state, "unknown");
@@ -66,7 +66,7 @@ public record Badge(String icon, String text, String tone) {
     public static Badge rollout(String result) {
         return switch (result) {
             case "Progressing" -> new Badge("◔", "Progressing", "busy");
-            case "Paused" -> new Badge("⏸", "Paused", "held");
+            case "Paused" -> new Badge("‖", "Paused", "held");
             case "Succeeded" -> new Badge("✓", "Succeeded", "ok");
             case "Failed" -> new Badge("✖", "Failed", "bad");
             case "RolledBack" -> new Badge("↶", "Rolled back", "warn");

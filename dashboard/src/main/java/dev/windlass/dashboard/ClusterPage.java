@@ -55,9 +55,9 @@ public final class ClusterPage {
         if (c == null && s == null) return null;
         Map<String, String> labels = c == null ? Map.of() : c.labels();
         List<Tick> history = board.reachability(name).stream()
-                .map(x -> new Tick(x.at().toString(), Badge.reachability(x.reachability(), x.health()), x.message())).toList();
+                .map(x -> new Tick(Times.show(x.at()), Badge.reachability(x.reachability(), x.health()), x.message())).toList();
         List<Mark> marks = s == null ? List.of() : s.remediationRecords().stream().map(r -> new Mark(r.policy(), r.target(),
-                Badge.remediation(r.state()), r.reason(), r.unhealthySince(), r.markedAt(), r.attempts(), r.message())).toList();
+                Badge.remediation(r.state()), r.reason(), Times.show(r.unhealthySince()), Times.show(r.markedAt()), r.attempts(), r.message())).toList();
         List<Group> groups = new ArrayList<>();
         List<Gate> gates = new ArrayList<>();
         for (RemediationPolicy p : view.desired().remediationPolicies().values()) {
@@ -77,7 +77,7 @@ public final class ClusterPage {
             String budget = spare >= 0 ? spare + " more may fail and quorum holds" : "quorum lost: " + (quorum - healthy) + " short";
             var verdict = Quorum.allows(members.size(), Math.min(healthy, members.size()), inFlight);
             Badge badge = healthy == members.size() ? new Badge("♥", "All healthy", "ok")
-                    : verdict.allowed() ? new Badge("✓", "May remediate", "warn") : new Badge("⛔", "Blocked", "bad");
+                    : verdict.allowed() ? new Badge("✓", "May remediate", "warn") : new Badge("⊘", "Blocked", "bad");
             groups.add(new Group(p.name(), target, members.size(), healthy, inFlight, quorum, budget, badge, verdict.why()));
         }
         List<FreezeRow> freezes = new ArrayList<>();
@@ -90,7 +90,7 @@ public final class ClusterPage {
             freezes.add(new FreezeRow(f.name(), open.isPresent() ? new Badge("❄", "Frozen now", "held") : new Badge("○", "Not in force", "unknown"),
                     open.map(w -> FreezeWindow.describe(f, w)).orElse(f.schedule() == null ? "" : "schedule " + f.schedule()
                             + (f.duration() == null ? "" : " for " + hours(f.duration()))),
-                    next.map(n -> n + (f.duration() == null ? "" : " until " + n.plus(f.duration()))).orElse(f.schedule() == null ? "—" : "none"),
+                    next.map(n -> Times.show(n) + (f.duration() == null ? "" : " until " + Times.show(n.plus(f.duration())))).orElse(f.schedule() == null ? "—" : "none"),
                     scope, f.reason() == null ? "" : f.reason()));
         }
         Holds holds = new Holds(view);
@@ -103,11 +103,11 @@ public final class ClusterPage {
                     t == null ? null : t.revision(), hold == null ? null : Badge.held(hold.suspended()), hold == null ? null : hold.reason()));
         }
         List<ConditionRow> conditions = s == null ? List.of() : s.conditions().stream()
-                .map(x -> new ConditionRow(x.type(), x.status(), x.reason(), x.message(), x.lastTransitionTime())).toList();
+                .map(x -> new ConditionRow(x.type(), x.status(), x.reason(), x.message(), Times.show(x.lastTransitionTime()))).toList();
         String suspendReason = c == null ? null : c.annotations().get(Application.ANNOTATION_SUSPEND_REASON);
         return new Model(name, labels.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList(), connection(c),
                 s == null ? Badge.reachability(null, null) : Badge.reachability(s.reachability(), s.health()), s == null ? "" : s.message(),
-                s == null ? null : s.health(), s == null ? null : s.unhealthySince(), s == null ? null : s.healthySince(),
+                s == null ? null : s.health(), s == null ? null : Times.show(s.unhealthySince()), s == null ? null : Times.show(s.healthySince()),
                 s == null ? null : s.applyStrategy(), s == null ? 0 : s.nodes(), s == null ? 0 : s.readyNodes(), conditions, history, marks, groups,
                 gates, c != null && c.suspend(), suspendReason, freezes, apps);
     }

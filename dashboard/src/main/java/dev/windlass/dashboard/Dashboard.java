@@ -136,7 +136,7 @@ public final class Dashboard extends Handler.Abstract {
 
     private Layout layout(FleetView view, String title, boolean fleet, boolean plans) {
         return new Layout(title, "", view.branch(), view.source() == null ? "" : view.source().substring(0, Math.min(7, view.source().length())),
-                view.at().toString(), board.version(), fleet, plans);
+                Times.show(view.at()), board.version(), fleet, plans);
     }
 
     private boolean page(Response response, Callback callback, String template, Layout layout, Object model) {
