@@ -37,7 +37,10 @@ public final class EngineHttp implements AutoCloseable {
     public EngineHttp(InetSocketAddress address, String branch, String secret, Runnable reconcileSoon, Supplier<ProbeAnswer> live,
                       Supplier<ProbeAnswer> ready, Supplier<String> metrics, Handler pages) {
         server = new Server(address);
-        if (pages != null) server.addBean(pages);  // started and stopped with the server
+        if (pages != null) {
+            pages.setServer(server);
+            server.addBean(pages);  // started and stopped with the server
+        }
         server.setHandler(new Handler.Abstract() {
             @Override public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
