@@ -111,7 +111,8 @@ public final class AppPage {
             else if (isPlaced) why = "placed; a failover from here is under way";
             else if (eviction != null) why = "evicted by failover (" + eviction.reason() + ") since " + eviction.createdAt()
                     + "; it returns to the pool once healthy for the toleration";
-            else if (isEligible) why = "eligible, left out: maxClusters " + a.placement().maxClusters() + " is reached";
+            else if (isEligible && a.placement().maxClusters() > 0) why = "eligible, left out: maxClusters " + a.placement().maxClusters() + " is reached";
+            else if (isEligible) why = "eligible, not placed yet: its next pass places it";
             else why = "not selected: its labels do not match";
             Holds.Hold hold = isPlaced && a != null ? holds.of(a.name(), name) : null;
             String labels = c.labels().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().reduce((x, y) -> x + ", " + y).orElse("");
