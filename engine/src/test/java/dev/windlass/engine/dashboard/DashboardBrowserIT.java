@@ -51,6 +51,8 @@ class DashboardBrowserIT {
             assertEquals(0, demo.run());
         }
         assertEquals(List.of("rollout", "rollout-failed", "frozen", "failing-over", "failed-over", "remediation-blocked", "reviewed", "end"), seen);
+        String told = Files.readString(Path.of("target", "dashboard-demo-story.txt"));
+        assertTrue(told.matches("(?s).*\nDashboard: http://127\\.0\\.0\\.1:\\d+/ .*"), "the demo prints where its dashboard is:\n" + told);
     }
 
     /** The matrix cell of an application on a cluster. */
