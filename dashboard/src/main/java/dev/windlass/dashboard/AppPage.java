@@ -199,7 +199,8 @@ public final class AppPage {
                     b.message() + (b.until().equals(b.from()) ? "" : "; until " + Times.show(b.until()))));
         }
         Condition c = status == null ? null : status.condition("FailoverBlocked");
-        if (c != null && "True".equals(c.status()) && blocked.stream().noneMatch(b -> b.message().equals(c.message()))) {
+        // The condition says the same as the stretches this dashboard saw; it stands alone when the dashboard saw none.
+        if (c != null && "True".equals(c.status()) && blocked.isEmpty()) {
             out.add(new Moment(Times.show(c.lastTransitionTime()), new Badge("⊘", "Blocked", "bad"), "a failover is due and cannot happen (" + c.reason() + ")",
                     c.message()));
         }

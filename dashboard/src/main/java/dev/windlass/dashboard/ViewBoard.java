@@ -44,9 +44,11 @@ public final class ViewBoard {
             if (f.blocked() == null) continue;
             List<Blocked> spans = blocked.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
             Blocked last = spans.isEmpty() ? null : spans.get(spans.size() - 1);
-            boolean continues = last != null && last.message().equals(f.blocked()) && latest != null && last.until().equals(latest.at());
-            if (continues) spans.set(spans.size() - 1, new Blocked(last.from(), view.at(), last.reason(), last.message()));
-            else spans.add(new Blocked(view.at(), view.at(), f.blockedReason() == null ? "Blocked" : f.blockedReason(), f.blocked()));
+            String reason = f.blockedReason() == null ? "Blocked" : f.blockedReason();
+            // The same reason, blocked on the pass just before too: the stretch goes on (its words are the latest).
+            boolean continues = last != null && last.reason().equals(reason) && latest != null && last.until().equals(latest.at());
+            if (continues) spans.set(spans.size() - 1, new Blocked(last.from(), view.at(), reason, f.blocked()));
+            else spans.add(new Blocked(view.at(), view.at(), reason, f.blocked()));
             while (spans.size() > BLOCKS) spans.remove(0);
         }
         blocked.keySet().retainAll(view.desired().apps().keySet());
