@@ -57,7 +57,7 @@ public final class Dashboard extends Handler.Abstract {
             // A browser brings the token once; it is kept in a cookie and taken out of the address bar.
             response.getHeaders().add(HttpHeader.SET_COOKIE, BearerToken.COOKIE + "=" + presented.strip()
                     + "; Path=/; HttpOnly; SameSite=Strict");
-            Response.sendRedirect(request, response, callback, path);
+            Response.sendRedirect(request, response, callback, path + withoutToken(query));
             return true;
         }
         if (!token.accepts(presentedToken(request))) {
@@ -75,7 +75,7 @@ public final class Dashboard extends Handler.Abstract {
         }
         Layout layout;
         if (path.equals("/") || path.equals("/api/fleet")) {
-            FleetPage.Filter filter = new FleetPage.Filter(query.getValue("label"), Set.copyOf(problems(query)), query.getValue("name"),
+            FleetPage.Filter filter = new FleetPage.Filter(query.getValue("label"), query.getValue("cluster"), Set.copyOf(problems(query)), query.getValue("name"),
                     number(query.getValue("page")));
             FleetPage.Model m = FleetPage.of(view, filter, links);
             if (path.startsWith("/api/")) return json(response, callback, m);
@@ -102,6 +102,19 @@ public final class Dashboard extends Handler.Abstract {
             return page(response, callback, "cluster", layout(view, "Cluster " + cluster, false, false), m);
         }
         return notFound(response, callback, view, "no page " + path);
+    }
+
+    /** The query string the page was asked with, less the token: filters survive the redirect. */
+    private static String withoutToken(Fields query) {
+        StringBuilder q = new StringBuilder();
+        for (Fields.Field f : query) {
+            if (f.getName().equals("token")) continue;
+            for (String v : f.getValues()) {
+                q.append(q.length() == 0 ? '?' : '&').append(java.net.URLEncoder.encode(f.getName(), StandardCharsets.UTF_8)).append('=')
+                        .append(java.net.URLEncoder.encode(v, StandardCharsets.UTF_8));
+            }
+        }
+        return q.toString();
     }
 
     private static List<String> problems(Fields query) {

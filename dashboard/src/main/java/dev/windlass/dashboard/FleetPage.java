@@ -19,18 +19,26 @@ public final class FleetPage {
     public static final int PAGE_SIZE = 50;
     public static final List<String> PROBLEMS = List.of("OutOfSync", "Degraded", "Held", "Invalid");
 
-    /** What the person asked for: {@code label} as {@code key=value[,key=value]}, problems, a name fragment, a page. */
-    public record Filter(String label, Set<String> problems, String name, int page) {
+    /**
+     * What the person asked for: applications by {@code label} ({@code key=value[,key=value]}, a key alone: has it), clusters
+     * by {@code clusterLabel} (the same form), problems, a name fragment, a page.
+     */
+    public record Filter(String label, String clusterLabel, Set<String> problems, String name, int page) {
         public Filter {
             label = label == null ? "" : label.strip();
+            clusterLabel = clusterLabel == null ? "" : clusterLabel.strip();
             problems = problems == null ? Set.of() : Set.copyOf(problems);
             name = name == null ? "" : name.strip();
             page = Math.max(1, page);
         }
 
-        Map<String, String> labels() {
+        Map<String, String> labels() { return parse(label); }
+
+        Map<String, String> clusterLabels() { return parse(clusterLabel); }
+
+        private static Map<String, String> parse(String text) {
             Map<String, String> out = new LinkedHashMap<>();
-            for (String part : label.split(",")) {
+            for (String part : text.split(",")) {
                 int eq = part.indexOf('=');
                 if (part.isBlank()) continue;
                 if (eq < 0) out.put(part.strip(), null);
@@ -43,6 +51,7 @@ public final class FleetPage {
         String query(int otherPage) {
             StringBuilder q = new StringBuilder("?page=" + otherPage);
             if (!label.isEmpty()) q.append("&label=").append(java.net.URLEncoder.encode(label, java.nio.charset.StandardCharsets.UTF_8));
+            if (!clusterLabel.isEmpty()) q.append("&cluster=").append(java.net.URLEncoder.encode(clusterLabel, java.nio.charset.StandardCharsets.UTF_8));
             if (!name.isEmpty()) q.append("&name=").append(java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8));
             for (String p : new TreeSet<>(problems)) q.append("&problem=").append(p);
             return q.toString();
@@ -74,7 +83,7 @@ public final class FleetPage {
     public record ProblemOption(String name, boolean checked) {}
 
     public record Model(List<Column> clusters, List<Row> rows, Counts counts, List<PageLink> pages, String previous, String next,
-                        int page, int pageCount, String label, String name, List<ProblemOption> problems, List<Problem> repoProblems,
+                        int page, int pageCount, String label, String clusterLabel, String name, List<ProblemOption> problems, List<Problem> repoProblems,
                         boolean empty) {
         public boolean hasRepoProblems() { return !repoProblems.isEmpty(); }
     }
@@ -84,7 +93,10 @@ public final class FleetPage {
     public static Model of(FleetView view, Filter filter, GitLinks links) {
         Holds holds = new Holds(view);
         List<Column> columns = new ArrayList<>();
-        for (var c : view.desired().clusters().keySet()) {
+        Map<String, String> wantedClusters = filter.clusterLabels();
+        for (var cluster : view.desired().clusters().values()) {
+            if (!matchesLabels(cluster.labels(), wantedClusters)) continue;
+            String c = cluster.name();
             var status = view.state().clusters().get(c);
             columns.add(new Column(c, "/clusters/" + c, status == null ? Badge.reachability(null, null)
                     : Badge.reachability(status.reachability(), status.health())));
@@ -121,7 +133,7 @@ public final class FleetPage {
                 .map(d -> Problem.of(d, view.source(), links)).toList();
         return new Model(columns, List.copyOf(shown), new Counts(appNames.size(), matching.size(), outOfSync, degraded, held, invalid),
                 pageCount > 1 ? pages : List.of(), page > 1 ? "/" + filter.query(page - 1) : null,
-                page < pageCount ? "/" + filter.query(page + 1) : null, page, pageCount, filter.label(), filter.name(), options, repoProblems,
+                page < pageCount ? "/" + filter.query(page + 1) : null, page, pageCount, filter.label(), filter.clusterLabel(), filter.name(), options, repoProblems,
                 matching.isEmpty());
     }
 

@@ -88,6 +88,9 @@ class DashboardTest {
         assertTrue(held.contains("data-app=\"web\"") && held.contains("data-app=\"api\"") && !held.contains("data-app=\"app-0000\""));
         String backend = get("/?label=tier%3Dbackend").body();
         assertTrue(backend.contains("data-app=\"api\"") && backend.contains("data-app=\"broken\"") && !backend.contains("data-app=\"web\""));
+        String eu = get("/?cluster=region%3Deu&label=tier%3Dfrontend").body();
+        assertTrue(eu.contains("data-cluster=\"eu-1\"") && !eu.contains("data-cluster=\"us-1\""), "only the eu cluster's column: " + eu);
+        assertEquals(1, count(eu, "<tr data-app="));
         String first = get("/").body();
         assertEquals(FleetPage.PAGE_SIZE, count(first, "<tr data-app="));
         assertTrue(first.contains("Page 1 of 3"), "123 applications make 3 pages of 50");
@@ -157,9 +160,11 @@ class DashboardTest {
         assertEquals(401, get("/api/fleet", "Authorization", "Bearer wrong").statusCode());
         assertEquals(401, get("/static/live.js").statusCode());
         assertEquals(200, get("/api/fleet", "Authorization", "Bearer t0ken-2b7e").statusCode());
-        HttpResponse<String> once = get("/apps/web?token=t0ken-2b7e");
+        HttpResponse<String> once = get("/?token=t0ken-2b7e&problem=Held");
         assertEquals(302, once.statusCode());
-        assertEquals("/apps/web", URI.create(once.headers().firstValue("Location").orElseThrow()).getPath());
+        URI to = URI.create(once.headers().firstValue("Location").orElseThrow());
+        assertEquals("/", to.getPath());
+        assertEquals("problem=Held", to.getQuery(), "the filter stays, the token goes");
         String cookie = once.headers().firstValue("Set-Cookie").orElseThrow();
         assertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie);
         assertEquals(200, get("/apps/web", "Cookie", cookie.substring(0, cookie.indexOf(';'))).statusCode());
