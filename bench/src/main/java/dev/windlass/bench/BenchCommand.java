@@ -40,7 +40,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--scenario", defaultValue = "full",
             description = "full: every figure and baseline. hung-cluster: after the sync, push to applied on the clusters that"
                     + " answer, with none hung and with the last cluster hung (accepting connections, answering nothing; odd runs"
-                    + " measure without the hang first, even runs with it first)."
+                    + " measure without the hang first, even runs with it first). dashboard: the dashboard's fleet page for the fleet"
+                    + " (every app applied on every cluster, as the status records it) loaded in headless chromium, runs times each page."
                     + " Default: ${DEFAULT-VALUE}.")
     String scenario;
 
@@ -94,9 +95,9 @@ public final class BenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
         boolean hung = switch (scenario) {
-            case "full" -> false;
+            case "full", "dashboard" -> false;
             case "hung-cluster" -> true;
-            default -> throw new CommandLine.ParameterException(new CommandLine(this), "no scenario " + scenario + "; full or hung-cluster");
+            default -> throw new CommandLine.ParameterException(new CommandLine(this), "no scenario " + scenario + "; full, hung-cluster or dashboard");
         };
         List<Integer> sizes = apps != null ? apps : List.of(hung ? 100 : real ? 200 : 1000);
         int clusterCount = clusters != null ? clusters : real ? 3 : 20;
@@ -106,6 +107,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (inFlight < 1) throw new CommandLine.ParameterException(new CommandLine(this), "--in-flight must be at least 1");
         if (hung && clusterCount < 2) throw new CommandLine.ParameterException(new CommandLine(this), "the hung-cluster scenario needs at least 2 clusters");
+        if (scenario.equals("dashboard")) {
+            for (int size : sizes) new DashboardLoad(new FleetShape(size, clusterCount, objects, shapeOf), runs, out).run();
+            return 0;
+        }
         boolean temporary = work == null;
         Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
         List<Report.Size> results = new ArrayList<>();

@@ -69,6 +69,10 @@ class RunProcessIT {
                 HttpResponse<String> ready = get(base + "/readyz");
                 assertEquals(200, ready.statusCode(), "a refused object is the repo's trouble, not the engine's: " + ready.body());
                 assertEquals(200, get(base + "/healthz").statusCode());
+                HttpResponse<String> page = get(base + "/apps/reports");
+                assertEquals(200, page.statusCode(), "the production jar serves the dashboard on the same listener: " + page.body());
+                assertTrue(page.body().contains("Application <span class=\"name\">reports</span>"), page.body());
+                assertTrue(get(base + "/static/live.js").body().contains("/api/version"), "its script is in the jar");
 
                 engine.destroy();  // SIGTERM
                 assertTrue(engine.waitFor(30, TimeUnit.SECONDS), "exits within the grace (20 s) and then some");

@@ -27,7 +27,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "run", description = "Run the engine: poll the config branch, reconcile, record status. Serves /healthz, /readyz, /metrics and /webhook.")
+@Command(name = "run", description = "Run the engine: poll the config branch, reconcile, record status. Serves /healthz, /readyz, /metrics, "
+        + "/webhook and the read-only dashboard (/).")
 final class RunCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
 
@@ -59,7 +60,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     @Option(names = "--listen", defaultValue = "127.0.0.1:8080",
-            description = "HTTP address for /healthz, /readyz, /metrics and /webhook (default: ${DEFAULT-VALUE})")
+            description = "HTTP address for /healthz, /readyz, /metrics, /webhook and the dashboard; loopback unless told otherwise "
+                    + "(default: ${DEFAULT-VALUE})")
     String listen;
 
     @Option(names = "--webhook-secret-file", paramLabel = "FILE", description = "HMAC secret for /webhook (or env WINDLASS_WEBHOOK_SECRET)")
@@ -81,6 +83,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--http2", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "offer HTTP/2 to API servers over TLS, one connection per cluster for all requests (default: off, HTTP/1.1)")
     boolean http2;
+
+    @Mixin DashboardOptions dashboard;
 
     @Option(names = "--log-format", paramLabel = "text|json",
             description = "log lines as text or JSON objects (default: env WINDLASS_LOG_FORMAT, else text)")
@@ -113,7 +117,8 @@ final class RunCommand implements Callable<Integer> {
         WriteFence fence = shards != null ? shards : leadership != null ? leadership : WriteFence.OPEN;
         Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
                 dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), fence, managementCluster);
-        Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready);
+        Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready,
+                dashboard.handler(engine.views(), spec));
         if (shards != null) daemon.readyOnlyWhen(shards::unknown);
         daemon.start();
         taken.set(() -> {

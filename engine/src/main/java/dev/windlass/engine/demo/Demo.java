@@ -16,7 +16,11 @@ import dev.windlass.policy.state.AppStatus;
 import dev.windlass.sandbox.Sandbox;
 import dev.windlass.sandbox.sim.WorkloadMatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.windlass.dashboard.Dashboard;
+import dev.windlass.dashboard.DashboardServer;
+import dev.windlass.dashboard.GitLinks;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,12 +54,39 @@ public final class Demo {
     private final Path dir;
     private final Path examples;
     private final PrintWriter out;
+    private final InetSocketAddress dashboard;
+    private final boolean serve;
+    private final Moments moments;
+    private volatile boolean stopping;
+
+    /**
+     * Told of the story's moments while the demo waits: the browser tests look at the dashboard there. Called on the
+     * demo's thread; the fleet stands still until it returns.
+     */
+    public interface Moments {
+        /** @param moment rollout, rollout-failed, frozen, failing-over, failed-over, remediation-blocked, reviewed, end */
+        void at(String moment, Engine engine, String dashboardUrl) throws Exception;
+    }
 
     public Demo(Path dir, Path examples, PrintWriter out) {
+        this(dir, examples, out, new InetSocketAddress("127.0.0.1", 0), false, (m, e, u) -> {});
+    }
+
+    /**
+     * @param dashboard where the dashboard listens while the demo runs
+     * @param serve     after the story, keep the fleet and the dashboard up (a pass every 2 s) until {@link #stop()}
+     */
+    public Demo(Path dir, Path examples, PrintWriter out, InetSocketAddress dashboard, boolean serve, Moments moments) {
         this.dir = dir;
         this.examples = examples;
         this.out = out;
+        this.dashboard = dashboard;
+        this.serve = serve;
+        this.moments = moments;
     }
+
+    /** Ends a demo that serves after its story (its passes stop; run() then closes the fleet and returns). */
+    public void stop() { stopping = true; }
 
     public int run() throws Exception {
         // The story is told on stdout; per-pass log lines would only repeat it.
@@ -82,7 +113,13 @@ public final class Demo {
             });
             try (Sandbox sandbox = new Sandbox();
                  Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
-                    "main", "windlass/status", sandbox, Clock.systemUTC())) {
+                    "main", "windlass/status", sandbox, Clock.systemUTC());
+                 DashboardServer pages = new DashboardServer(dashboard, new Dashboard(engine.views(), null, GitLinks.NONE)).start()) {
+                String host = dashboard.getAddress() != null ? dashboard.getAddress().getHostAddress() : dashboard.getHostString();
+                String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + pages.port() + "/";
+                out.println("\nDashboard: " + url + "  (read only; it follows every pass while the demo runs"
+                        + (serve ? ", and after it until Ctrl-C)" : "; --serve keeps it up afterwards)"));
+                out.flush();
                 sandbox.simulator().start(Duration.ofMillis(200), Clock.systemUTC());
                 scene("1. First sync", "cache goes first; api waits for cache, web waits for api (dependsOn). shop is built by kustomize, "
                         + "greeter by helm, for each cluster.");
@@ -114,6 +151,7 @@ public final class Demo {
                 push(dev, "web: release 1.5.1", c -> c.write("apps/web/manifests/deployment.yaml",
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.1")));
                 settle(engine);
+                moments.at("rollout", engine, url);
 
                 scene("5. A bad release: web 1.6.0 never becomes ready",
                         "It is stopped at the canary when its 12s deadline passes; eu-2 and us-1 keep 1.5.1, and 1.6.0 is marked invalid.");
@@ -121,6 +159,7 @@ public final class Demo {
                 push(dev, "web: release 1.6.0", c -> c.write("apps/web/manifests/deployment.yaml",
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.6.0")));
                 settle(engine);
+                moments.at("rollout-failed", engine, url);
 
                 scene("6. us-1 is suspended while api changes", "Updates stop reaching us-1 until it is resumed; eu-1 and eu-2 get them now.");
                 String us1 = read(examples.resolve("clusters/us-1.yaml"));
@@ -135,7 +174,22 @@ public final class Demo {
                 push(dev, "resume us-1", c -> c.write("clusters/us-1.yaml", us1));
                 settle(engine);
 
-                scene("7. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
+                scene("7. A freeze over the shop during a sale",
+                        "Freeze sale holds team commerce's applications everywhere until its file is removed; a new shop release waits. "
+                        + "Freeze year-end only opens on 24 December: the dashboard shows it as the next window.");
+                push(dev, "freeze the shop for the sale; a year-end freeze for greeter", c -> c
+                        .write("policies/freeze-sale.yaml", resource("demo/freeze-sale.yaml"))
+                        .write("policies/freeze-year-end.yaml", resource("demo/freeze-year-end.yaml")));
+                push(dev, "shop 2.3.0", c -> c.write("apps/shop/base/deployment.yaml",
+                        read(examples.resolve("apps/shop/base/deployment.yaml")).replace("shop:2.1.0", "shop:2.3.0")));
+                PassReport frozen = pass(engine);
+                frozen.plan().held().stream().filter(h -> h.action().app().equals("shop")).map(h -> "  held: " + h.action().describe() + " (" + h.heldBy() + ")")
+                        .distinct().forEach(out::println);
+                moments.at("frozen", engine, url);
+                push(dev, "the sale is over", c -> c.delete("policies/freeze-sale.yaml"));
+                settle(engine);
+
+                scene("8. Someone scales api by hand on eu-1", "api has selfHeal: true, so Windlass puts Git's replicas back.");
                 try (KubernetesClient c = sandbox.cluster("eu-1").newClient()) {
                     c.apps().deployments().inNamespace("api").withName("api").edit(d -> {
                         d.getSpec().setReplicas(1);
@@ -144,7 +198,7 @@ public final class Demo {
                 }
                 settle(engine);
 
-                scene("8. stream, a stateful app with a failover policy, loses its cluster",
+                scene("9. stream, a stateful app with a failover policy, loses its cluster",
                         "stream runs on eu-1 and checkpoints there. eu-1 stops answering; after 5s stream moves to eu-2, carrying its "
                         + "last checkpoint as a label, and the old copy is removed when eu-1 answers again.");
                 push(dev, "stream: a stateful app that fails over", c -> c
@@ -162,7 +216,10 @@ public final class Demo {
                 pass(engine);
                 sandbox.cluster("eu-1").down(true);
                 out.println("  eu-1 stops answering");
+                until(engine, st -> !st.apps().get("stream").failoverMemory().evictions().isEmpty(), Duration.ofSeconds(40));
+                moments.at("failing-over", engine, url);
                 until(engine, st -> !st.apps().get("stream").failoverMemory().history().isEmpty(), Duration.ofSeconds(40));
+                moments.at("failed-over", engine, url);
                 try (KubernetesClient c = sandbox.cluster("eu-2").newClient()) {
                     var moved = c.apps().deployments().inNamespace("stream").withName("ingest").get();
                     out.println("  on eu-2: Deployment stream/ingest, label windlass.dev/checkpoint="
@@ -176,7 +233,7 @@ public final class Demo {
                 out.println("\n  eu-1 answers again; stream stays on eu-2, and the old copy on eu-1 is removed");
                 settle(engine);
 
-                scene("9. A control-plane node of eu-1 goes NotReady",
+                scene("10. A control-plane node of eu-1 goes NotReady",
                         "A remediation policy watches eu-1's three control-plane nodes (an etcd quorum). One NotReady for 5s is marked "
                         + "for its owner to replace; when a second one fails too, nothing more is done: 1 of 3 healthy is below quorum.");
                 push(dev, "remediate eu-1's control plane within quorum", c -> c.write("policies/remediation.yaml", resource("demo/remediation.yaml")));
@@ -187,12 +244,13 @@ public final class Demo {
                 sandbox.simulator().nodeReady("eu-1-cp-3", false);
                 out.println("  eu-1-cp-3 goes NotReady too");
                 until(engine, st -> eu1(st, c -> c.conditions().stream().anyMatch(x -> x.type().equals("RemediationBlocked"))), Duration.ofSeconds(20));
+                moments.at("remediation-blocked", engine, url);
                 sandbox.simulator().nodeReady("eu-1-cp-2", true);
                 sandbox.simulator().nodeReady("eu-1-cp-3", true);
                 out.println("  both come back");
                 until(engine, st -> eu1(st, c -> c.remediationRecords().stream().allMatch(r -> r.state().equals("Healthy"))), Duration.ofSeconds(20));
 
-                scene("10. A branch is reviewed before it is merged",
+                scene("11. A branch is reviewed before it is merged",
                         "A developer opens branch scale-cache: redis goes from 1 to 3 replicas. Windlass plans the branch as if it were "
                         + "merged, records the plan on the status branch and, with a Git host in Settings, posts it on the pull request. "
                         + "Nothing on a branch is applied.");
@@ -203,6 +261,7 @@ public final class Demo {
                 out.println("  $ git push origin scale-cache      (cache: 3 redis replicas)");
                 PassReport main = pass(engine);
                 for (var r : engine.reviews().run(main.source(), main.desired())) out.println("  review of " + r.title() + ": " + r.summary());
+                moments.at("reviewed", engine, url);
                 out.println("\n  The pull request comment (plans/scale-cache.md on windlass/status, behind its hidden marker):\n");
                 String comment = ReviewMarkdown.marker("scale-cache") + "\n" + statusFile(origin, "plans/scale-cache.md");
                 comment.lines().forEach(l -> out.println("    │ " + l));
@@ -230,8 +289,25 @@ public final class Demo {
                         + "  git --git-dir " + origin + " log -p -1 --grep 'plan for scale-cache' windlass/status\n"
                         + "  ./windlass status --repo " + origin);
                 out.flush();
+                moments.at("end", engine, url);
+                if (serve) serve(engine, url);
                 return 0;
             }
+        }
+    }
+
+    /** A pass every 2 s, as a running engine would, until {@link #stop()}: the fleet and its dashboard stay up. */
+    private void serve(Engine engine, String url) throws InterruptedException {
+        out.println("\nServing: the fleet and the dashboard at " + url + " stay up until Ctrl-C.");
+        out.flush();
+        while (!stopping) {
+            try {
+                pass(engine);
+            } catch (IOException | RuntimeException e) {
+                out.println("  pass failed: " + e.getMessage());
+                out.flush();
+            }
+            for (int i = 0; i < 20 && !stopping; i++) Thread.sleep(100);
         }
     }
 

@@ -20,7 +20,7 @@ import org.eclipse.jetty.util.Callback;
  * 200 or 503 with the reason; {@code GET /metrics} in the Prometheus text format;
  * {@code POST /webhook} takes a push payload and
  * asks for a pass when it is for the config branch. Pushes to any other branch (the status branch
- * included) are acknowledged and ignored.
+ * included) are acknowledged and ignored. Every other path goes to the dashboard, when there is one.
  */
 public final class EngineHttp implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,7 +30,17 @@ public final class EngineHttp implements AutoCloseable {
 
     public EngineHttp(InetSocketAddress address, String branch, String secret, Runnable reconcileSoon, Supplier<ProbeAnswer> live,
                       Supplier<ProbeAnswer> ready, Supplier<String> metrics) {
+        this(address, branch, secret, reconcileSoon, live, ready, metrics, null);
+    }
+
+    /** @param pages answers every other path (the dashboard); null: those are 404 */
+    public EngineHttp(InetSocketAddress address, String branch, String secret, Runnable reconcileSoon, Supplier<ProbeAnswer> live,
+                      Supplier<ProbeAnswer> ready, Supplier<String> metrics, Handler pages) {
         server = new Server(address);
+        if (pages != null) {
+            pages.setServer(server);
+            server.addBean(pages);  // started and stopped with the server
+        }
         server.setHandler(new Handler.Abstract() {
             @Override public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
@@ -48,6 +58,7 @@ public final class EngineHttp implements AutoCloseable {
                 if (path.equals("/webhook") && request.getMethod().equals("POST")) {
                     return webhook(request, response, callback, branch, secret, reconcileSoon);
                 }
+                if (pages != null) return pages.handle(request, response, callback);
                 return reply(response, callback, 404, "not found: " + path);
             }
         });

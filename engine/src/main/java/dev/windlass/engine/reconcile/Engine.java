@@ -11,16 +11,30 @@ import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.sandbox.Sandbox;
 import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.review.ReviewPass;
+import dev.windlass.dashboard.FleetView;
+import dev.windlass.dashboard.ViewBoard;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.function.Function;
 
 /** The parts of a running engine wired together: mirror, status writer, fleet and reconciler. */
 public final class Engine implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
     private final Mirror mirror;
     private final ClusterFleet fleet;
     private final Reconciler reconciler;
     private final ReviewPass reviews;
+    private final StatusWriter status;
+    private final String branch;
+    private final Clock clock;
+    /** What the dashboard shows: the view this engine publishes after each pass. */
+    private final ViewBoard views = new ViewBoard();
 
     public Engine(Mirror mirror, String branch, String statusBranch, Sandbox sandbox, Clock clock) {
         this(mirror, branch, statusBranch, sandbox, clock, System::getenv);
@@ -64,10 +78,14 @@ public final class Engine implements AutoCloseable {
         this.mirror = mirror;
         ClusterClients clusterClients = new ClusterClients(clients, management);
         this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandboxes);
-        StatusWriter status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT, fence);
+        this.status = new StatusWriter(mirror, statusBranch, RetryPolicy.DEFAULT, fence);
+        this.branch = branch;
+        this.clock = clock;
         // A fence that is a replica's shard leases makes every pass act for the shards it holds then.
         this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence,
                 fence instanceof Shards shards ? shards : null);
+        reconciler.onPass((report, state) -> views.publish(new FleetView(clock.instant(), branch, report.source(), state, report.desired(),
+                report.plan(), reviewPlans())));
         this.reviews = new ReviewPass(mirror, branch, status, fleet, clock, () -> {
             try {
                 return reconciler.state();
@@ -75,7 +93,30 @@ public final class Engine implements AutoCloseable {
                 throw new java.io.UncheckedIOException(e);
             }
         }, env);
+        reviews.onReviewed(() -> views.reviews(reviewPlans()));
     }
+
+    /**
+     * Each reviewed branch's plan as its pull request comment has it, from {@code plans/} on the status branch, by ref; main's
+     * own plan file is left out (the view carries main's plan itself). Trouble reading is logged, and the dashboard keeps
+     * what it had.
+     */
+    private SortedMap<String, String> reviewPlans() {
+        SortedMap<String, String> out = new TreeMap<>();
+        try {
+            String mainFile = branch.replace('/', '-');
+            for (var e : status.readStatusFiles("plans/").entrySet()) {
+                String ref = e.getKey().substring("plans/".length()).replaceFirst("\\.md$", "");
+                if (!ref.equals(mainFile)) out.put(ref, new String(e.getValue(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            log.warn("the reviewed plans could not be read for the dashboard: {}", e.toString());
+        }
+        return out;
+    }
+
+    /** The view of the fleet this engine published after its last pass, for the dashboard. */
+    public ViewBoard views() { return views; }
 
     public Reconciler reconciler() { return reconciler; }
 

@@ -78,6 +78,8 @@ public final class Reconciler {
     private SortedMap<String, byte[]> recorded;
     private volatile boolean statusMayBeStale;
     private EngineState state;
+    /** Told of each pass that ended with a plan, with the state it recorded: the engine publishes its view from it. */
+    private volatile java.util.function.BiConsumer<PassReport, EngineState> afterPass = (r, s) -> {};
 
     public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock) {
         this(mirror, branch, status, fleet, clock, null);
@@ -146,7 +148,9 @@ public final class Reconciler {
             String source = mirror.resolve(branch)
                     .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
             MDC.put("pass", source.substring(0, 7));
-            return reconcile(source, held);
+            PassReport report = reconcile(source, held);
+            published(report);
+            return report;
         } catch (PassAbandoned e) {
             throw e;  // a replica that lost its lease mid-pass: not a failure, its caller says so
         } catch (IOException | RuntimeException e) {
@@ -247,6 +251,21 @@ public final class Reconciler {
         if (scope == null || scope.coordinator()) return events;
         return events.stream().filter(e -> e.type() != dev.windlass.policy.plan.Event.Type.Rollout
                 && e.type() != dev.windlass.policy.plan.Event.Type.Failover).toList();
+    }
+
+    /** Sets who is told of each pass once it has ended (the dashboard's view); one listener, replaced by the next. */
+    public void onPass(java.util.function.BiConsumer<PassReport, EngineState> listener) {
+        this.afterPass = listener == null ? (r, s) -> {} : listener;
+    }
+
+    /** The listener's trouble never fails a pass that did its work. */
+    private void published(PassReport report) {
+        if (state == null) return;  // another writer moved the status: the next pass publishes what it recorded
+        try {
+            afterPass.accept(report, state);
+        } catch (RuntimeException e) {
+            log.warn("publishing the pass for the dashboard failed: {}", e.toString(), e);
+        }
     }
 
     /** Settings spec.statusHistoryLimit. The pass is recorded already: trouble here is logged and tried again later. */

@@ -42,6 +42,7 @@ public final class ReviewPass {
     private final Clock clock;
     private final Supplier<EngineState> state;
     private final Function<String, String> env;
+    private volatile Runnable reviewed = () -> {};
 
     public ReviewPass(Mirror mirror, String mainBranch, StatusWriter status, Fleet fleet, Clock clock, Supplier<EngineState> state,
                       Function<String, String> env) {
@@ -75,8 +76,12 @@ public final class ReviewPass {
         }
         // A merge held for a fresh plan (requireUndiverged) keeps its record until the main branch's pass applies it.
         for (ReviewRecord gone : records.values()) if (gone.refreshed() == null) close(gone, read);
+        reviewed.run();
         return published;
     }
+
+    /** Told after each run, once what it recorded is on the status branch (the engine republishes its view). */
+    public void onReviewed(Runnable listener) { this.reviewed = listener == null ? () -> {} : listener; }
 
     /** @param read the review files this pass read: the base of its change, so it never overwrites a newer record */
     private ReviewRecord review(ReviewTarget t, ReviewRecord before, String mainCommit, DesiredState main, ReviewPublisher publisher,

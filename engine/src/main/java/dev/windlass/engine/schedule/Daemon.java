@@ -51,6 +51,12 @@ public final class Daemon implements AutoCloseable {
     /** @param readyWithin how recent the last successful pass must be for {@code /readyz}; null: three poll intervals */
     public Daemon(Reconciler reconciler, ReviewPass reviews, String branch, Duration interval, InetSocketAddress listen, String webhookSecret,
                   Clock clock, Duration readyWithin) throws Exception {
+        this(reconciler, reviews, branch, interval, listen, webhookSecret, clock, readyWithin, null);
+    }
+
+    /** @param pages served on the same listener for every path the daemon does not answer itself (the dashboard); null: none */
+    public Daemon(Reconciler reconciler, ReviewPass reviews, String branch, Duration interval, InetSocketAddress listen, String webhookSecret,
+                  Clock clock, Duration readyWithin, org.eclipse.jetty.server.Handler pages) throws Exception {
         this.health = new PassHealth(clock, readyWithin);
         this.schedule = new PollSchedule(interval != null ? interval : Settings.DEFAULT.interval(), () -> {
             if (stopping) return;
@@ -66,7 +72,7 @@ public final class Daemon implements AutoCloseable {
             }
         });
         this.http = new EngineHttp(listen, branch, webhookSecret, schedule::runSoon, () -> health.liveness(interval()),
-                () -> health.readiness(interval()), metrics::scrape);
+                () -> health.readiness(interval()), metrics::scrape, pages);
     }
 
     private PollSchedule schedule() { return schedule; }
