@@ -109,6 +109,19 @@ class ShardedEnginesIT {
                 assertEquals(1, messages.stream().filter(m -> m.contains(wave)).count(), "recorded once: " + wave + "\n" + story);
             }
             assertTrue(story.contains("rolled out to 3 clusters"), story);
+
+            // A branch's review, made by the coordinator: the other shard's clusters are planned from their record, as in
+            // its passes, not taken for unreachable; the review writes to no cluster.
+            String deployment = ReconcileLoopE2E.read(EXAMPLES.resolve(DEPLOYMENT)).replace("web:1.4.2", "web:1.5.0").replace("replicas: 2", "replicas: 3");
+            fleet.pushTo("feature/scale", "web: 3 replicas", c -> c.write(DEPLOYMENT, deployment));
+            PassReport main = onlyOwn(fleet, engineA, Set.of("eu-1"), new TreeMap<>());
+            fleet.resetRequestCounts();
+            engineA.reviews().run(main.source(), main.desired());
+            String plan = fleet.statusFile("plans/feature/scale.md");
+            assertNotNull(plan, "the coordinator reviewed the branch");
+            assertTrue(plan.contains("on 3 clusters"), plan);
+            assertTrue(!plan.toLowerCase().contains("unreachable"), plan);
+            for (var cluster : fleet.sandbox.clusters()) assertEquals(0, cluster.requests().writes(), "a review writes nothing: " + cluster.name());
         }
     }
 

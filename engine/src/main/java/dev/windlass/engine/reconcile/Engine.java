@@ -86,13 +86,16 @@ public final class Engine implements AutoCloseable {
                 fence instanceof Shards shards ? shards : null);
         reconciler.onPass((report, state) -> views.publish(new FleetView(clock.instant(), branch, report.source(), state, report.desired(),
                 report.plan(), reviewPlans())));
-        this.reviews = new ReviewPass(mirror, branch, status, fleet, clock, () -> {
+        java.util.function.Supplier<dev.windlass.policy.state.EngineState> recordedState = () -> {
             try {
                 return reconciler.state();
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }, env);
+        };
+        // With shards, reviews see the other shards' clusters as recorded, as the replica's passes do.
+        Fleet reviewFleet = new ShardedReviewFleet(fleet, reconciler::scope, () -> new RecordedFleet(mirror, recordedState.get()));
+        this.reviews = new ReviewPass(mirror, branch, status, reviewFleet, clock, recordedState, env);
         reviews.onReviewed(() -> views.reviews(reviewPlans()));
     }
 

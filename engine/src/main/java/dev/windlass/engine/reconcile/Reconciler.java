@@ -391,6 +391,9 @@ public final class Reconciler {
         recorded = null;
     }
 
+    /** The shards the last pass acted for, or null without shards (or before the first pass). */
+    public synchronized ShardScope scope() { return scope; }
+
     public synchronized EngineState state() throws IOException {
         loadStateOnce();
         return state;
