@@ -1,6 +1,7 @@
 package dev.windlass.policy.remediation;
 
 import dev.windlass.policy.model.RemediationPolicy;
+import dev.windlass.policy.model.RemediationPolicy.ConditionStatus;
 import dev.windlass.policy.model.RemediationPolicy.UnhealthyCondition;
 import dev.windlass.policy.observe.ObservedTarget;
 import dev.windlass.policy.state.RemediationRecord;
@@ -51,7 +52,7 @@ final class Assessment {
         }
         String readyType = policy.unhealthyConditions().isEmpty() ? "Ready" : policy.unhealthyConditions().get(0).type();
         ObservedTarget.Condition ready = t.condition(readyType);
-        if (!everHealthy && (ready == null || !ready.status().equals("True")) && policy.startupTimeoutSeconds() > 0) {
+        if (!everHealthy && (ready == null || !ready.status().equals(ConditionStatus.True.name())) && policy.startupTimeoutSeconds() > 0) {
             // Seen this long by this engine, never ready: the startup clock, for the same reason as above.
             if (Durations.between(firstSeen, now) >= policy.startupTimeoutSeconds()) {
                 String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : State.Unhealthy.name();
