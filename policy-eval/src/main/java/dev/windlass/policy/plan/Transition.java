@@ -5,6 +5,7 @@ import dev.windlass.policy.model.TargetKey;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.Health;
 import dev.windlass.policy.observe.ObservedState;
@@ -235,7 +236,7 @@ public final class Transition {
             else failures.add(r.action().describe() + " failed: " + r.message());
         }
         failures.forEach(f -> events.add(new Event(Event.Type.Error, app + ": " + f)));
-        inventory.removeIf(e -> "Never".equals(e.gc()));
+        inventory.removeIf(e -> e.gcIs(Manifest.GcPolicy.NEVER));
         if (inventory.isEmpty()) return null;
         String message = !failures.isEmpty() ? String.join("; ", failures)
                 : heldBy != null ? "removal pending: " + heldBy : "removal pending: cluster not reachable";
