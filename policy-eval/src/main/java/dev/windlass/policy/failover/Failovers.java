@@ -14,6 +14,7 @@ import dev.windlass.policy.placement.Placement;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.policy.state.EvictionTask;
+import dev.windlass.policy.state.EvictionTask.Purge;
 import dev.windlass.policy.state.FailoverMemory;
 import dev.windlass.policy.state.FailoverRecord;
 import dev.windlass.policy.state.PreservedValue;
@@ -235,7 +236,7 @@ public final class Failovers {
             PurgeMode mode = trigger.purgeMode();
             EvictionTask task = new EvictionTask(from, reason, mode.name(), mode == PurgeMode.Gracefully ? trigger.gracePeriodSeconds() : null,
                     current, after, carried.values(), carried.problems(), now.toString(), null, null,
-                    mode == PurgeMode.Never ? "Orphaned" : "Pending");
+                    mode == PurgeMode.Never ? Purge.Orphaned.name() : Purge.Pending.name());
             for (int i = 0; i < tasks.size(); i++) {
                 EvictionTask t = tasks.get(i);
                 if (t.inFlight() && t.clustersAfterFailover().contains(from)) {
@@ -325,7 +326,7 @@ public final class Failovers {
 
         /** A finished eviction whose cluster has been healthy for the toleration, its old copy gone or orphaned. */
         private boolean backInPool(EvictionTask t) {
-            if (t.inFlight() || t.purge().equals("Pending")) return false;
+            if (t.inFlight() || t.purgeIs(Purge.Pending)) return false;
             ClusterHealth h = health.get(t.fromCluster());
             if (h == null || !h.healthy()) return false;
             long toleration = t.reason().equals(APPLICATION_FAILURE) ? applicationToleration() : clusterToleration(t.fromCluster());
@@ -370,7 +371,7 @@ public final class Failovers {
         }
         Map<String, String> purgeHeld = new TreeMap<>();
         for (EvictionTask t : tasks) {
-            if (!t.purgeMode().equals(PurgeMode.Gracefully.name()) || !t.purge().equals("Pending") || !t.inFlight()) continue;
+            if (!t.purgeMode().equals(PurgeMode.Gracefully.name()) || !t.purgeIs(Purge.Pending) || !t.inFlight()) continue;
             Instant deadline = Instant.parse(t.createdAt()).plusSeconds(t.gracePeriodSeconds() == null ? 0 : t.gracePeriodSeconds());
             if (now.isBefore(deadline)) {
                 purgeHeld.put(t.fromCluster(), "failover from " + t.fromCluster() + " (purgeMode Gracefully): the old copy is removed once "

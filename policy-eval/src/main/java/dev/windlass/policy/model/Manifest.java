@@ -19,8 +19,19 @@ public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> bod
 
     public enum ApplyMode { ALWAYS, ONCE }
 
-    /** When an object that left Git (or whose application left) is deleted from the cluster. */
-    public enum GcPolicy { ON_APP_UPDATE, ON_APP_DELETE, NEVER }
+    /**
+     * When an object that left Git (or whose application left) is deleted from the cluster; {@link #word()} is how the
+     * {@code windlass.dev/gc} annotation and the inventory on the status branch spell it.
+     */
+    public enum GcPolicy {
+        ON_APP_UPDATE("OnAppUpdate"), ON_APP_DELETE("OnAppDelete"), NEVER("Never");
+
+        private final String word;
+
+        GcPolicy(String word) { this.word = word; }
+
+        public String word() { return word; }
+    }
 
     /**
      * The same manifest sending {@code sentBody} instead of Git's body, with Git's hash kept: the hash says which Git

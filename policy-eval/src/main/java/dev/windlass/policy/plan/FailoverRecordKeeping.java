@@ -4,6 +4,7 @@ import dev.windlass.policy.failover.AppFailover;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.EvictionTask;
+import dev.windlass.policy.state.EvictionTask.Purge;
 import dev.windlass.policy.state.FailoverMemory;
 import dev.windlass.policy.state.FailoverRecord;
 import dev.windlass.policy.state.PreservedValue;
@@ -43,7 +44,7 @@ final class FailoverRecordKeeping {
         List<EvictionTask> tasks = new ArrayList<>();
         for (EvictionTask t : af.memory().evictions()) {
             boolean left = targets.stream().noneMatch(x -> x.cluster().equals(t.fromCluster()));
-            tasks.add(t.purge().equals("Pending") && left && !af.placement().contains(t.fromCluster()) ? t.purged("Done") : t);
+            tasks.add(t.purgeIs(Purge.Pending) && left && !af.placement().contains(t.fromCluster()) ? t.purged(Purge.Done) : t);
         }
         FailoverMemory m = af.memory();
         return new FailoverMemory(tasks, m.history(), m.failedAttempts(), m.orphanedOn());

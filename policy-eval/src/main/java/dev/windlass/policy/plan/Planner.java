@@ -57,25 +57,29 @@ public final class Planner {
 
     private static Plan planWith(DesiredState desired, ObservedState observed, EngineState state, Revisions revisions, Instant now,
                                  PlanMemo memo) {
-        List<Action> applies = new ArrayList<>();
-        Map<String, dev.windlass.policy.state.RolloutState> rollouts = new TreeMap<>();
-        boolean recordFirst = false;
-        List<Action> deletes = new ArrayList<>();
-        List<HeldAction> held = new ArrayList<>();
-        List<AppPlan> apps = new ArrayList<>();
-        List<Diagnostic> diagnostics = new ArrayList<>(desired.diagnostics());
-        Map<String, Map<String, Health>> health = new HashMap<>();
-        Map<TargetKey, TargetPlanner.Result> results = new HashMap<>();
-
         Suspensions suspensions = Suspensions.at(desired, state, now);
+        Failovers.FailoverDecision failover = decideFailover(desired, observed, state, suspensions, now);
+        Map<String, List<String>> placements = placements(desired, state, failover);
+        Pass pass = new Pass(desired, observed, state, revisions, now, memo, suspensions, failover, placements);
+        for (Application app : desired.apps().values()) pass.planApp(app);
+        pass.gateAll();
+        for (AppStatus gone : state.apps().values()) pass.leaveDeleted(gone);
+        return pass.plan();
+    }
+
+    /** Which apps fail over where; a target's health is judged as this pass would plan it, fresh. */
+    private static Failovers.FailoverDecision decideFailover(DesiredState desired, ObservedState observed, EngineState state,
+                                                             Suspensions suspensions, Instant now) {
         java.util.Set<String> valid = new java.util.TreeSet<>();
         desired.apps().values().stream().filter(Application::valid).forEach(a -> valid.add(a.name()));
-        Failovers.FailoverDecision failover = Failovers.decide(desired, observed, state, suspensions, valid, (app, cluster) -> {
+        return Failovers.decide(desired, observed, state, suspensions, valid, (app, cluster) -> {
             AppStatus p = state.apps().get(app.name());
             return TargetPlanner.plan(app, observed.cluster(cluster), p == null ? null : p.target(cluster), ref -> false).target().health();
         }, now);
-        Map<String, AppFailover> failovers = new TreeMap<>();
+    }
 
+    /** Each valid app's clusters: where its failover put it, else where placement puts it. */
+    private static Map<String, List<String>> placements(DesiredState desired, EngineState state, Failovers.FailoverDecision failover) {
         Map<String, List<String>> placements = new TreeMap<>();
         for (Application app : desired.apps().values()) {
             if (!app.valid()) continue;
@@ -84,13 +88,54 @@ public final class Planner {
             placements.put(app.name(), af != null ? af.placement()
                     : Placement.place(app, desired.clusters(), previous == null ? List.of() : previous.placement()));
         }
-        Ownership ownership = new Ownership(desired.apps(), placements);
+        return placements;
+    }
 
-        for (Application app : desired.apps().values()) {
+    /** One pass's inputs and what it has decided so far, filled step by step by {@link #planWith}. */
+    private static final class Pass {
+        private final DesiredState desired;
+        private final ObservedState observed;
+        private final EngineState state;
+        private final Revisions revisions;
+        private final Instant now;
+        private final PlanMemo memo;
+        private final Suspensions suspensions;
+        private final Failovers.FailoverDecision failover;
+        private final Map<String, List<String>> placements;
+        private final Ownership ownership;
+
+        private final List<Action> applies = new ArrayList<>();
+        private final List<Action> deletes = new ArrayList<>();
+        private final List<HeldAction> held = new ArrayList<>();
+        private final List<AppPlan> apps = new ArrayList<>();
+        private final List<Diagnostic> diagnostics;
+        private final Map<String, dev.windlass.policy.state.RolloutState> rollouts = new TreeMap<>();
+        private final Map<String, AppFailover> failovers = new TreeMap<>();
+        private final Map<String, Map<String, Health>> health = new HashMap<>();
+        private final Map<TargetKey, TargetPlanner.Result> results = new HashMap<>();
+        private boolean recordFirst = false;
+
+        Pass(DesiredState desired, ObservedState observed, EngineState state, Revisions revisions, Instant now, PlanMemo memo,
+             Suspensions suspensions, Failovers.FailoverDecision failover, Map<String, List<String>> placements) {
+            this.desired = desired;
+            this.observed = observed;
+            this.state = state;
+            this.revisions = revisions;
+            this.now = now;
+            this.memo = memo;
+            this.suspensions = suspensions;
+            this.failover = failover;
+            this.placements = placements;
+            this.ownership = new Ownership(desired.apps(), placements);
+            this.diagnostics = new ArrayList<>(desired.diagnostics());
+        }
+
+        /** An app's targets on its clusters, its failover settled, and its removal from clusters it has left. */
+        void planApp(Application app) {
             AppStatus previous = state.apps().get(app.name());
             if (!app.valid()) {
                 apps.add(invalid(app, previous));
-                continue;
+                return;
             }
             AppFailover af = failover.apps().get(app.name());
             java.util.Set<String> current = new java.util.TreeSet<>(previous == null ? List.of() : previous.placement());
@@ -99,35 +144,47 @@ public final class Planner {
             if (af != null) current.removeAll(af.orphaned());
             List<String> clusters = placements.get(app.name());
             List<TargetPlan> targets = new ArrayList<>();
-            for (String cluster : clusters) {
-                ClusterObservation obs = observed.cluster(cluster);
-                TargetStatus prevTarget = previous == null ? null : previous.target(cluster);
-                if (!obs.reachable()) {
-                    targets.add(unknown(cluster, "cluster unreachable: " + obs.message()));
-                    continue;
-                }
-                List<dev.windlass.policy.state.PreservedValue> inject = af == null ? List.of() : af.inject().getOrDefault(cluster, List.of());
-                Application here = app.on(cluster);
-                TargetPlanner.Result r = inject.isEmpty()
-                        ? memo.plan(here, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster))
-                        : memo.planAfresh(dev.windlass.policy.failover.Injection.into(here, inject), obs, prevTarget,
-                                ownership.claimedByOthers(app.name(), cluster));
-                results.put(new TargetKey(app.name(), cluster), r);
-                health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
-                targets.add(r.target());
-            }
-            List<String> removedFrom = new ArrayList<>();
+            for (String cluster : clusters) targets.add(planTarget(app, cluster, previous, af));
             Map<String, String> suspendedOn = new TreeMap<>();
             for (String c : clusters) {
                 String why = suspensions.heldBy(app.name(), app.labels(), c);
                 if (why != null) suspendedOn.put(c, why);
             }
-            if (af != null) {
-                java.util.Set<String> ready = new java.util.TreeSet<>();
-                targets.stream().filter(t -> t.health() == Health.Healthy && t.sync() == TargetPlan.Sync.Synced).forEach(t -> ready.add(t.cluster()));
-                af = Failovers.settle(af, desired.failoverPolicy(app.name()), ready, now);
-                failovers.put(app.name(), af);
-            }
+            if (af != null) af = settle(app, af, targets);
+            List<String> removedFrom = leave(app, previous, af, current, clusters);
+            apps.add(new AppPlan(app.name(), app.revision(), true, clusters, removedFrom, targets, app.diagnostics(),
+                    app.location().path(), suspendedOn));
+        }
+
+        /** One target's plan, kept in {@link #results} for the gates; a cluster out of reach is Unknown. */
+        private TargetPlan planTarget(Application app, String cluster, AppStatus previous, AppFailover af) {
+            ClusterObservation obs = observed.cluster(cluster);
+            TargetStatus prevTarget = previous == null ? null : previous.target(cluster);
+            if (!obs.reachable()) return unknown(cluster, "cluster unreachable: " + obs.message());
+            List<dev.windlass.policy.state.PreservedValue> inject = af == null ? List.of() : af.inject().getOrDefault(cluster, List.of());
+            Application here = app.on(cluster);
+            TargetPlanner.Result r = inject.isEmpty()
+                    ? memo.plan(here, obs, prevTarget, ownership.claimedByOthers(app.name(), cluster))
+                    : memo.planAfresh(dev.windlass.policy.failover.Injection.into(here, inject), obs, prevTarget,
+                            ownership.claimedByOthers(app.name(), cluster));
+            results.put(new TargetKey(app.name(), cluster), r);
+            health.computeIfAbsent(app.name(), k -> new HashMap<>()).put(cluster, r.target().health());
+            return r.target();
+        }
+
+        /** The app's failover, moved on by which of its clusters are now Healthy and Synced. */
+        private AppFailover settle(Application app, AppFailover af, List<TargetPlan> targets) {
+            java.util.Set<String> ready = new java.util.TreeSet<>();
+            targets.stream().filter(t -> t.health() == Health.Healthy && t.sync() == TargetPlan.Sync.Synced).forEach(t -> ready.add(t.cluster()));
+            AppFailover settled = Failovers.settle(af, desired.failoverPolicy(app.name()), ready, now);
+            failovers.put(app.name(), settled);
+            return settled;
+        }
+
+        /** Deletes on the clusters the app had and is no longer placed on; returns those clusters. */
+        private List<String> leave(Application app, AppStatus previous, AppFailover af, java.util.Set<String> current,
+                                   List<String> clusters) {
+            List<String> removedFrom = new ArrayList<>();
             for (String old : current) {
                 if (clusters.contains(old)) continue;
                 removedFrom.add(old);
@@ -137,83 +194,98 @@ public final class Planner {
                 if (graceful != null) removal.forEach(a -> held.add(new HeldAction(a, graceful)));
                 else holdIfSuspended(suspensions, app.name(), app.labels(), old, removal, deletes, held);
             }
-            apps.add(new AppPlan(app.name(), app.revision(), true, clusters, removedFrom, targets, app.diagnostics(),
-                    app.location().path(), suspendedOn));
+            return removedFrom;
         }
 
-        Map<String, AppPlan> byName = new HashMap<>();
-        apps.forEach(a -> byName.put(a.app(), a));
-        for (Application app : desired.apps().values()) {
-            RolloutGate.Verdict gate = RolloutGate.NONE;
-            AppPlan planned = byName.get(app.name());
-            Map<String, String> frozen = planned == null ? Map.of() : planned.suspendedOn();
-            if (desired.rolloutPolicy(app.name()) != null && placements.containsKey(app.name())) {
-                gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()), results,
-                        ownership, revisions, frozen, now);
-                AppStatus before = state.apps().get(app.name());
-                boolean news = gate.rollout() != null && (gate.rollout().active() || before == null || !gate.rollout().equals(before.rollout()));
-                if (news) rollouts.put(app.name(), gate.rollout());
-                recordFirst |= gate.recordFirst();
-                for (Action a : gate.rollbackApplies()) {
-                    if (frozen.containsKey(a.cluster())) held.add(new HeldAction(a, frozen.get(a.cluster())));
-                    else applies.add(a);
-                }
-                for (Action a : gate.rollbackDeletes()) {
-                    if (frozen.containsKey(a.cluster())) held.add(new HeldAction(a, frozen.get(a.cluster())));
-                    else deletes.add(a);
-                }
-                replaceTargets(apps, app.name(), gate.rollbackTargets());
-            }
-            for (String cluster : planned == null ? List.<String>of() : planned.clusters()) {
-                TargetPlanner.Result r = results.get(new TargetKey(app.name(), cluster));
-                if (r == null || gate.rolledBack(cluster)) continue;
-                // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
-                boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);
-                String waitingFor = frozen.containsKey(cluster) ? frozen.get(cluster)
-                        : gate.heldBy(cluster) != null && !failingOver ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
-                if (waitingFor == null) {
-                    applies.addAll(r.applies());
-                    deletes.addAll(r.deletes());
-                    held.addAll(r.held());
-                } else {
-                    r.applies().forEach(a -> held.add(new HeldAction(a, waitingFor)));
-                    r.deletes().forEach(a -> held.add(new HeldAction(a, waitingFor)));
-                    r.held().forEach(h -> held.add(new HeldAction(h.action(), waitingFor)));
-                }
+        /** Every app's actions through its gates: rollout waves, suspension and dependencies; after all apps are planned. */
+        void gateAll() {
+            Map<String, AppPlan> byName = new HashMap<>();
+            apps.forEach(a -> byName.put(a.app(), a));
+            for (Application app : desired.apps().values()) {
+                AppPlan planned = byName.get(app.name());
+                Map<String, String> frozen = planned == null ? Map.of() : planned.suspendedOn();
+                RolloutGate.Verdict gate = rollout(app, frozen);
+                for (String cluster : planned == null ? List.<String>of() : planned.clusters()) release(app, cluster, gate, frozen);
             }
         }
 
-        for (AppStatus gone : state.apps().values()) {
-            if (desired.apps().containsKey(gone.name())) continue;
+        /** The app's rollout verdict, its state recorded when it is news, and a rollback's actions queued. */
+        private RolloutGate.Verdict rollout(Application app, Map<String, String> frozen) {
+            if (desired.rolloutPolicy(app.name()) == null || !placements.containsKey(app.name())) return RolloutGate.NONE;
+            RolloutGate.Verdict gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()),
+                    results, ownership, revisions, frozen, now);
+            AppStatus before = state.apps().get(app.name());
+            boolean news = gate.rollout() != null && (gate.rollout().active() || before == null || !gate.rollout().equals(before.rollout()));
+            if (news) rollouts.put(app.name(), gate.rollout());
+            recordFirst |= gate.recordFirst();
+            queueOrHold(gate.rollbackApplies(), frozen, applies);
+            queueOrHold(gate.rollbackDeletes(), frozen, deletes);
+            replaceTargets(apps, app.name(), gate.rollbackTargets());
+            return gate;
+        }
+
+        /** Actions onto {@code queue}, except on a suspended cluster, where they are held by its suspension. */
+        private void queueOrHold(List<Action> actions, Map<String, String> frozen, List<Action> queue) {
+            for (Action a : actions) {
+                if (frozen.containsKey(a.cluster())) held.add(new HeldAction(a, frozen.get(a.cluster())));
+                else queue.add(a);
+            }
+        }
+
+        /** One target's actions go ahead, or are all held by the first thing it waits for. */
+        private void release(Application app, String cluster, RolloutGate.Verdict gate, Map<String, String> frozen) {
+            TargetPlanner.Result r = results.get(new TargetKey(app.name(), cluster));
+            if (r == null || gate.rolledBack(cluster)) return;
+            // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
+            boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);
+            String waitingFor = frozen.containsKey(cluster) ? frozen.get(cluster)
+                    : gate.heldBy(cluster) != null && !failingOver ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
+            if (waitingFor == null) {
+                applies.addAll(r.applies());
+                deletes.addAll(r.deletes());
+                held.addAll(r.held());
+            } else {
+                r.applies().forEach(a -> held.add(new HeldAction(a, waitingFor)));
+                r.deletes().forEach(a -> held.add(new HeldAction(a, waitingFor)));
+                r.held().forEach(h -> held.add(new HeldAction(h.action(), waitingFor)));
+            }
+        }
+
+        /** An app no longer in Git: held as it was while its file cannot be read, else pruned where it allows. */
+        void leaveDeleted(AppStatus gone) {
+            if (desired.apps().containsKey(gone.name())) return;
             if (gone.definedIn() != null && desired.brokenFiles().contains(gone.definedIn())) {
                 apps.add(heldBroken(gone));
-                continue;
+                return;
             }
-            if (!gone.prune()) continue;
+            if (!gone.prune()) return;
             for (TargetStatus t : gone.targets()) {
                 holdIfSuspended(suspensions, gone.name(), Map.of(), t.cluster(), removalOf(gone.name(), "application deleted from Git",
                         observed.cluster(t.cluster()), t, ownership.claimedByOthers(gone.name(), t.cluster())), deletes, held);
             }
         }
 
-        applies.sort(ApplyOrder.APPLY);
-        deletes.sort(ApplyOrder.DELETE);
-        List<Stage> stages = new ArrayList<>();
-        if (!applies.isEmpty()) stages.add(new Stage(STAGE_APPLY, "", applies));
-        if (!deletes.isEmpty()) stages.add(new Stage(STAGE_PRUNE, "every apply on the same cluster succeeded", deletes));
-        Remediations.RemediationDecision remediation = Remediations.decide(desired, observed, state, suspensions, now);
-        if (!remediation.actions().isEmpty()) {
-            // Its own stage, last: a cluster whose applies failed is not also remediated in the same pass.
-            stages.add(new Stage(STAGE_REMEDIATE, "every apply and prune on the same cluster succeeded", remediation.actions()));
-            recordFirst = true;
+        /** The stages in order (apply, prune, remediate), everything sorted, and the plan's hash. */
+        Plan plan() {
+            applies.sort(ApplyOrder.APPLY);
+            deletes.sort(ApplyOrder.DELETE);
+            List<Stage> stages = new ArrayList<>();
+            if (!applies.isEmpty()) stages.add(new Stage(STAGE_APPLY, "", applies));
+            if (!deletes.isEmpty()) stages.add(new Stage(STAGE_PRUNE, "every apply on the same cluster succeeded", deletes));
+            Remediations.RemediationDecision remediation = Remediations.decide(desired, observed, state, suspensions, now);
+            if (!remediation.actions().isEmpty()) {
+                // Its own stage, last: a cluster whose applies failed is not also remediated in the same pass.
+                stages.add(new Stage(STAGE_REMEDIATE, "every apply and prune on the same cluster succeeded", remediation.actions()));
+                recordFirst = true;
+            }
+            apps.sort(java.util.Comparator.comparing(AppPlan::app));
+            held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
+            diagnostics.sort(null);
+            // Evictions are on the status branch before anything moves, like rollout steps.
+            recordFirst |= failovers.values().stream().anyMatch(f -> !f.started().isEmpty());
+            return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps), rollouts, recordFirst, failovers,
+                    failover.fleetHold(), remediation.clusters());
         }
-        apps.sort(java.util.Comparator.comparing(AppPlan::app));
-        held.sort(java.util.Comparator.comparing(HeldAction::action, ApplyOrder.APPLY));
-        diagnostics.sort(null);
-        // Evictions are on the status branch before anything moves, like rollout steps.
-        recordFirst |= failovers.values().stream().anyMatch(f -> !f.started().isEmpty());
-        return new Plan(desired.commit(), stages, held, apps, diagnostics, hash(stages, held, apps), rollouts, recordFirst, failovers,
-                failover.fleetHold(), remediation.clusters());
     }
 
     /** Deletes of an application leaving a cluster wait, like everything else, while it is suspended there. */

@@ -5,6 +5,7 @@ import dev.windlass.policy.remediation.Remediations;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.RemediationRecord;
+import dev.windlass.policy.state.RemediationRecord.State;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,34 +92,32 @@ final class RemediationRecordKeeping {
      */
     static String change(RemediationRecord o, RemediationRecord r, Instant now) {
         if (o.equals(r)) return null;
-        String state = r.state();
-        String was = o.state();
-        if (state.equals("Marked") && r.markedAt() != null && !r.markedAt().equals(o.markedAt())) {
+        if (r.in(State.Marked) && r.markedAt() != null && !r.markedAt().equals(o.markedAt())) {
             return "marked unhealthy (" + Durations.held(r, now) + "): " + r.message();
         }
-        if (state.equals("Remediating") && !Objects.equals(r.lastAttemptAt(), o.lastAttemptAt())) {
+        if (r.in(State.Remediating) && !Objects.equals(r.lastAttemptAt(), o.lastAttemptAt())) {
             // An action taken: the one a mark opened an attempt for, or a retry.
             return r.message() + " (" + Durations.held(r, now) + ")";
         }
-        if (state.equals("GaveUp") && !was.equals("GaveUp")) return r.message();
-        if (state.equals("Missing") && !was.equals("Missing")) return "missing: " + r.message();
-        if (state.equals("Healthy") && !was.equals("Healthy")) {
+        if (r.in(State.GaveUp) && !o.in(State.GaveUp)) return r.message();
+        if (r.in(State.Missing) && !o.in(State.Missing)) return "missing: " + r.message();
+        if (r.in(State.Healthy) && !o.in(State.Healthy)) {
             return (o.everHealthy() ? "healthy again" : "healthy")
                     + (r.attempts() > 0 ? " after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") : "")
                     + (r.cordonedAt() != null ? "; " + r.message() : "");
         }
-        if (state.equals("Healthy") && o.cordonedAt() != null && r.cordonedAt() == null) {
+        if (r.in(State.Healthy) && o.cordonedAt() != null && r.cordonedAt() == null) {
             return "uncordoned and unmarked: healthy for " + Durations.seconds(Durations.between(r.healthySince(), now))
                     + " since Windlass cordoned it; its retries start over";
         }
-        if (state.equals("Healthy") && o.attempts() > 0 && r.attempts() == 0) {
+        if (r.in(State.Healthy) && o.attempts() > 0 && r.attempts() == 0) {
             return "healthy for " + Durations.seconds(Durations.between(r.healthySince(), now)) + ": its attempts start over";
         }
-        if (state.equals("Pending") && !was.equals("Pending")) return r.reason() + ": " + r.message();
-        if (state.equals("Unhealthy") && !was.equals("Unhealthy")) {
+        if (r.in(State.Pending) && !o.in(State.Pending)) return r.reason() + ": " + r.message();
+        if (r.in(State.Unhealthy) && !o.in(State.Unhealthy)) {
             return "unhealthy (" + Durations.held(r, now) + ")" + (r.message().isEmpty() ? "" : ": " + r.message());
         }
-        return state.toLowerCase(java.util.Locale.ROOT) + (r.reason().isEmpty() ? "" : " (" + r.reason() + ")")
+        return r.state().toLowerCase(java.util.Locale.ROOT) + (r.reason().isEmpty() ? "" : " (" + r.reason() + ")")
                 + (r.message().isEmpty() ? "" : ": " + r.message());
     }
 

@@ -5,6 +5,7 @@ import dev.windlass.policy.diff.IgnoredFields;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Application.ApplyStrategy;
 import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.model.Manifest.GcPolicy;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.Health;
@@ -148,12 +149,12 @@ final class TargetPlanner {
                 released.add(e.ref());
                 continue;
             }
-            if (!obs.objects().containsKey(e.ref()) || "OnAppDelete".equals(e.gc())) continue;
+            if (!obs.objects().containsKey(e.ref()) || e.gcIs(GcPolicy.ON_APP_DELETE)) continue;
             if (!app.syncPolicy().prune()) {
                 notes.add(e.ref() + " left Git but prune is off; it stays on the cluster");
                 continue;
             }
-            boolean orphan = "Never".equals(e.gc());
+            boolean orphan = e.gcIs(GcPolicy.NEVER);
             out.add(new Action(app.name(), cluster, e.ref(), e.apiVersion(), orphan ? Operation.Orphan : Operation.Delete,
                     orphan ? "removed from Git; gc Never keeps it, unmanaged" : "removed from Git", List.of(), null, ApplyStrategy.ClientSide, false));
         }
@@ -174,7 +175,7 @@ final class TargetPlanner {
         List<Action> out = new ArrayList<>();
         for (InventoryEntry e : recorded) {
             if (!obs.objects().containsKey(e.ref()) || claimedByOthers.test(e.ref())) continue;
-            boolean orphan = "Never".equals(e.gc());
+            boolean orphan = e.gcIs(GcPolicy.NEVER);
             out.add(new Action(app, obs.cluster(), e.ref(), e.apiVersion(), orphan ? Operation.Orphan : Operation.Delete,
                     orphan ? why + "; gc Never keeps it, unmanaged" : why, List.of(), null, ApplyStrategy.ClientSide, false));
         }

@@ -5,8 +5,11 @@ import dev.windlass.policy.model.TargetKey;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.observe.Health;
 import dev.windlass.policy.observe.ObservedState;
+import dev.windlass.policy.plan.TargetPlan.Sync;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.Condition;
@@ -121,7 +124,7 @@ public final class Transition {
             String on = " on " + String.join(", ", clusters);
             String text = line.waiting() ? line.app() + on + " " + line.message()
                     : line.app() + " " + line.health().toLowerCase() + on + (line.message().isEmpty() ? "" : ": " + line.message());
-            events.add(new Event(line.health().equals("Degraded") ? Event.Type.Error : Event.Type.Health, text));
+            events.add(new Event(line.health().equals(Health.Degraded.name()) ? Event.Type.Error : Event.Type.Health, text));
         });
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         desired.clusters().forEach((name, c) -> {
@@ -219,7 +222,7 @@ public final class Transition {
     }
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {
-        return new TargetStatus(tp.cluster(), prev == null ? "" : prev.revision(), "Unknown", "Unknown", tp.note(),
+        return new TargetStatus(tp.cluster(), prev == null ? "" : prev.revision(), Sync.Unknown.name(), Health.Unknown.name(), tp.note(),
                 prev == null ? List.of() : prev.drift(), prev == null ? List.of() : prev.inventory()).withVariant(prev == null ? null : prev.variant());
     }
 
@@ -233,11 +236,11 @@ public final class Transition {
             else failures.add(r.action().describe() + " failed: " + r.message());
         }
         failures.forEach(f -> events.add(new Event(Event.Type.Error, app + ": " + f)));
-        inventory.removeIf(e -> "Never".equals(e.gc()));
+        inventory.removeIf(e -> e.gcIs(Manifest.GcPolicy.NEVER));
         if (inventory.isEmpty()) return null;
         String message = !failures.isEmpty() ? String.join("; ", failures)
                 : heldBy != null ? "removal pending: " + heldBy : "removal pending: cluster not reachable";
-        return new TargetStatus(t.cluster(), t.revision(), "OutOfSync", t.health(), message, List.of(), inventory);
+        return new TargetStatus(t.cluster(), t.revision(), Sync.OutOfSync.name(), t.health(), message, List.of(), inventory);
     }
 
     /**
@@ -249,10 +252,10 @@ public final class Transition {
         String before = prev == null ? null : prev.health();
         String now = next.health();
         boolean sameHealth = Objects.equals(before, now);
-        if (sameHealth && (now.equals("Healthy") || prev.message().equals(next.message()))) return;
-        if (now.equals("Progressing") && written) return;
-        if (before == null && !now.equals("Healthy") && !now.equals("Degraded") && !waiting) return;
-        String message = now.equals("Healthy") ? "" : next.message();
+        if (sameHealth && (now.equals(Health.Healthy.name()) || prev.message().equals(next.message()))) return;
+        if (now.equals(Health.Progressing.name()) && written) return;
+        if (before == null && !now.equals(Health.Healthy.name()) && !now.equals(Health.Degraded.name()) && !waiting) return;
+        String message = now.equals(Health.Healthy.name()) ? "" : next.message();
         out.computeIfAbsent(new HealthLine(app, now, message, waiting), k -> new ArrayList<>()).add(next.cluster());
     }
 
@@ -272,12 +275,12 @@ public final class Transition {
     }
 
     private static List<Condition> conditions(List<TargetStatus> targets, AppStatus prev, Instant now, String override) {
-        boolean ready = override == null && targets.stream().allMatch(t -> t.sync().equals("Synced") && t.health().equals("Healthy"));
+        boolean ready = override == null && targets.stream().allMatch(t -> t.sync().equals(Sync.Synced.name()) && t.health().equals(Health.Healthy.name()));
         String reason = override != null ? override
-                : targets.stream().anyMatch(t -> t.sync().equals("Unknown")) ? "ClusterUnreachable"
-                : targets.stream().anyMatch(t -> !t.message().isEmpty() && t.sync().equals("OutOfSync")) ? "ApplyFailed"
+                : targets.stream().anyMatch(t -> t.sync().equals(Sync.Unknown.name())) ? "ClusterUnreachable"
+                : targets.stream().anyMatch(t -> !t.message().isEmpty() && t.sync().equals(Sync.OutOfSync.name())) ? "ApplyFailed"
                 : targets.stream().anyMatch(t -> !t.drift().isEmpty()) ? "Drifted"
-                : targets.stream().anyMatch(t -> !t.sync().equals("Synced")) ? "OutOfSync"
+                : targets.stream().anyMatch(t -> !t.sync().equals(Sync.Synced.name())) ? "OutOfSync"
                 : ready ? "Synced" : "Progressing";
         Condition c = new Condition("Ready", ready ? "True" : "False", reason,
                 ready ? "synced and healthy on " + targets.size() + (targets.size() == 1 ? " cluster" : " clusters") : "", now.toString());

@@ -1,9 +1,11 @@
 package dev.windlass.policy.remediation;
 
 import dev.windlass.policy.model.RemediationPolicy;
+import dev.windlass.policy.model.RemediationPolicy.ConditionStatus;
 import dev.windlass.policy.model.RemediationPolicy.UnhealthyCondition;
 import dev.windlass.policy.observe.ObservedTarget;
 import dev.windlass.policy.state.RemediationRecord;
+import dev.windlass.policy.state.RemediationRecord.State;
 import java.time.Instant;
 
 /**
@@ -23,12 +25,12 @@ final class Assessment {
 
     /** Whether {@code o}, judged as a target seen for the first time, is healthy. */
     boolean healthy(ObservedTarget o) {
-        return of(o, null).state().equals("Healthy");
+        return of(o, null).in(State.Healthy);
     }
 
     RemediationRecord of(ObservedTarget t, RemediationRecord prev) {
         String firstSeen = prev == null ? now.toString() : prev.firstSeen();
-        boolean wasUnhealthy = prev != null && (Remediations.isUnhealthy(prev.state()) || prev.state().equals("Pending"));
+        boolean wasUnhealthy = prev != null && (Remediations.isUnhealthy(prev.state()) || prev.in(State.Pending));
         boolean everHealthy = prev != null && prev.everHealthy();
         String markedAt = prev == null ? null : prev.markedAt();
         String cordonedAt = prev == null ? null : prev.cordonedAt();
@@ -41,26 +43,26 @@ final class Assessment {
             // The condition, not how long it held: that is unhealthySince, and a duration here would change every pass.
             String reason = u.type() + "=" + u.status();
             if (Durations.between(since, now) < u.timeoutSeconds()) {
-                return new RemediationRecord(policy.name(), t.id(), "Pending", reason, firstSeen, since, null, everHealthy, markedAt,
+                return new RemediationRecord(policy.name(), t.id(), State.Pending.name(), reason, firstSeen, since, null, everHealthy, markedAt,
                         cordonedAt, attempts, lastAttempt, "unhealthy once it has held for " + Durations.seconds(u.timeoutSeconds()));
             }
-            String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
+            String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : State.Unhealthy.name();
             return new RemediationRecord(policy.name(), t.id(), state, reason, firstSeen, since, null, everHealthy, markedAt, cordonedAt,
                     attempts, lastAttempt, prev == null ? "" : prev.message());
         }
         String readyType = policy.unhealthyConditions().isEmpty() ? "Ready" : policy.unhealthyConditions().get(0).type();
         ObservedTarget.Condition ready = t.condition(readyType);
-        if (!everHealthy && (ready == null || !ready.status().equals("True")) && policy.startupTimeoutSeconds() > 0) {
+        if (!everHealthy && (ready == null || !ready.status().equals(ConditionStatus.True.name())) && policy.startupTimeoutSeconds() > 0) {
             // Seen this long by this engine, never ready: the startup clock, for the same reason as above.
             if (Durations.between(firstSeen, now) >= policy.startupTimeoutSeconds()) {
-                String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : "Unhealthy";
+                String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : State.Unhealthy.name();
                 return new RemediationRecord(policy.name(), t.id(), state, "never " + readyType, firstSeen, firstSeen, null, false,
                         markedAt, cordonedAt, attempts, lastAttempt, prev == null ? "" : prev.message());
             }
-            return new RemediationRecord(policy.name(), t.id(), "Pending", "starting", firstSeen, null, null, false, null, null, 0, null,
+            return new RemediationRecord(policy.name(), t.id(), State.Pending.name(), "starting", firstSeen, null, null, false, null, null, 0, null,
                     "not " + readyType + " yet; startup timeout " + Durations.seconds(policy.startupTimeoutSeconds()));
         }
-        String healthySince = prev != null && prev.state().equals("Healthy") && prev.healthySince() != null ? prev.healthySince() : now.toString();
+        String healthySince = prev != null && prev.in(State.Healthy) && prev.healthySince() != null ? prev.healthySince() : now.toString();
         String message = "";
         if (Durations.between(healthySince, now) >= policy.minHealthyPeriodSeconds()) {
             // The retry sequence is over. What Windlass cordoned is uncordoned (and unmarked) by the pass, now.
@@ -74,13 +76,13 @@ final class Assessment {
                     + Durations.seconds(policy.minHealthyPeriodSeconds()) + " starts a new retry sequence";
         }
         // The mark stays on a node Windlass cordoned until it is uncordoned; otherwise it comes off now.
-        return new RemediationRecord(policy.name(), t.id(), "Healthy", "", firstSeen, null, healthySince, true,
+        return new RemediationRecord(policy.name(), t.id(), State.Healthy.name(), "", firstSeen, null, healthySince, true,
                 cordonedAt == null ? null : markedAt, cordonedAt, attempts, lastAttempt, message);
     }
 
     /** Healthy for minHealthyPeriodSeconds, by its record: its retry sequence is over. */
     boolean settled(RemediationRecord r) {
-        return r.state().equals("Healthy") && r.healthySince() != null
+        return r.in(State.Healthy) && r.healthySince() != null
                 && Durations.between(r.healthySince(), now) >= policy.minHealthyPeriodSeconds();
     }
 }

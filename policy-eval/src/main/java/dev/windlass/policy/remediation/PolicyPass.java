@@ -6,6 +6,7 @@ import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedTarget;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.state.RemediationRecord;
+import dev.windlass.policy.state.RemediationRecord.State;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -72,10 +73,10 @@ final class PolicyPass {
         long joined = seen.keySet().stream().filter(id -> !prev.containsKey(id)).count();
         // A target this policy deleted was deleted only after its replacement joined: it is simply gone.
         List<RemediationRecord> gone = prev.values().stream().filter(r -> !seen.containsKey(r.target()))
-                .filter(r -> !(r.state().equals("Remediating") && policy.action() == RemediationPolicy.Action.Delete))
+                .filter(r -> !(r.in(State.Remediating) && policy.action() == RemediationPolicy.Action.Delete))
                 .sorted(Comparator.comparing(RemediationRecord::target)).toList();
         for (RemediationRecord r : gone.subList((int) Math.min(joined, gone.size()), gone.size())) {
-            next.put(r.target(), r.with("Missing", "expected and not seen; counts as unhealthy until a new one joins"));
+            next.put(r.target(), r.with(State.Missing, "expected and not seen; counts as unhealthy until a new one joins"));
         }
 
         // Healthy again: the mark comes off, and first: the gate counts a mark still on as a remediation in flight, so the
@@ -108,7 +109,7 @@ final class PolicyPass {
                 .map(RemediationRecord::target).toList();
         for (String id : order) {
             RemediationRecord r = next.get(id);
-            if (r.state().equals("GaveUp")) continue;
+            if (r.in(State.GaveUp)) continue;
             String why = gate(total, unhealthy, next, seen, id);
             if (why != null) {
                 next.put(id, r.with(r.state(), why));
@@ -168,18 +169,18 @@ final class PolicyPass {
     private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen) {
         if (policy.action() == RemediationPolicy.Action.Annotate) return annotate(r, t);
         boolean markOn = marked(t);
-        if (markOn && r.state().equals("Marked")) return take(r, t, seen, firstSeen, Math.max(1, r.attempts()));
+        if (markOn && r.in(State.Marked)) return take(r, t, seen, firstSeen, Math.max(1, r.attempts()));
         Instant due = retryDue(r);
         if (due != null) {
-            if (r.state().equals("Remediating")) return r;  // its attempt's own words, and why it failed if it did
-            return r.with("Unhealthy", "attempt " + r.attempts() + " of " + policy.maxRetry() + " at " + r.lastAttemptAt()
+            if (r.in(State.Remediating)) return r;  // its attempt's own words, and why it failed if it did
+            return r.with(State.Unhealthy, "attempt " + r.attempts() + " of " + policy.maxRetry() + " at " + r.lastAttemptAt()
                     + "; the next no sooner than " + due);
         }
-        if (r.attempts() >= policy.maxRetry()) return r.with("GaveUp", givenUp(r));
+        if (r.attempts() >= policy.maxRetry()) return r.with(State.GaveUp, givenUp(r));
         int attempt = r.attempts() + 1;
         if (markOn) return take(r, t, seen, firstSeen, attempt);
         actions.add(act.mark(t, Durations.held(r, now)));
-        return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
+        return new RemediationRecord(r.policy(), r.target(), State.Marked.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), now.toString(), r.cordonedAt(), attempt, now.toString(), "marked (attempt " + attempt + " of "
                 + policy.maxRetry() + "); " + policy.action() + " next pass");
     }
@@ -192,7 +193,7 @@ final class PolicyPass {
         // Windlass undoes only what it did: a node cordoned already (by its owner, by hand) stays as it was found.
         String cordonedAt = r.cordonedAt() != null || policy.action() != RemediationPolicy.Action.CordonAndDrain || t.unschedulable()
                 ? r.cordonedAt() : now.toString();
-        return new RemediationRecord(r.policy(), r.target(), "Remediating", r.reason(), r.firstSeen(), r.unhealthySince(), null,
+        return new RemediationRecord(r.policy(), r.target(), State.Remediating.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), r.markedAt(), cordonedAt, attempt, now.toString(), policy.action() + " attempt " + attempt + " of "
                 + policy.maxRetry());
     }
@@ -205,15 +206,15 @@ final class PolicyPass {
      */
     private RemediationRecord annotate(RemediationRecord r, ObservedTarget t) {
         boolean markOn = marked(t);
-        if (markOn && r.state().equals("Marked")) return r;
+        if (markOn && r.in(State.Marked)) return r;
         if (retryDue(r) != null) {
-            return r.with("Unhealthy", "marked " + r.attempts() + " of " + policy.maxRetry() + " times, last at " + r.lastAttemptAt()
+            return r.with(State.Unhealthy, "marked " + r.attempts() + " of " + policy.maxRetry() + " times, last at " + r.lastAttemptAt()
                     + "; marked again no sooner than " + retryDue(r));
         }
-        if (r.attempts() >= policy.maxRetry()) return r.with("GaveUp", givenUp(r));
+        if (r.attempts() >= policy.maxRetry()) return r.with(State.GaveUp, givenUp(r));
         actions.add(act.mark(t, Durations.held(r, now)));
         int attempt = r.attempts() + 1;
-        return new RemediationRecord(r.policy(), r.target(), "Marked", r.reason(), r.firstSeen(), r.unhealthySince(), null,
+        return new RemediationRecord(r.policy(), r.target(), State.Marked.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), now.toString(), r.cordonedAt(), attempt, now.toString(), "marked (attempt " + attempt + " of "
                 + policy.maxRetry() + "); the owner remediates");
     }

@@ -12,6 +12,7 @@ import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.ClusterStep;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.policy.state.RemediationRecord;
+import dev.windlass.policy.state.RemediationRecord.State;
 import dev.windlass.policy.suspension.Suspensions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -102,9 +103,10 @@ public final class Remediations {
 
     /** Unhealthy past its timeout: Unhealthy, Marked, Remediating or GaveUp. */
     static boolean isUnhealthy(String state) {
-        return state.equals("Unhealthy") || state.equals("Marked") || state.equals("Remediating") || state.equals("GaveUp");
+        return state.equals(State.Unhealthy.name()) || state.equals(State.Marked.name()) || state.equals(State.Remediating.name())
+                || state.equals(State.GaveUp.name());
     }
 
     /** Counted as unhealthy by the gates: unhealthy past the timeout, or missing. */
-    static boolean counted(RemediationRecord r) { return isUnhealthy(r.state()) || r.state().equals("Missing"); }
+    static boolean counted(RemediationRecord r) { return isUnhealthy(r.state()) || r.in(State.Missing); }
 }

@@ -24,8 +24,14 @@ public record EvictionTask(String fromCluster, String reason, String purgeMode, 
         clustersAfterFailover = clustersAfterFailover == null ? List.of() : List.copyOf(clustersAfterFailover);
         preservedState = preservedState == null ? List.of() : List.copyOf(preservedState);
         notes = notes == null ? List.of() : List.copyOf(notes);
-        purge = purge == null ? "Pending" : purge;
+        purge = purge == null ? Purge.Pending.name() : purge;
     }
+
+    /** What became of the old copy; {@code purge} holds one's name, as the status file does. */
+    public enum Purge { Pending, Done, Orphaned }
+
+    /** Whether the old copy is {@code p}. */
+    public boolean purgeIs(Purge p) { return purge.equals(p.name()); }
 
     /** In flight: recorded, and its new placement neither healthy yet nor given up. Counts against maxConcurrentFailovers. */
     public boolean inFlight() { return completedAt == null && failedAt == null; }
@@ -45,8 +51,8 @@ public record EvictionTask(String fromCluster, String reason, String purgeMode, 
                 preservedState, notes, createdAt, completedAt, at, purge);
     }
 
-    public EvictionTask purged(String how) {
+    public EvictionTask purged(Purge how) {
         return new EvictionTask(fromCluster, reason, purgeMode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
-                preservedState, notes, createdAt, completedAt, failedAt, how);
+                preservedState, notes, createdAt, completedAt, failedAt, how.name());
     }
 }

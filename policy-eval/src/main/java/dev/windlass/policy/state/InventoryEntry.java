@@ -1,5 +1,6 @@
 package dev.windlass.policy.state;
 
+import dev.windlass.policy.model.Manifest.GcPolicy;
 import dev.windlass.policy.model.ObjectRef;
 
 /**
@@ -11,14 +12,13 @@ public record InventoryEntry(String apiVersion, String kind, String namespace, S
 
     /** The entry recording {@code m} as applied: its identity, the hash sent (none for a Secret), and its gc policy by name. */
     public static InventoryEntry of(dev.windlass.policy.model.Manifest m) {
-        String gc = switch (m.gcPolicy()) {
-            case ON_APP_UPDATE -> "OnAppUpdate";
-            case ON_APP_DELETE -> "OnAppDelete";
-            case NEVER -> "Never";
-        };
+        String gc = m.gcPolicy().word();
         boolean secret = m.ref().group().isEmpty() && m.ref().kind().equals("Secret");
         return new InventoryEntry(m.apiVersion(), m.ref().kind(), m.ref().namespace(), m.ref().name(), secret ? "" : m.hash(), gc);
     }
+
+    /** Whether the entry was applied with gc policy {@code p}. */
+    public boolean gcIs(GcPolicy p) { return p.word().equals(gc); }
 
     public ObjectRef ref() {
         return new ObjectRef(ObjectRef.groupOf(apiVersion), kind, namespace, name);

@@ -30,7 +30,7 @@ public record RemediationRecord(String policy, String target, String state, Stri
         reason = reason == null ? "" : reason;
         message = message == null ? "" : message;
         // Written before a mark counted as an attempt: the mark it carries is one, so that it is bounded like any other.
-        if (state.equals("Marked") && attempts == 0) attempts = 1;
+        if (state.equals(State.Marked.name()) && attempts == 0) attempts = 1;
     }
 
     /** A record of a target Windlass did not cordon. */
@@ -40,7 +40,13 @@ public record RemediationRecord(String policy, String target, String state, Stri
                 message);
     }
 
-    public boolean inFlight() { return state.equals("Marked") || state.equals("Remediating"); }
+    /** The states a watched target goes through; {@code state} holds one's name, as the status file does. */
+    public enum State { Healthy, Pending, Unhealthy, Marked, Remediating, GaveUp, Missing }
+
+    /** Whether the record is in {@code s}. */
+    public boolean in(State s) { return state.equals(s.name()); }
+
+    public boolean inFlight() { return in(State.Marked) || in(State.Remediating); }
 
     public RemediationRecord withMessage(String text) {
         return new RemediationRecord(policy, target, state, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt,
@@ -48,6 +54,11 @@ public record RemediationRecord(String policy, String target, String state, Stri
     }
 
     /** The same record in {@code newState}, saying {@code text}. */
+    public RemediationRecord with(State newState, String text) {
+        return with(newState.name(), text);
+    }
+
+    /** The same record in {@code newState} (a {@link State}'s name), saying {@code text}. */
     public RemediationRecord with(String newState, String text) {
         return new RemediationRecord(policy, target, newState, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt,
                 cordonedAt, attempts, lastAttemptAt, text);
