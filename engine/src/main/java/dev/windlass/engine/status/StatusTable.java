@@ -86,7 +86,7 @@ public final class StatusTable {
             List<String> blocked = new ArrayList<>();
             for (ClusterStatus c : state.clusters().values()) {
                 for (var r : c.remediationRecords()) {
-                    if (r.state().equals("Healthy") && r.cordonedAt() == null) continue;  // a node still cordoned is not done
+                    if (r.in(dev.windlass.policy.state.RemediationRecord.State.Healthy) && r.cordonedAt() == null) continue;  // a node still cordoned is not done
                     String why = Durations.held(r, now);
                     unhealthy.add(new String[] {c.name(), r.target(), r.state(), Integer.toString(r.attempts()),
                             why + (r.message().isEmpty() ? "" : (why.isEmpty() ? "" : "; ") + r.message())});
