@@ -1,5 +1,6 @@
 package dev.windlass.engine.demo;
 
+import dev.windlass.policy.state.RemediationRecord;
 import dev.windlass.engine.cli.Main;
 import dev.windlass.engine.reconcile.Engine;
 import dev.windlass.engine.reconcile.PassReport;
@@ -248,7 +249,7 @@ public final class Demo {
                 sandbox.simulator().nodeReady("eu-1-cp-2", true);
                 sandbox.simulator().nodeReady("eu-1-cp-3", true);
                 out.println("  both come back");
-                until(engine, st -> eu1(st, c -> c.remediationRecords().stream().allMatch(r -> r.in(dev.windlass.policy.state.RemediationRecord.State.Healthy))), Duration.ofSeconds(20));
+                until(engine, st -> eu1(st, c -> c.remediationRecords().stream().allMatch(r -> r.in(RemediationRecord.State.Healthy))), Duration.ofSeconds(20));
 
                 scene("11. A branch is reviewed before it is merged",
                         "A developer opens branch scale-cache: redis goes from 1 to 3 replicas. Windlass plans the branch as if it were "
