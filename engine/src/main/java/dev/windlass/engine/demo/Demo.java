@@ -59,6 +59,7 @@ public final class Demo {
     private final boolean serve;
     private final Moments moments;
     private volatile boolean stopping;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
     /**
      * Told of the story's moments while the demo waits: the browser tests look at the dashboard there. Called on the
@@ -87,7 +88,10 @@ public final class Demo {
     }
 
     /** Ends a demo that serves after its story (its passes stop; run() then closes the fleet and returns). */
-    public void stop() { stopping = true; }
+    public void stop() {
+        stopping = true;
+        stopped.countDown();
+    }
 
     public int run() throws Exception {
         // The story is told on stdout; per-pass log lines would only repeat it.
@@ -308,7 +312,7 @@ public final class Demo {
                 out.println("  pass failed: " + e.getMessage());
                 out.flush();
             }
-            for (int i = 0; i < 20 && !stopping; i++) Thread.sleep(100);
+            stopped.await(2, java.util.concurrent.TimeUnit.SECONDS);  // the next pass, or at once on stop()
         }
     }
 

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 import org.openqa.selenium.By;
@@ -80,26 +79,23 @@ final class Browser implements AutoCloseable {
         }
     }
 
-    /** Polls until {@code done} holds, failing with {@code what} (and a screenshot) after {@code limit}. */
+    /**
+     * Polls until {@code done} holds (a page mid-update may throw: that counts as not yet), failing with {@code what}
+     * and a screenshot after {@code limit}.
+     */
     void await(Supplier<Boolean> done, Duration limit, String what) {
-        Instant deadline = Instant.now().plus(limit);
-        RuntimeException last = null;
-        while (Instant.now().isBefore(deadline)) {
-            try {
-                if (Boolean.TRUE.equals(done.get())) return;
-                last = null;
-            } catch (RuntimeException e) {
-                last = e;
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+        try {
+            dev.windlass.kubetest.Await.until(limit, what, () -> {
+                try {
+                    return done.get() + "";
+                } catch (RuntimeException e) {
+                    return "not yet: " + e;
+                }
+            }, "true"::equals);
+        } catch (AssertionError e) {
+            screenshot("failed-" + what.replaceAll("[^A-Za-z0-9]+", "-"));
+            throw e;
         }
-        screenshot("failed-" + what.replaceAll("[^A-Za-z0-9]+", "-"));
-        throw new AssertionError("not within " + limit.toSeconds() + "s: " + what + (last == null ? "" : " (" + last + ")"));
     }
 
     @Override public void close() throws IOException {
