@@ -130,7 +130,7 @@ public final class AppPage {
             List<String> inventory = t.inventory().stream().map(i -> i.kind() + " " + (i.namespace() == null || i.namespace().isEmpty() ? "" : i.namespace() + "/")
                     + i.name()).toList();
             out.add(new Target(t.cluster(), "/clusters/" + t.cluster(), Badge.sync(t.sync()), Badge.health(t.health()),
-                    t.revision(), t.variant(), t.message(), t.drift(), inventory, inventory.size(),
+                    t.revision(), t.variant() == null ? null : t.variant() + (t.rendered() == null ? "" : ", objects " + t.rendered()), t.message(), t.drift(), inventory, inventory.size(),
                     hold == null ? null : Badge.held(hold.suspended()), hold == null ? null : hold.reason()));
         }
         return out;

@@ -39,6 +39,13 @@ class RenderE2E {
     }
 
     @Test
+    void aChangeRollsOutWhereItRendersDifferently() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            RenderScenario.aChangeRollsOutWhereItRendersDifferently(fleet);
+        }
+    }
+
+    @Test
     void aFailedRenderHoldsItsApplicationOnly() throws Exception {
         try (TestFleet fleet = new TestFleet(dir)) {
             RenderScenario.aFailedRenderHoldsItsApplicationOnly(fleet);

@@ -38,6 +38,13 @@ class RenderIT {
         }
     }
 
+    @Test
+    void aChangeRollsOutWhereItRendersDifferently() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir, true)) {
+            RenderScenario.aChangeRollsOutWhereItRendersDifferently(fleet);
+        }
+    }
+
     private void run(String name, String fixture, String source) throws Exception {
         try (TestFleet fleet = new TestFleet(dir, true)) {
             RenderScenario.renderedSetAppliesAndThenWritesNothing(fleet, name, fixture, source);

@@ -11,6 +11,7 @@ import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.plan.Outcome;
 import dev.windlass.policy.render.PlanMarkdown;
+import dev.windlass.policy.state.ClusterStep;
 import dev.windlass.policy.state.TargetStatus;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -159,6 +160,92 @@ final class RenderScenario {
             assertEquals("critical", prod.apps().deployments().inNamespace("production").withName("frontend").get()
                     .getMetadata().getLabels().get("tier"));
         }
+    }
+
+    /**
+     * An application's revision on a cluster is what is rendered for it: a change to the production values is a new
+     * revision of the application, but dev-1 renders the same objects, so the rollout passes it by at once, without a
+     * write, and walks the production clusters one at a time.
+     */
+    static void aChangeRollsOutWhereItRendersDifferently(TestFleet fleet) throws Exception {
+        fleet.push("a chart on three clusters", c -> c
+                .write("clusters/dev-1.yaml", fleet.clusterYaml("dev-1", "env: dev", 1, 0, ""))
+                .write("clusters/prod-1.yaml", fleet.clusterYaml("prod-1", "env: prod", 1, 0, ""))
+                .write("clusters/prod-2.yaml", fleet.clusterYaml("prod-2", "env: prod", 1, 0, ""))
+                .write("charts/greeting/Chart.yaml", "apiVersion: v2\nname: greeting\nversion: 0.1.0\n")
+                .write("charts/greeting/values.yaml", "greeting: hello\n")
+                .write("charts/greeting/templates/cm.yaml", """
+                        apiVersion: v1
+                        kind: ConfigMap
+                        metadata: {name: greeting}
+                        data: {greeting: {{ .Values.greeting | quote }}}
+                        """)
+                .write("apps/greeting/app.yaml", greetingApp("hello from production")));
+        fleet.settle();
+        fleet.push("one cluster at a time", c -> c.write("policies/rollout.yaml", """
+                apiVersion: windlass.dev/v1alpha1
+                kind: RolloutPolicy
+                metadata: {name: one-at-a-time}
+                spec:
+                  selector: {matchLabels: {tier: web}}
+                  type: Progressive
+                  maxConcurrency: 1
+                  minSuccessTime: 1h
+                  progressDeadline: 2h
+                  maxFailures: 0
+                  onFailure: Pause
+                """));
+        fleet.settle();
+        var before = fleet.engine.reconciler().state().apps().get("greeting");
+        String devRendered = before.target("dev-1").rendered();
+        String prodRendered = before.target("prod-1").rendered();
+        assertNotNull(devRendered, "a rendered application records what each cluster got: " + before.target("dev-1"));
+        assertEquals(prodRendered, before.target("prod-2").rendered(), "the same values render the same objects");
+        assertFalse(devRendered.equals(prodRendered), "other values, other objects");
+        assertTrue(fleet.statusFile("status/apps/greeting.yaml").contains("rendered: " + devRendered),
+                fleet.statusFile("status/apps/greeting.yaml"));
+
+        fleet.backend.resetWrites("dev-1");
+        fleet.push("new production greeting", c -> c.write("apps/greeting/app.yaml", greetingApp("hello again from production")));
+        PassReport changed = fleet.pass();
+        var after = fleet.engine.reconciler().state().apps().get("greeting");
+        assertFalse(after.revision().equals(before.revision()), "a new revision of the application");
+        var steps = new java.util.TreeMap<String, ClusterStep.State>();
+        after.rollout().clusters().forEach(s -> steps.put(s.cluster(), s.state()));
+        assertEquals(ClusterStep.State.Succeeded, steps.get("dev-1"),
+                "dev-1 renders what it has: nothing to roll out there. " + after.rollout());
+        assertEquals(java.util.Set.of(ClusterStep.State.Progressing, ClusterStep.State.Pending),
+                java.util.Set.of(steps.get("prod-1"), steps.get("prod-2")), "the production clusters one at a time: " + after.rollout());
+        TargetStatus dev = after.target("dev-1");
+        assertEquals(after.revision(), dev.revision(), "dev-1 is at the new revision");
+        assertEquals(devRendered, dev.rendered(), "with the objects it had");
+        assertEquals(0, fleet.backend.writes("dev-1"), "and no write");
+        String progressing = steps.get("prod-1") == ClusterStep.State.Progressing ? "prod-1" : "prod-2";
+        String waiting = progressing.equals("prod-1") ? "prod-2" : "prod-1";
+        assertFalse(prodRendered.equals(after.target(progressing).rendered()), "the production cluster under way has new objects");
+        assertEquals(prodRendered, after.target(waiting).rendered(), "the one that waits keeps its objects");
+        assertEquals(before.revision(), after.target(waiting).revision(), "and its revision");
+        assertTrue(changed.plan().held().stream().anyMatch(h -> h.action().cluster().equals(waiting)), changed.plan().held().toString());
+        try (KubernetesClient k = fleet.client(progressing); KubernetesClient w = fleet.client(waiting)) {
+            assertEquals("hello again from production", k.configMaps().inNamespace("greeting").withName("greeting").get().getData().get("greeting"));
+            assertEquals("hello from production", w.configMaps().inNamespace("greeting").withName("greeting").get().getData().get("greeting"));
+        }
+    }
+
+    private static String greetingApp(String production) {
+        return """
+                apiVersion: windlass.dev/v1alpha1
+                kind: Application
+                metadata: {name: greeting, labels: {tier: web}}
+                spec:
+                  namespace: greeting
+                  placement: {clusterSelector: {}}
+                  source: {helm: {chart: charts/greeting}}
+                  variants:
+                  - name: production
+                    clusterSelector: {matchLabels: {env: prod}}
+                    values: {greeting: %s}
+                """.formatted(production);
     }
 
     /** A render that fails holds its own application, with the tool's words where it points; the others are applied. */

@@ -32,7 +32,8 @@ public final class StatusTable {
             for (TargetStatus t : app.targets()) {
                 String message = t.message();
                 if (!t.drift().isEmpty()) message = (message.isEmpty() ? "" : message + "; ") + "drift: " + String.join(", ", t.drift());
-                String revision = (t.revision().isEmpty() ? "-" : t.revision()) + (t.variant() == null ? "" : " (" + t.variant() + ")");
+                String revision = (t.revision().isEmpty() ? "-" : t.revision()) + (t.variant() == null ? "" : " (" + t.variant()
+                        + (t.rendered() == null ? "" : ", objects " + t.rendered()) + ")");
                 rows.add(new String[] {app.name(), t.cluster(), revision, t.sync(), t.health(), message});
             }
             if (app.targets().isEmpty() && (stalled == null || !"True".equals(stalled.status()))) {

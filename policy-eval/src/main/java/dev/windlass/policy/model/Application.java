@@ -65,6 +65,15 @@ public record Application(String name, Map<String, String> labels, String source
         return v == null ? "" : v.name();
     }
 
+    /**
+     * The hash of what is rendered for {@code cluster}: the application's revision there, equal from one revision to the
+     * next when that cluster's objects did not change. "" for a plain application, and before it is rendered.
+     */
+    public String renderedOn(String cluster) {
+        Variant v = variants.get(cluster);
+        return v == null ? "" : v.rendered();
+    }
+
     /** Every object it declares on any cluster: its manifests, or every variant's. */
     public List<Manifest> allManifests() {
         if (variants.isEmpty()) return manifests;

@@ -341,7 +341,7 @@ public final class Planner {
     }
 
     private static TargetPlan unknown(String cluster, String note) {
-        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of(), "", "");
+        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of(), "", "", "");
     }
 
     private static String hash(List<Stage> stages, List<HeldAction> held, List<AppPlan> apps) {

@@ -51,7 +51,7 @@ final class RolloutPlanner {
         Set<String> proceed = new TreeSet<>();
         Map<String, String> held = new HashMap<>();
         Map<String, Application> rollback = new HashMap<>();
-        List<String> behind = placed.stream().filter(c -> !revision.equals(revisionOn(previous, c))).toList();
+        List<String> behind = placed.stream().filter(c -> !has(app, previous, c)).toList();
 
         if (previous != null && previous.invalidRevisions().contains(revision)) {
             for (String c : placed) {
@@ -210,9 +210,17 @@ final class RolloutPlanner {
                 + " the rollout " + (p.onFailure() == RolloutPolicy.OnFailure.Pause ? "stops" : "rolls back");
     }
 
-    static String revisionOn(AppStatus previous, String cluster) {
+    /**
+     * Whether {@code cluster} already has what the application's revision brings it: that revision, or, for a rendered
+     * application, the very objects it renders there (its revision on that cluster). A change that renders the same
+     * objects on a cluster has nothing to roll out there.
+     */
+    static boolean has(Application app, AppStatus previous, String cluster) {
         TargetStatus t = previous == null ? null : previous.target(cluster);
-        return t == null ? "" : t.revision();
+        if (t == null) return false;
+        if (t.revision().equals(app.revision())) return true;
+        String rendered = app.renderedOn(cluster);
+        return !rendered.isEmpty() && rendered.equals(t.rendered());
     }
 
     static boolean healthy(TargetPlanner.Result r) {

@@ -12,9 +12,12 @@ import java.util.List;
  * @param released recorded objects this application lets go of untouched, because another application now declares them
  * @param revision the revision this plan brings the cluster to ("" when unknown)
  * @param variant  for a rendered application, the variant the cluster gets; "" otherwise
+ * @param rendered for a rendered application, the hash of what is rendered for the cluster: the app's revision on it; ""
+ *                 otherwise
  */
 public record TargetPlan(String cluster, Sync sync, Health health, String healthMessage, List<String> drift, String note,
-                         List<dev.windlass.policy.model.ObjectRef> released, String revision, String variant) {
+                         List<dev.windlass.policy.model.ObjectRef> released, String revision, String variant,
+                         String rendered) {
     public TargetPlan {
         drift = List.copyOf(drift);
         released = List.copyOf(released);

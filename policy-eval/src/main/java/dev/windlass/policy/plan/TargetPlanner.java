@@ -114,7 +114,7 @@ final class TargetPlanner {
         TargetPlan.Sync sync = changes || !drift.isEmpty() ? TargetPlan.Sync.OutOfSync : TargetPlan.Sync.Synced;
         return new Result(applies, deletes, held, released,
                 new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes), released, app.revision(),
-                        app.variantOn(cluster)));
+                        app.variantOn(cluster), app.renderedOn(cluster)));
     }
 
     /**

@@ -67,8 +67,9 @@ final class TargetRecord {
         List<String> drift = new ArrayList<>(planned.drift());
         drift.addAll(heldDrift);
         String variant = synced ? planned.variant() : previous == null ? null : previous.variant();
+        String rendered = synced ? planned.rendered() : previous == null ? null : previous.rendered();
         return new TargetStatus(planned.cluster(), revision, sync, health.name(), message, drift,
-                List.copyOf(new TreeMap<>(inventory).values())).withVariant(variant);
+                List.copyOf(new TreeMap<>(inventory).values())).withVariant(variant, rendered);
     }
 
     private static String counts(int created, int configured, int deleted) {

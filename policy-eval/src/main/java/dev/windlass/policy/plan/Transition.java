@@ -223,7 +223,8 @@ public final class Transition {
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {
         return new TargetStatus(tp.cluster(), prev == null ? "" : prev.revision(), Sync.Unknown.name(), Health.Unknown.name(), tp.note(),
-                prev == null ? List.of() : prev.drift(), prev == null ? List.of() : prev.inventory()).withVariant(prev == null ? null : prev.variant());
+                prev == null ? List.of() : prev.drift(), prev == null ? List.of() : prev.inventory()).withVariant(prev == null ? null : prev.variant(),
+                        prev == null ? null : prev.rendered());
     }
 
     /** What is left of a target being removed: null when everything it had is gone. */

@@ -11,15 +11,19 @@ import java.util.List;
  *                        that stops answering still has them to carry over
  * @param injectedState   values a failover carried here from the cluster it left, put as labels on the objects they were read from
  * @param variant         for a rendered application, the variant this cluster got; null for a plain one
+ * @param rendered        for a rendered application, the hash of what was rendered for this cluster and applied here: its
+ *                        revision on this cluster. A new revision of the application that renders the same objects here
+ *                        leaves it unchanged, and a rollout passes this cluster by. Null for a plain application
  */
 public record TargetStatus(String cluster, String revision, String sync, String health, String message,
                            List<String> drift, List<InventoryEntry> inventory, String unhealthySince,
-                           List<PreservedValue> observedState, List<PreservedValue> injectedState, String variant) {
+                           List<PreservedValue> observedState, List<PreservedValue> injectedState, String variant,
+                           String rendered) {
 
     public TargetStatus(String cluster, String revision, String sync, String health, String message,
                         List<String> drift, List<InventoryEntry> inventory, String unhealthySince,
                         List<PreservedValue> observedState, List<PreservedValue> injectedState) {
-        this(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, null);
+        this(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, null, null);
     }
 
     public TargetStatus(String cluster, String revision, String sync, String health, String message,
@@ -34,16 +38,18 @@ public record TargetStatus(String cluster, String revision, String sync, String 
         observedState = observedState == null ? List.of() : List.copyOf(observedState);
         injectedState = injectedState == null ? List.of() : List.copyOf(injectedState);
         variant = variant == null || variant.isEmpty() ? null : variant;
+        rendered = rendered == null || rendered.isEmpty() ? null : rendered;
     }
 
-    /** The same target, naming the variant it got. */
-    public TargetStatus withVariant(String name) {
-        return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, name);
+    /** The same target, naming the variant it got and the hash of what was rendered for it. */
+    public TargetStatus withVariant(String name, String renderedHash) {
+        return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, name,
+                renderedHash);
     }
 
     /** The same target with its failover memory set. */
     public TargetStatus withFailover(String unhealthySince, List<PreservedValue> observedState, List<PreservedValue> injectedState) {
         return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState,
-                variant);
+                variant, rendered);
     }
 }
