@@ -22,6 +22,8 @@ import org.eclipse.jgit.transport.RemoteRefUpdate;
 import org.eclipse.jgit.transport.TagOpt;
 import org.eclipse.jgit.transport.TrackingRefUpdate;
 import org.eclipse.jgit.transport.Transport;
+import org.eclipse.jgit.transport.TransportHttp;
+import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
 
 /**
  * The networked half of a {@link Mirror}. Everything that moves local refs holds one lock: two fetches racing on the
@@ -33,6 +35,9 @@ final class RemoteSync {
     private static final int TIMEOUT_SECONDS = 120;
     private static final Set<RefUpdate.Result> APPLIED = EnumSet.of(
             RefUpdate.Result.NEW, RefUpdate.Result.FORCED, RefUpdate.Result.FAST_FORWARD, RefUpdate.Result.NO_CHANGE);
+
+    // JGit's own HTTP client (its default); each operation wraps it to note the statuses the server answered.
+    private static final JDKHttpConnectionFactory HTTP = new JDKHttpConnectionFactory();
 
     private final Repository repository;
     private final GitRemote remote;
@@ -48,7 +53,8 @@ final class RemoteSync {
 
     FetchOutcome fetchAll() throws IOException {
         lock.lock();
-        try (Transport transport = open()) {
+        HttpStatusRecorder statuses = new HttpStatusRecorder(HTTP);
+        try (Transport transport = open(statuses)) {
             transport.setRemoveDeletedRefs(true);
             transport.setTagOpt(TagOpt.NO_TAGS);
             FetchResult result = transport.fetch(NullProgressMonitor.INSTANCE, Mirror.FETCH_SPECS);
@@ -65,7 +71,7 @@ final class RemoteSync {
             }
             return new FetchOutcome(changes);
         } catch (TransportException | NotSupportedException e) {
-            throw new RemoteAccessException("fetch from", remote, e);
+            throw new RemoteAccessException("fetch from", remote, e, statuses.lastStatus());
         } finally {
             lock.unlock();
         }
@@ -78,7 +84,8 @@ final class RemoteSync {
      */
     Optional<ObjectId> fetchRef(String ref) throws IOException {
         lock.lock();
-        try (Transport transport = open();
+        HttpStatusRecorder statuses = new HttpStatusRecorder(HTTP);
+        try (Transport transport = open(statuses);
                 FetchConnection connection = transport.openFetch(List.of(new RefSpec(ref)))) {
             Ref advertised = connection.getRef(ref);
             if (advertised == null) {
@@ -93,7 +100,7 @@ final class RemoteSync {
             setLocal(ref, tip);
             return Optional.of(tip);
         } catch (TransportException | NotSupportedException e) {
-            throw new RemoteAccessException("fetch from", remote, e);
+            throw new RemoteAccessException("fetch from", remote, e, statuses.lastStatus());
         } finally {
             lock.unlock();
         }
@@ -109,12 +116,13 @@ final class RemoteSync {
 
     /** As {@link #pushWithLease(String, Optional, ObjectId)}; {@code rewrite} allows a commit that does not descend from the lease. */
     RemoteRefUpdate pushWithLease(String ref, Optional<ObjectId> expected, ObjectId commit, boolean rewrite) throws IOException {
-        try (Transport transport = open()) {
+        HttpStatusRecorder statuses = new HttpStatusRecorder(HTTP);
+        try (Transport transport = open(statuses)) {
             RemoteRefUpdate update = new RemoteRefUpdate(
                     repository, null, commit, ref, rewrite, null, expected.orElse(ObjectId.zeroId()));
             return transport.push(NullProgressMonitor.INSTANCE, List.of(update)).getRemoteUpdate(ref);
         } catch (TransportException | NotSupportedException e) {
-            throw new RemoteAccessException("push to", remote, e);
+            throw new RemoteAccessException("push to", remote, e, statuses.lastStatus());
         }
     }
 
@@ -128,8 +136,10 @@ final class RemoteSync {
         }
     }
 
-    private Transport open() throws IOException {
+    /** Over HTTP, {@code statuses} notes what the server answered, so a failure is told apart by its status. */
+    private Transport open(HttpStatusRecorder statuses) throws IOException {
         Transport transport = Transport.open(repository, remote.uri());
+        if (transport instanceof TransportHttp http) http.setHttpConnectionFactory(statuses);
         // Set even when null: a JVM-wide default provider must never supply credentials we were not given.
         transport.setCredentialsProvider(remote.credentialsProvider());
         transport.setTimeout(TIMEOUT_SECONDS);

@@ -36,6 +36,9 @@ final class GitHttpServer implements AutoCloseable {
     /** From now on the server accepts {@code token} only, as a host does once a token was rotated. */
     void acceptOnly(String token) { auth.accept(token); }
 
+    /** From now on the server answers 403 to every request, as a host does to a token without access to the repo. */
+    void forbidAll() { auth.forbidden = true; }
+
     private GitHttpServer(Server server, int port) {
         this.server = server;
         this.port = port;
@@ -72,6 +75,7 @@ final class GitHttpServer implements AutoCloseable {
     /** Accepts only the token user; tells JGit's server who pushed, which it requires before allowing a push. */
     private static final class BasicAuth implements Filter {
         private volatile String expected;
+        private volatile boolean forbidden;
 
         BasicAuth(String token) { accept(token); }
 
@@ -83,6 +87,10 @@ final class GitHttpServer implements AutoCloseable {
         @Override public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
                 throws IOException, ServletException {
             HttpServletRequest http = (HttpServletRequest) request;
+            if (forbidden) {
+                ((HttpServletResponse) response).sendError(HttpServletResponse.SC_FORBIDDEN);
+                return;
+            }
             if (!expected.equals(http.getHeader("Authorization"))) {
                 HttpServletResponse denied = (HttpServletResponse) response;
                 denied.setHeader("WWW-Authenticate", "Basic realm=\"git\"");

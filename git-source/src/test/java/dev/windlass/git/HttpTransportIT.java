@@ -69,6 +69,28 @@ class HttpTransportIT {
         }
     }
 
+    /** A server that knows the token but refuses it the repository answers 403: the same hint, by the status. */
+    @Test void aForbiddenFetchPointsAtTheCredentials() throws Exception {
+        server.forbidAll();
+        try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), remoteWithToken(TOKEN))) {
+            RemoteAccessException e = assertThrows(RemoteAccessException.class, mirror::fetch);
+
+            assertTrue(e.getMessage().contains("check the credentials"), e.getMessage());
+            assertFalse(e.getMessage().contains(TOKEN), "the secret stays out of the message");
+        }
+    }
+
+    /** A repository that is not there is not a credentials problem, even when its name has "auth" in it. */
+    @Test void aMissingRepositoryIsNotBlamedOnTheCredentials() throws Exception {
+        String missing = server.url("authorization-401.git");
+        try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), GitRemote.of(missing, Map.of(GitCredentials.TOKEN, TOKEN)::get))) {
+            RemoteAccessException e = assertThrows(RemoteAccessException.class, mirror::fetch);
+
+            assertTrue(e.getMessage().contains(missing), e.getMessage());
+            assertFalse(e.getMessage().contains("check the credentials"), e.getMessage());
+        }
+    }
+
     @Test void statusWriterPushesOverHttp() throws Exception {
         try (Mirror mirror = Mirror.open(tmp.resolve("mirror"), remoteWithToken(TOKEN));
                 Mirror other = Mirror.open(tmp.resolve("other"), remoteWithToken(TOKEN))) {

@@ -13,7 +13,7 @@ import java.util.List;
  * @param suspendedOn clusters where the application is suspended now, and what suspends it there
  */
 public record AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom,
-                      List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, String> suspendedOn) {
+                      List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn) {
     public AppPlan {
         suspendedOn = suspendedOn == null ? java.util.Map.of() : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(suspendedOn));
         clusters = List.copyOf(clusters);

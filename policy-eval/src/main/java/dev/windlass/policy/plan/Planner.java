@@ -13,6 +13,7 @@ import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.Health;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.placement.Placement;
+import dev.windlass.policy.suspension.Hold;
 import dev.windlass.policy.suspension.Suspensions;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.EngineState;
@@ -145,9 +146,9 @@ public final class Planner {
             List<String> clusters = placements.get(app.name());
             List<TargetPlan> targets = new ArrayList<>();
             for (String cluster : clusters) targets.add(planTarget(app, cluster, previous, af));
-            Map<String, String> suspendedOn = new TreeMap<>();
+            Map<String, Hold> suspendedOn = new TreeMap<>();
             for (String c : clusters) {
-                String why = suspensions.heldBy(app.name(), app.labels(), c);
+                Hold why = suspensions.hold(app.name(), app.labels(), c);
                 if (why != null) suspendedOn.put(c, why);
             }
             if (af != null) af = settle(app, af, targets);
@@ -203,7 +204,8 @@ public final class Planner {
             apps.forEach(a -> byName.put(a.app(), a));
             for (Application app : desired.apps().values()) {
                 AppPlan planned = byName.get(app.name());
-                Map<String, String> frozen = planned == null ? Map.of() : planned.suspendedOn();
+                Map<String, String> frozen = new TreeMap<>();
+                if (planned != null) planned.suspendedOn().forEach((cluster, hold) -> frozen.put(cluster, hold.text()));
                 RolloutGate.Verdict gate = rollout(app, frozen);
                 for (String cluster : planned == null ? List.<String>of() : planned.clusters()) release(app, cluster, gate, frozen);
             }

@@ -1,6 +1,7 @@
 package dev.windlass.policy.plan;
 
 import dev.windlass.policy.state.Condition;
+import dev.windlass.policy.suspension.Hold;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,16 +16,18 @@ import java.util.TreeMap;
 final class SuspensionRecord {
     private SuspensionRecord() {}
 
-    /** @param suspendedOn cluster → what suspends the target there (empty: not suspended) */
-    static Condition condition(String subject, Map<String, String> unsorted, Condition previous, String author, Instant now,
+    /**
+     * @param ofCluster   the condition of a cluster, suspended by itself alone, rather than of an application
+     * @param unsorted    cluster → what suspends the target there (empty: not suspended)
+     */
+    static Condition condition(String subject, boolean ofCluster, Map<String, Hold> unsorted, Condition previous, String author, Instant now,
                                List<Event> events) {
-        Map<String, String> suspendedOn = new TreeMap<>(unsorted);
+        Map<String, Hold> suspendedOn = new TreeMap<>(unsorted);
         boolean was = previous != null && "True".equals(previous.status());
         boolean is = !suspendedOn.isEmpty();
         if (!is && !was) return previous;
         // A cluster's own suspension needs no "on <cluster>": the reason says it all.
-        String message = suspendedOn.keySet().equals(java.util.Set.of(subject.replace("cluster ", "")))
-                && subject.startsWith("cluster ") ? suspendedOn.values().iterator().next() : String.join("; ", group(suspendedOn));
+        String message = ofCluster && is ? suspendedOn.values().iterator().next().text() : String.join("; ", group(suspendedOn));
         if (is && (!was || !Objects.equals(previous.message(), message))) {
             events.add(new Event(Event.Type.Suspension, subject + " suspended: " + message));
         } else if (!is) {
@@ -37,18 +40,16 @@ final class SuspensionRecord {
     }
 
     /** "eu-1, eu-2: Freeze/black-friday until ..." — clusters held by the same thing on one line. */
-    private static List<String> group(Map<String, String> suspendedOn) {
+    private static List<String> group(Map<String, Hold> suspendedOn) {
         Map<String, List<String>> byReason = new TreeMap<>();
-        suspendedOn.forEach((cluster, why) -> byReason.computeIfAbsent(why, w -> new ArrayList<>()).add(cluster));
+        suspendedOn.forEach((cluster, why) -> byReason.computeIfAbsent(why.text(), w -> new ArrayList<>()).add(cluster));
         List<String> out = new ArrayList<>();
         byReason.forEach((why, clusters) -> out.add("on " + String.join(", ", clusters) + " by " + why));
         return out;
     }
 
-    private static String reason(Map<String, String> suspendedOn) {
-        String first = suspendedOn.values().iterator().next();
-        if (first.startsWith("Application/")) return "ApplicationSuspended";
-        if (first.startsWith("Cluster/")) return "ClusterSuspended";
-        return "Frozen";
+    /** The reason of the first cluster's hold (in cluster order). */
+    private static String reason(Map<String, Hold> suspendedOn) {
+        return suspendedOn.values().iterator().next().reason().name();
     }
 }

@@ -18,6 +18,7 @@ import dev.windlass.policy.state.FailoverMemory;
 import dev.windlass.policy.failover.AppFailover;
 import dev.windlass.policy.failover.ClusterHealth;
 import dev.windlass.policy.state.TargetStatus;
+import dev.windlass.policy.suspension.Hold;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -92,7 +93,7 @@ public final class Transition {
             String source = wrote || prev == null ? desired.commit() : prev.source();
             RolloutMemory memory = RolloutMemory.after(ap, prev, plan.rollouts().get(ap.app()), targets, desired.commit(), events);
             List<Condition> conds = new ArrayList<>(conditions(targets, prev, now, null));
-            Condition suspended = SuspensionRecord.condition(ap.app(), ap.suspendedOn(), prev == null ? null : prev.condition("Suspended"),
+            Condition suspended = SuspensionRecord.condition(ap.app(), false, ap.suspendedOn(), prev == null ? null : prev.condition("Suspended"),
                     desired.author(), now, events);
             if (suspended != null) conds.add(suspended);
             FailoverMemory failover = prev == null ? null : prev.failover();
@@ -131,7 +132,8 @@ public final class Transition {
             ClusterStatus prevCluster = previous.clusters().get(name);
             ClusterStatus next = cluster(name, c.location().path(), observed.clusters().get(name), prevCluster, now, events);
             Condition before = prevCluster == null ? null : prevCluster.conditions().stream().filter(x -> x.type().equals("Suspended")).findFirst().orElse(null);
-            Condition suspended = SuspensionRecord.condition("cluster " + name, c.suspend() ? Map.of(name, "Cluster/" + name + " suspended") : Map.of(),
+            Condition suspended = SuspensionRecord.condition("cluster " + name, true,
+                    c.suspend() ? Map.of(name, new Hold(Hold.Reason.ClusterSuspended, "Cluster/" + name + " suspended")) : Map.of(),
                     before, desired.author(), now, events);
             if (suspended != null) {
                 List<Condition> conds = new ArrayList<>(next.conditions());

@@ -39,7 +39,7 @@ public final class PolicyEffects {
     private static void holds(Plan head, List<String> out) {
         Map<String, TreeSet<String>> clusters = new TreeMap<>();
         Map<String, Integer> counts = new TreeMap<>();
-        Map<String, java.util.Map<String, String>> suspended = new TreeMap<>();
+        Map<String, java.util.Map<String, dev.windlass.policy.suspension.Hold>> suspended = new TreeMap<>();
         head.apps().forEach(a -> suspended.put(a.app(), a.suspendedOn()));
         for (HeldAction h : ReviewWaves.of(head).held()) {
             if (!suspended.getOrDefault(h.action().app(), Map.of()).containsKey(h.action().cluster())) continue;

@@ -35,26 +35,34 @@ public final class Suspensions {
         return new Suspensions(desired, unreadable, now);
     }
 
-    /** What holds {@code app} (a name and its labels; an app deleted from Git has none) on {@code cluster}, or null. */
+    /** What holds {@code app} (a name and its labels; an app deleted from Git has none) on {@code cluster}, in words, or null. */
     public String heldBy(String app, Map<String, String> appLabels, String cluster) {
+        Hold hold = hold(app, appLabels, cluster);
+        return hold == null ? null : hold.text();
+    }
+
+    /** What holds {@code app} on {@code cluster}, or null. */
+    public Hold hold(String app, Map<String, String> appLabels, String cluster) {
         if (!unreadablePolicies.isEmpty()) {
-            return String.join(", ", unreadablePolicies) + " held a Freeze or RolloutPolicy and cannot be read; nothing is applied until it is fixed";
+            return new Hold(Hold.Reason.Frozen, String.join(", ", unreadablePolicies) + " held a Freeze or RolloutPolicy and cannot be read; nothing is applied until it is fixed");
         }
         Application a = desired.apps().get(app);
         if (a != null && a.suspend()) {
             String why = a.annotations().get(Application.ANNOTATION_SUSPEND_REASON);
-            return "Application/" + app + " suspended" + (why == null ? "" : ": " + why);
+            return new Hold(Hold.Reason.ApplicationSuspended, "Application/" + app + " suspended" + (why == null ? "" : ": " + why));
         }
         Cluster c = desired.clusters().get(cluster);
         if (c != null && c.suspend()) {
             String why = c.annotations().get(Application.ANNOTATION_SUSPEND_REASON);
-            return "Cluster/" + cluster + " suspended" + (why == null ? "" : ": " + why);
+            return new Hold(Hold.Reason.ClusterSuspended, "Cluster/" + cluster + " suspended" + (why == null ? "" : ": " + why));
         }
         Map<String, String> clusterLabels = c == null ? Map.of() : c.labels();
         for (Freeze f : desired.freezes()) {
             if (!f.coversApp(app, appLabels) || !f.coversCluster(cluster, clusterLabels)) continue;
             Optional<FreezeWindow.Window> w = FreezeWindow.openAt(f, now);
-            if (w.isPresent()) return FreezeWindow.describe(f, w.get()) + (f.reason() == null || f.reason().isEmpty() ? "" : ": " + f.reason());
+            if (w.isPresent()) {
+                return new Hold(Hold.Reason.Frozen, FreezeWindow.describe(f, w.get()) + (f.reason() == null || f.reason().isEmpty() ? "" : ": " + f.reason()));
+            }
         }
         return null;
     }

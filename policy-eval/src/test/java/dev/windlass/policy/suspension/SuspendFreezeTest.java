@@ -59,4 +59,22 @@ class SuspendFreezeTest {
         assertEquals(24, SuspendFreeze.name(app, cluster).length(), SuspendFreeze.name(app, cluster));
         assertEquals("freezes/suspend-" + app + "-on-" + cluster + ".yaml", SuspendFreeze.path(app, cluster), "the file keeps the readable name");
     }
+
+    /** The kind of hold travels as data; the Suspended condition's reason is read from it, never from the words. */
+    @Test
+    void eachHoldSaysWhatKindItIs() {
+        String suspendedCluster = "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: eu-1}\nspec: {suspend: true, connection: {sandbox: {}}}\n";
+        String suspendedApp = "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: web}\nspec: {suspend: true, placement: {clusterSelector: {}}}\n";
+        DesiredState s = RepoParser.parse(RepoFiles.inline("clusters/eu-1.yaml", suspendedCluster, "clusters/eu-2.yaml", CLUSTER.formatted("eu-2"),
+                "apps/web/app.yaml", suspendedApp, "apps/web/manifests/x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+                "apps/api/app.yaml", APP.formatted("api"), "apps/api/manifests/x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n",
+                SuspendFreeze.path("api", "eu-2"), SuspendFreeze.yaml("api", "eu-2", "disk full")));
+        assertEquals(List.of(), s.diagnostics().stream().map(Object::toString).toList());
+        Suspensions at = Suspensions.at(s, Instant.parse("2026-11-22T10:00:00Z"));
+
+        assertEquals(new Hold(Hold.Reason.ApplicationSuspended, "Application/web suspended"), at.hold("web", Map.of(), "eu-2"));
+        assertEquals(new Hold(Hold.Reason.ClusterSuspended, "Cluster/eu-1 suspended"), at.hold("api", Map.of(), "eu-1"));
+        assertEquals(new Hold(Hold.Reason.Frozen, "Freeze/suspend-api-on-eu-2 until the Freeze is removed: disk full"), at.hold("api", Map.of(), "eu-2"));
+        assertEquals("Freeze/suspend-api-on-eu-2 until the Freeze is removed: disk full", at.heldBy("api", Map.of(), "eu-2"));
+    }
 }
