@@ -1,24 +1,26 @@
 package dev.windlass.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
 
 /**
  * JSON merge patch (RFC 7386) done right, in front of the CRUD store. The store merges with Jackson's updating
  * reader, which appends to lists instead of replacing them and stores {@code null} instead of removing the key:
- * patching a container image would add a second container. So the patch is applied here to the stored object and
+ * patching a container image would add a second container. So the patch is applied here to the stored object, by
+ * Jakarta JSON-P's {@link Json#createMergePatch} (the Eclipse Parsson implementation), and
  * the result written back with PUT, which keeps the store's rules for status, generation and watch events. The PUT
  * carries the resourceVersion read, so a write that slips in between is retried rather than lost. The merged object
  * is checked by {@link ObjectValidation} before it is written, as a real API server checks a patched object.
@@ -47,13 +49,14 @@ final class MergePatch {
     }
 
     MockResponse apply(RecordedRequest request, String path) {
-        JsonNode patch = parse(request.getUtf8Body());
-        if (patch == null || !patch.isObject()) {
+        JsonValue patch = parse(request.getUtf8Body());
+        if (!(patch instanceof JsonObject patchObject)) {
             return new MockResponse().setResponseCode(400).setHeader("Content-Type", "application/json")
                     .setBody(NOT_AN_OBJECT);
         }
         // A resourceVersion in the patch asks for optimistic locking: then a conflict goes back to the client.
-        boolean locked = patch.path("metadata").hasNonNull("resourceVersion");
+        boolean locked = patchObject.get("metadata") instanceof JsonObject metadata
+                && metadata.containsKey("resourceVersion") && metadata.get("resourceVersion") != JsonValue.NULL;
         String objectPath = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
         Optional<ApiPath> api = ApiPath.parse(path);
         MockResponse response = null;
@@ -62,14 +65,17 @@ final class MergePatch {
             if (current.code() != 200) {
                 return current;
             }
-            JsonNode stored = parse(body(current));
-            String storedVersion = stored == null ? "" : stored.path("metadata").path("resourceVersion").asText("");
-            JsonNode merged = merge(stored, patch);
-            Optional<MockResponse> refused = api.flatMap(a -> validation.refusalOfPatched(a, merged, storedVersion));
+            JsonValue stored = parse(body(current));
+            // RFC 7386: objects merge key by key, null removes a key, anything else (lists too) replaces.
+            String merged = Json.createMergePatch(patch).apply(stored == null ? JsonValue.EMPTY_JSON_OBJECT : stored).toString();
+            JsonNode mergedNode = JSON.unmarshal(merged, JsonNode.class);
+            String storedVersion = stored instanceof JsonObject o && o.get("metadata") instanceof JsonObject m
+                    ? m.getString("resourceVersion", "") : "";
+            Optional<MockResponse> refused = api.flatMap(a -> validation.refusalOfPatched(a, mergedNode, storedVersion));
             if (refused.isPresent()) {
                 return refused.get();
             }
-            response = store.dispatch(request(HttpMethod.PUT, path, request, JSON.asJson(merged)));
+            response = store.dispatch(request(HttpMethod.PUT, path, request, merged));
             if (response.code() != 409 || locked) {
                 return response;
             }
@@ -77,30 +83,11 @@ final class MergePatch {
         return response;
     }
 
-    /** RFC 7386: objects merge key by key, null removes a key, anything else replaces. */
-    static JsonNode merge(JsonNode target, JsonNode patch) {
-        if (!patch.isObject()) {
-            return patch.deepCopy();
-        }
-        ObjectNode result = target != null && target.isObject()
-                ? (ObjectNode) target
-                : JsonNodeFactory.instance.objectNode();
-        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (field.getValue().isNull()) {
-                result.remove(field.getKey());
-            } else {
-                result.set(field.getKey(), merge(result.get(field.getKey()), field.getValue()));
-            }
-        }
-        return result;
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return JSON.unmarshal(json, JsonNode.class);
-        } catch (RuntimeException e) {
+    /** The JSON in {@code json}, or null when it is not JSON (a parsing error is a {@link JsonException}). */
+    private static JsonValue parse(String json) {
+        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+            return reader.readValue();
+        } catch (JsonException e) {
             return null;
         }
     }
