@@ -68,7 +68,7 @@ public final class AppPage {
         Holds holds = new Holds(view);
         List<String> labels = a == null ? List.of() : a.labels().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
         List<ConditionRow> conditions = status == null ? List.of() : status.conditions().stream()
-                .map(c -> new ConditionRow(c.type(), c.status(), c.reason(), c.message(), Times.show(c.lastTransitionTime()))).toList();
+                .map(c -> new ConditionRow(c.type(), c.status().name(), c.reason(), c.message(), Times.show(c.lastTransitionTime()))).toList();
         List<Problem> problems = a == null ? List.of() : a.diagnostics().stream().map(d -> Problem.of(d, view.source(), links)).toList();
         return new Model(app, true, labels, status == null ? (a == null ? null : a.revision()) : status.revision(),
                 status != null ? status.definedIn() : a.location() == null ? null : a.location().path(),
@@ -200,7 +200,7 @@ public final class AppPage {
         }
         Condition c = status == null ? null : status.condition("FailoverBlocked");
         // The condition says the same as the stretches this dashboard saw; it stands alone when the dashboard saw none.
-        if (c != null && "True".equals(c.status()) && blocked.isEmpty()) {
+        if (c != null && c.holds() && blocked.isEmpty()) {
             out.add(new Moment(Times.show(c.lastTransitionTime()), new Badge("⊘", "Blocked", "bad"), "a failover is due and cannot happen (" + c.reason() + ")",
                     c.message()));
         }

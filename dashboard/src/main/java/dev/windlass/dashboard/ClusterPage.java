@@ -103,7 +103,7 @@ public final class ClusterPage {
                     t == null ? null : t.revision(), hold == null ? null : Badge.held(hold.suspended()), hold == null ? null : hold.reason()));
         }
         List<ConditionRow> conditions = s == null ? List.of() : s.conditions().stream()
-                .map(x -> new ConditionRow(x.type(), x.status(), x.reason(), x.message(), Times.show(x.lastTransitionTime()))).toList();
+                .map(x -> new ConditionRow(x.type(), x.status().name(), x.reason(), x.message(), Times.show(x.lastTransitionTime()))).toList();
         String suspendReason = c == null ? null : c.annotations().get(Application.ANNOTATION_SUSPEND_REASON);
         return new Model(name, labels.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList(), connection(c),
                 s == null ? Badge.reachability(null, null) : Badge.reachability(s.reachability(), s.health()), s == null ? "" : s.message(),

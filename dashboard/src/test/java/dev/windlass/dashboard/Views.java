@@ -110,7 +110,7 @@ final class Views {
                         List.of(), "us-1 failed too before it was healthy")), List.of());
         AppStatus web = apps.get("web");
         apps.put("web", new AppStatus("web", web.definedIn(), "rev00002bbbb", SOURCE, true,
-                List.of(new Condition("Ready", "False", "Degraded", webMessage, "2026-11-21T09:06:00Z")), web.placement(), List.of(
+                List.of(new Condition("Ready", Condition.Status.False, "Degraded", webMessage, java.time.Instant.parse("2026-11-21T09:06:00Z"))), web.placement(), List.of(
                 new TargetStatus("eu-1", "rev00002bbbb", "Synced", "Healthy", "", List.of(), List.of(inv("web"))),
                 new TargetStatus("us-1", "rev00001aaaa", "OutOfSync", "Degraded", webMessage, List.of("spec.replicas"), List.of(inv("web")))),
                 List.of(), rollout, List.of(), null, List.of(), memory));

@@ -67,7 +67,7 @@ abstract class SuspensionContract {
             fleet.push("suspend web while we debug", c -> c.write(WEB_APP, suspended(app)));
             fleet.pass();
             Condition condition = RolloutContract.web(fleet).condition("Suspended");
-            assertEquals("True", condition.status(), condition.toString());
+            assertEquals(Condition.Status.True, condition.status(), condition.toString());
             assertEquals("Dev <dev@example.com>", condition.by(), "who suspended it: the commit's author");
 
             try (KubernetesClient k = fleet.client("eu-1")) {

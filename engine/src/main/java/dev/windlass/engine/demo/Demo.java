@@ -381,7 +381,7 @@ public final class Demo {
 
     private static boolean ready(AppStatus a) {
         var c = a.condition("Ready");
-        return c != null && c.status().equals("True");
+        return c != null && c.holds();
     }
 
     private static void push(Mirror dev, String message, java.util.function.UnaryOperator<BranchChange> edit) throws IOException {

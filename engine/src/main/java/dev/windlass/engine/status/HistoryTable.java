@@ -52,7 +52,7 @@ public final class HistoryTable {
             b.append("\nCopies left running (purgeMode Never): ").append(String.join(", ", memory.orphanedOn())).append('\n');
         }
         var blocked = app.condition("FailoverBlocked");
-        if (blocked != null && "True".equals(blocked.status())) {
+        if (blocked != null && blocked.holds()) {
             b.append("\nBlocked since ").append(time(blocked.lastTransitionTime())).append(" (").append(blocked.reason()).append("): ")
                     .append(blocked.message()).append('\n');
         }
@@ -90,6 +90,8 @@ public final class HistoryTable {
     }
 
     /** An instant from the status file in UTC to the second; as written when it is not one. */
+    static String time(Instant at) { return at == null ? "-" : UTC.format(at); }
+
     static String time(String instant) {
         if (instant == null || instant.isEmpty()) return "-";
         try {

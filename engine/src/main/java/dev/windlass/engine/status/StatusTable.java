@@ -26,7 +26,7 @@ public final class StatusTable {
         for (AppStatus app : state.apps().values()) {
             if (onlyApp != null && !onlyApp.equals(app.name())) continue;
             Condition stalled = app.condition("Stalled");
-            if (stalled != null && "True".equals(stalled.status())) {
+            if (stalled != null && stalled.holds()) {
                 rows.add(new String[] {app.name(), "-", "-", "Invalid", "-", stalled.message()});
             }
             for (TargetStatus t : app.targets()) {
@@ -36,7 +36,7 @@ public final class StatusTable {
                         + (t.rendered() == null ? "" : ", objects " + t.rendered()) + ")");
                 rows.add(new String[] {app.name(), t.cluster(), revision, t.sync(), t.health(), message});
             }
-            if (app.targets().isEmpty() && (stalled == null || !"True".equals(stalled.status()))) {
+            if (app.targets().isEmpty() && (stalled == null || !stalled.holds())) {
                 rows.add(new String[] {app.name(), "-", "-", "-", "-", "placed on no cluster"});
             }
         }
@@ -55,21 +55,21 @@ public final class StatusTable {
         suspended.add(new String[] {"SUSPENDED", "SINCE", "BY", "WHY"});
         for (AppStatus app : state.apps().values()) {
             Condition c = app.condition("Suspended");
-            if (c != null && "True".equals(c.status()) && (onlyApp == null || onlyApp.equals(app.name()))) {
-                suspended.add(new String[] {app.name(), c.lastTransitionTime(), c.by() == null ? "-" : c.by(), c.message()});
+            if (c != null && c.holds() && (onlyApp == null || onlyApp.equals(app.name()))) {
+                suspended.add(new String[] {app.name(), String.valueOf(c.lastTransitionTime()), c.by() == null ? "-" : c.by(), c.message()});
             }
         }
         for (ClusterStatus cluster : state.clusters().values()) {
             Condition c = cluster.conditions().stream().filter(x -> x.type().equals("Suspended")).findFirst().orElse(null);
-            if (c != null && "True".equals(c.status()) && onlyApp == null) {
-                suspended.add(new String[] {"cluster " + cluster.name(), c.lastTransitionTime(), c.by() == null ? "-" : c.by(), c.message()});
+            if (c != null && c.holds() && onlyApp == null) {
+                suspended.add(new String[] {"cluster " + cluster.name(), String.valueOf(c.lastTransitionTime()), c.by() == null ? "-" : c.by(), c.message()});
             }
         }
         if (suspended.size() > 1) b.append('\n').append(table(suspended));
         List<String> failoverBlocked = new ArrayList<>();
         for (AppStatus app : state.apps().values()) {
             Condition c = app.condition("FailoverBlocked");
-            if (c != null && "True".equals(c.status()) && (onlyApp == null || onlyApp.equals(app.name()))) {
+            if (c != null && c.holds() && (onlyApp == null || onlyApp.equals(app.name()))) {
                 failoverBlocked.add("failover of " + app.name() + " blocked (" + c.reason() + "): " + c.message());
             }
         }

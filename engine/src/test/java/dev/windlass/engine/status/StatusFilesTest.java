@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class StatusFilesTest {
     static final EngineState STATE = EngineState.of("c0ffee0000000000000000000000000000000000",
             Map.of("web", new AppStatus("web", "apps/web/app.yaml", "1d7b01005e22", "c0ffee0000000000000000000000000000000000", true,
-                    List.of(new Condition("Ready", "True", "Synced", "synced and healthy on 1 cluster", "2026-11-21T09:00:00Z")),
+                    List.of(new Condition("Ready", Condition.Status.True, "Synced", "synced and healthy on 1 cluster", java.time.Instant.parse("2026-11-21T09:00:00Z"))),
                     List.of("eu-1"),
                     List.of(new TargetStatus("eu-1", "1d7b01005e22", "Synced", "Healthy", "", List.of("Deployment web/web: spec.replicas"),
                             List.of(new InventoryEntry("apps/v1", "Deployment", "web", "web", "0123456789abcdef", "OnAppUpdate")))),
@@ -43,7 +43,7 @@ class StatusFilesTest {
     /** Failover memory, a target's failover fields and a cluster's health clocks, all set. */
     static final EngineState FAILOVER_STATE = EngineState.of("c0ffee0000000000000000000000000000000000",
             Map.of("stream", new AppStatus("stream", "apps/stream/app.yaml", "5e22aa", "c0ffee0000000000000000000000000000000000", true,
-                    List.of(new Condition("Ready", "True", "Synced", "synced and healthy on 2 clusters", "2026-11-21T09:00:00Z")),
+                    List.of(new Condition("Ready", Condition.Status.True, "Synced", "synced and healthy on 2 clusters", java.time.Instant.parse("2026-11-21T09:00:00Z"))),
                     List.of("eu-2", "us-1"),
                     List.of(new TargetStatus("eu-2", "5e22aa", "Synced", "Degraded", "1 of 3 replicas ready", List.of(),
                             List.of(new InventoryEntry("apps/v1", "StatefulSet", "stream", "ingest", "0123456789abcdef", "OnAppUpdate")),

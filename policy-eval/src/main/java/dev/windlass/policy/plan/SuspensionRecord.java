@@ -23,7 +23,7 @@ final class SuspensionRecord {
     static Condition condition(String subject, boolean ofCluster, Map<String, Hold> unsorted, Condition previous, String author, Instant now,
                                List<Event> events) {
         Map<String, Hold> suspendedOn = new TreeMap<>(unsorted);
-        boolean was = previous != null && "True".equals(previous.status());
+        boolean was = previous != null && previous.holds();
         boolean is = !suspendedOn.isEmpty();
         if (!is && !was) return previous;
         // A cluster's own suspension needs no "on <cluster>": the reason says it all.
@@ -34,8 +34,8 @@ final class SuspensionRecord {
             events.add(new Event(Event.Type.Suspension, subject + " resumed"));
         }
         Condition next = is
-                ? new Condition("Suspended", "True", reason(suspendedOn), message, now.toString(), author.isEmpty() ? null : author)
-                : new Condition("Suspended", "False", "Resumed", "", now.toString(), author.isEmpty() ? null : author);
+                ? new Condition("Suspended", Condition.Status.True, reason(suspendedOn), message, now, author.isEmpty() ? null : author)
+                : new Condition("Suspended", Condition.Status.False, "Resumed", "", now, author.isEmpty() ? null : author);
         return next.since(previous);
     }
 

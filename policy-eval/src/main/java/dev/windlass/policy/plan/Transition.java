@@ -211,8 +211,8 @@ public final class Transition {
             events.add(new Event(Event.Type.Error, ap.app() + " is invalid (" + errors + (errors == 1 ? " error" : " errors")
                     + "), nothing applied: " + (diagnostics.isEmpty() ? "" : diagnostics.get(0))));
         }
-        Condition stalled = new Condition("Stalled", "True", "Invalid", diagnostics.isEmpty() ? "" : diagnostics.get(0), now.toString());
-        Condition ready = new Condition("Ready", "False", "Invalid", "the application's files have errors; nothing is applied", now.toString());
+        Condition stalled = new Condition("Stalled", Condition.Status.True, "Invalid", diagnostics.isEmpty() ? "" : diagnostics.get(0), now);
+        Condition ready = new Condition("Ready", Condition.Status.False, "Invalid", "the application's files have errors; nothing is applied", now);
         List<Condition> conds = List.of(ready.since(prev == null ? null : prev.condition("Ready")),
                 stalled.since(prev == null ? null : prev.condition("Stalled")));
         if (prev == null) {
@@ -285,8 +285,8 @@ public final class Transition {
                 : targets.stream().anyMatch(t -> !t.drift().isEmpty()) ? "Drifted"
                 : targets.stream().anyMatch(t -> !t.sync().equals(Sync.Synced.name())) ? "OutOfSync"
                 : ready ? "Synced" : "Progressing";
-        Condition c = new Condition("Ready", ready ? "True" : "False", reason,
-                ready ? "synced and healthy on " + targets.size() + (targets.size() == 1 ? " cluster" : " clusters") : "", now.toString());
+        Condition c = new Condition("Ready", Condition.Status.of(ready), reason,
+                ready ? "synced and healthy on " + targets.size() + (targets.size() == 1 ? " cluster" : " clusters") : "", now);
         return List.of(c.since(prev == null ? null : prev.condition("Ready")));
     }
 
@@ -308,8 +308,8 @@ public final class Transition {
             events.add(new Event(notReady ? Event.Type.Error : Event.Type.Health,
                     "cluster " + name + (notReady ? " not ready: " + health.message() : " ready again")));
         }
-        Condition c = new Condition("Ready", health.healthy() ? "True" : "False",
-                health.healthy() ? "Reachable" : notReady ? "NotReady" : "Unreachable", health.message(), now.toString());
+        Condition c = new Condition("Ready", Condition.Status.of(health.healthy()),
+                health.healthy() ? "Reachable" : notReady ? "NotReady" : "Unreachable", health.message(), now);
         return new ClusterStatus(name, definedIn, reach, obs.reachable() ? "" : obs.message(), strategy,
                 obs.reachable() ? obs.nodes().size() : prev == null ? 0 : prev.nodes(),
                 obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
