@@ -139,10 +139,10 @@ public final class AppPage {
     private static Rollout rollout(FleetView view, AppStatus status) {
         if (status == null || status.rollout() == null) return null;
         RolloutState r = status.rollout();
-        Instant from = parse(r.startedAt());
-        Instant to = r.finishedAt() != null ? parse(r.finishedAt()) : view.at();
+        Instant from = r.startedAt();
+        Instant to = r.finishedAt() != null ? r.finishedAt() : view.at();
         for (ClusterStep s : r.clusters()) {
-            Instant end = parse(s.finishedAt());
+            Instant end = s.finishedAt();
             if (end != null && (to == null || end.isAfter(to))) to = end;
         }
         if (from == null) from = view.at();
@@ -150,8 +150,8 @@ public final class AppPage {
         double span = Duration.between(from, to).toMillis();
         Map<Integer, List<Step>> waves = new TreeMap<>();
         for (ClusterStep s : r.clusters()) {
-            Instant start = parse(s.startedAt());
-            Instant end = s.finishedAt() != null ? parse(s.finishedAt()) : start == null ? null : to;
+            Instant start = s.startedAt();
+            Instant end = s.finishedAt() != null ? s.finishedAt() : start == null ? null : to;
             double left = start == null ? 0 : Math.max(0, Duration.between(from, start).toMillis() / span * 100);
             double width = start == null ? 0 : Math.max(1.5, Duration.between(start, end).toMillis() / span * 100);
             width = Math.min(width, 100 - left);

@@ -101,9 +101,9 @@ final class Views {
                     targets, List.of()));
         }
         RolloutState rollout = new RolloutState("rev00002bbbb", SOURCE, "rev00001aaaa", SOURCE, "waves", "Healthy for 3s",
-                RolloutState.Result.Progressing, "wave 2 of 2", 2, "2026-11-21T09:00:00Z", null, List.of(
-                new ClusterStep("eu-1", ClusterStep.State.Succeeded, 1, "2026-11-21T09:00:00Z", "2026-11-21T09:02:00Z", "2026-11-21T09:05:00Z", null),
-                new ClusterStep("us-1", ClusterStep.State.Progressing, 2, "2026-11-21T09:05:00Z", "2026-11-21T09:08:00Z", null, null)));
+                RolloutState.Result.Progressing, "wave 2 of 2", 2, Instant.parse("2026-11-21T09:00:00Z"), null, List.of(
+                new ClusterStep("eu-1", ClusterStep.State.Succeeded, 1, Instant.parse("2026-11-21T09:00:00Z"), Instant.parse("2026-11-21T09:02:00Z"), Instant.parse("2026-11-21T09:05:00Z"), null),
+                new ClusterStep("us-1", ClusterStep.State.Progressing, 2, Instant.parse("2026-11-21T09:05:00Z"), Instant.parse("2026-11-21T09:08:00Z"), null, null)));
         FailoverMemory memory = new FailoverMemory(List.of(), List.of(new FailoverRecord(List.of("us-1"), List.of("eu-1"), "ClusterUnreachable",
                 "2026-11-21T08:00:00Z", "2026-11-21T08:01:00Z", List.of(new PreservedValue("windlass.dev/checkpoint", "48213", "apps/Deployment web/web")), null)),
                 List.of(new FailoverRecord(List.of("eu-1"), List.of("us-1"), "ApplicationFailure", "2026-11-21T07:00:00Z", "2026-11-21T07:03:00Z",

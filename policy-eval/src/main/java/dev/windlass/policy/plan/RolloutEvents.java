@@ -57,8 +57,8 @@ public final class RolloutEvents {
 
     /** From the first start to the last finish in the wave, in seconds. */
     private static String took(List<ClusterStep> wave) {
-        Instant first = wave.stream().filter(s -> s.startedAt() != null).map(s -> Instant.parse(s.startedAt())).min(Instant::compareTo).orElseThrow();
-        Instant last = wave.stream().filter(s -> s.finishedAt() != null).map(s -> Instant.parse(s.finishedAt())).max(Instant::compareTo).orElse(first);
+        Instant first = wave.stream().filter(s -> s.startedAt() != null).map(ClusterStep::startedAt).min(Instant::compareTo).orElseThrow();
+        Instant last = wave.stream().filter(s -> s.finishedAt() != null).map(ClusterStep::finishedAt).max(Instant::compareTo).orElse(first);
         return Duration.between(first, last).toSeconds() + "s";
     }
 

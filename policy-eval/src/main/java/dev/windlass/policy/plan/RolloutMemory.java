@@ -43,7 +43,7 @@ record RolloutMemory(RolloutState rollout, List<String> invalidRevisions, GoodRe
         return new RolloutMemory(rollout, invalid, lastGood, history);
     }
 
-    private static RolloutRecord record(RolloutState r, Result result, String finishedAt) {
+    private static RolloutRecord record(RolloutState r, Result result, java.time.Instant finishedAt) {
         return new RolloutRecord(r.revision(), r.startedAt(), finishedAt, result, r.message());
     }
 }

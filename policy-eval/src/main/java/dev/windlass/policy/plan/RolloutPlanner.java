@@ -75,7 +75,7 @@ final class RolloutPlanner {
         for (RolloutOrder.Entry e : order.entries()) {
             ClusterStep old = continuing ? prior.step(e.cluster()) : null;
             if (old != null) steps.add(new ClusterStep(e.cluster(), old.state(), e.wave(), old.startedAt(), old.healthySince(), old.finishedAt(), old.pausedAt()));
-            else if (!behind.contains(e.cluster())) steps.add(new ClusterStep(e.cluster(), State.Succeeded, e.wave(), null, null, now.toString(), null));
+            else if (!behind.contains(e.cluster())) steps.add(new ClusterStep(e.cluster(), State.Succeeded, e.wave(), null, null, now, null));
             else steps.add(new ClusterStep(e.cluster(), State.Pending, e.wave(), null, null, null, null));
         }
         for (String c : order.excluded()) {
@@ -87,7 +87,7 @@ final class RolloutPlanner {
         int budget = policy.maxFailures().of(steps.size());
         Result result = continuing ? prior.result() : Result.Progressing;
         String message = continuing ? prior.message() : "";
-        String finishedAt = null;
+        Instant finishedAt = null;
         Set<String> startedNow = new TreeSet<>();
         if (failures > budget) {
             message = failures + " of " + steps.size() + " clusters failed (maxFailures " + policy.maxFailures() + "): "
@@ -95,12 +95,12 @@ final class RolloutPlanner {
             boolean canRollBack = policy.onFailure() == RolloutPolicy.OnFailure.Rollback && lastGood != null;
             result = canRollBack ? Result.RolledBack : Result.Failed;
             if (policy.onFailure() == RolloutPolicy.OnFailure.Rollback && lastGood == null) message += "; no earlier good revision to roll back to, paused";
-            finishedAt = now.toString();
+            finishedAt = now;
             List<ClusterStep> after = new ArrayList<>();
             for (ClusterStep s : steps) {
                 boolean touched = s.state() != State.Pending;
                 if (canRollBack && touched) {
-                    after.add(s.with(State.RolledBack, s.startedAt(), s.healthySince(), now.toString()));
+                    after.add(s.with(State.RolledBack, s.startedAt(), s.healthySince(), now));
                     rollback.put(s.cluster(), lastGood);
                 } else {
                     after.add(s);
@@ -113,7 +113,7 @@ final class RolloutPlanner {
             message = result == Result.Paused ? "paused: " + app.rolloutPaused() : "";
             if (steps.stream().allMatch(ClusterStep::finished)) {
                 result = Result.Succeeded;
-                finishedAt = now.toString();
+                finishedAt = now;
             }
         }
 
@@ -126,7 +126,7 @@ final class RolloutPlanner {
         String previousRevision = continuing ? prior.previousRevision() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().revision();
         String previousSource = continuing ? prior.previousSource() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().source();
         RolloutState next = new RolloutState(revision, continuing ? prior.source() : source, previousRevision, previousSource, policy.name(),
-                gate(policy, steps.size()), result, message, order.waves(), continuing ? prior.startedAt() : now.toString(), finishedAt, steps);
+                gate(policy, steps.size()), result, message, order.waves(), continuing ? prior.startedAt() : now, finishedAt, steps);
         return new RolloutDecision(next, proceed, held, rollback, startedNow);
     }
 
@@ -144,21 +144,21 @@ final class RolloutPlanner {
                 continue;
             }
             if (frozen.containsKey(s.cluster())) {
-                out.add(s.pausedAt() != null ? s : s.paused(now.toString()));
+                out.add(s.pausedAt() != null ? s : s.paused(now));
                 continue;
             }
             if (s.pausedAt() != null) {
-                Duration pause = Duration.between(Instant.parse(s.pausedAt()), now);
-                s = s.with(s.state(), Instant.parse(s.startedAt()).plus(pause).toString(),
-                        s.healthySince() == null ? null : Instant.parse(s.healthySince()).plus(pause).toString(), s.finishedAt()).paused(null);
+                Duration pause = Duration.between(s.pausedAt(), now);
+                s = s.with(s.state(), s.startedAt().plus(pause),
+                        s.healthySince() == null ? null : s.healthySince().plus(pause), s.finishedAt()).paused(null);
             }
-            Instant started = Instant.parse(s.startedAt());
+            Instant started = s.startedAt();
             if (Boolean.TRUE.equals(healthy.get(s.cluster()))) {
-                String since = s.healthySince() != null ? s.healthySince() : now.toString();
-                boolean soaked = !Duration.between(Instant.parse(since), now).minus(policy.minSuccessTime()).isNegative();
-                out.add(soaked ? s.with(State.Succeeded, s.startedAt(), since, now.toString()) : s.with(State.Progressing, s.startedAt(), since, null));
+                Instant since = s.healthySince() != null ? s.healthySince() : now;
+                boolean soaked = !Duration.between(since, now).minus(policy.minSuccessTime()).isNegative();
+                out.add(soaked ? s.with(State.Succeeded, s.startedAt(), since, now) : s.with(State.Progressing, s.startedAt(), since, null));
             } else if (!Duration.between(started, now).minus(policy.progressDeadline()).isNegative()) {
-                out.add(s.with(State.TimedOut, s.startedAt(), null, now.toString()));
+                out.add(s.with(State.TimedOut, s.startedAt(), null, now));
             } else {
                 out.add(s.with(State.Progressing, s.startedAt(), null, null));
             }
@@ -182,7 +182,7 @@ final class RolloutPlanner {
             if (go) {
                 inProgress++;
                 started.add(s.cluster());
-                out.add(s.with(State.Progressing, now.toString(), null, null));
+                out.add(s.with(State.Progressing, now, null, null));
             } else {
                 out.add(s);
             }

@@ -1,4 +1,4 @@
 package dev.windlass.policy.state;
 
 /** A finished rollout in an application's history: which revision, when, and how it ended. */
-public record RolloutRecord(String revision, String startedAt, String finishedAt, RolloutState.Result result, String message) {}
+public record RolloutRecord(String revision, java.time.Instant startedAt, java.time.Instant finishedAt, RolloutState.Result result, String message) {}

@@ -1,5 +1,6 @@
 package dev.windlass.policy.state;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -12,7 +13,7 @@ import java.util.List;
  * @param gate             what takes a cluster from one step to the next, in words (from the policy)
  */
 public record RolloutState(String revision, String source, String previousRevision, String previousSource, String policy,
-                           String gate, Result result, String message, int waves, String startedAt, String finishedAt,
+                           String gate, Result result, String message, int waves, Instant startedAt, Instant finishedAt,
                            List<ClusterStep> clusters) {
 
     public enum Result { Progressing, Paused, Succeeded, Failed, RolledBack, Superseded }
