@@ -43,7 +43,7 @@ class FailoverE2E extends FailoverContract {
                 WorkloadMatch fault = WorkloadMatch.named("stream", "Deployment", "ingest").onCluster(on);
                 fleet.sandbox.simulator().workloadNeverReady(fault, true);
                 int before = stream(fleet).failoverMemory().history().size();
-                String start = fleet.clock.instant().toString();
+                java.time.Instant start = fleet.clock.instant();
                 until(fleet, a -> a.failoverMemory().history().size() > before || before == 2 && !a.placement().contains(on), "moved off " + on);
                 until(fleet, a -> a.failoverMemory().eviction(on) == null || a.failoverMemory().eviction(on).completedAt() != null, "done");
                 fleet.sandbox.simulator().workloadNeverReady(fault, false);

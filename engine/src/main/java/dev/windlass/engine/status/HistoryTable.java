@@ -102,16 +102,21 @@ public final class HistoryTable {
     }
 
     /** {@code 42s}, {@code 3m10s}, {@code 2m}, {@code 2h05m}, {@code 1d03h}; {@code -} when either end is unknown. */
+    static String took(Instant start, Instant end) {
+        if (start == null || end == null) return "-";
+        Duration d = Duration.between(start, end);
+        if (d.isNegative()) return "-";
+        long s = d.getSeconds();
+        if (s < 60) return s + "s";
+        if (s < 3600) return (s / 60) + "m" + rest(s % 60, "s");
+        if (s < 86400) return (s / 3600) + "h" + rest(s % 3600 / 60, "m");
+        return (s / 86400) + "d" + rest(s % 86400 / 3600, "h");
+    }
+
+    /** As {@link #took(Instant, Instant)}, for times recorded as text; {@code -} when either is not one. */
     static String took(String start, String end) {
         try {
-            if (start == null || end == null) return "-";
-            Duration d = Duration.between(Instant.parse(start), Instant.parse(end));
-            if (d.isNegative()) return "-";
-            long s = d.getSeconds();
-            if (s < 60) return s + "s";
-            if (s < 3600) return (s / 60) + "m" + rest(s % 60, "s");
-            if (s < 86400) return (s / 3600) + "h" + rest(s % 3600 / 60, "m");
-            return (s / 86400) + "d" + rest(s % 86400 / 3600, "h");
+            return start == null || end == null ? "-" : took(Instant.parse(start), Instant.parse(end));
         } catch (DateTimeParseException e) {
             return "-";
         }

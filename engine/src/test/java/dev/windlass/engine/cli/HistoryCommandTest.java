@@ -20,6 +20,7 @@ import dev.windlass.policy.state.EvictionTask;
 import dev.windlass.policy.state.FailoverMemory;
 import dev.windlass.policy.state.FailoverRecord;
 import dev.windlass.policy.state.PreservedValue;
+import java.time.Instant;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -38,16 +39,16 @@ class HistoryCommandTest {
 
     static final FailoverMemory MEMORY = new FailoverMemory(
             List.of(new EvictionTask("eu-1", "ClusterUnreachable", "Graciously", 600, List.of("eu-1", "us-1"), List.of("eu-2", "us-1"),
-                            List.of(OFFSET), List.of("$.status.lag matched nothing on eu-1"), "2026-11-21T09:05:00Z", null, null, "Pending"),
+                            List.of(OFFSET), List.of("$.status.lag matched nothing on eu-1"), Instant.parse("2026-11-21T09:05:00Z"), null, null, "Pending"),
                     new EvictionTask("ap-1", "ApplicationFailure", "Never", null, List.of("ap-1", "us-1"), List.of("ap-2", "us-1"),
-                            List.of(), List.of(), "2026-11-20T08:00:00Z", "2026-11-20T08:03:10Z", null, "Orphaned")),
-            List.of(new FailoverRecord(List.of("eu-3", "us-1"), List.of("eu-1", "us-1"), "ClusterNotReady", "2026-11-18T22:59:30Z",
-                            "2026-11-18T23:00:12Z", List.of(new PreservedValue("windlass.dev/offset", "4100", "apps/StatefulSet stream/ingest"),
+                            List.of(), List.of(), Instant.parse("2026-11-20T08:00:00Z"), Instant.parse("2026-11-20T08:03:10Z"), null, "Orphaned")),
+            List.of(new FailoverRecord(List.of("eu-3", "us-1"), List.of("eu-1", "us-1"), "ClusterNotReady", Instant.parse("2026-11-18T22:59:30Z"),
+                            Instant.parse("2026-11-18T23:00:12Z"), List.of(new PreservedValue("windlass.dev/offset", "4100", "apps/StatefulSet stream/ingest"),
                                     new PreservedValue("windlass.dev/epoch", "7", "apps/StatefulSet stream/ingest")), null),
-                    new FailoverRecord(List.of("ap-1", "us-1"), List.of("ap-2", "us-1"), "ApplicationFailure", "2026-11-20T08:00:00Z",
-                            "2026-11-20T08:03:10Z", List.of(), null)),
-            List.of(new FailoverRecord(List.of("eu-1", "us-1"), List.of("eu-3", "us-1"), "ClusterUnreachable", "2026-11-19T07:00:00Z",
-                    "2026-11-19T07:02:00Z", List.of(OFFSET), "eu-3 became unreachable too before it was healthy")),
+                    new FailoverRecord(List.of("ap-1", "us-1"), List.of("ap-2", "us-1"), "ApplicationFailure", Instant.parse("2026-11-20T08:00:00Z"),
+                            Instant.parse("2026-11-20T08:03:10Z"), List.of(), null)),
+            List.of(new FailoverRecord(List.of("eu-1", "us-1"), List.of("eu-3", "us-1"), "ClusterUnreachable", Instant.parse("2026-11-19T07:00:00Z"),
+                    Instant.parse("2026-11-19T07:02:00Z"), List.of(OFFSET), "eu-3 became unreachable too before it was healthy")),
             List.of("ap-1"));
 
     static final EngineState STATE = EngineState.of("c0ffee0000000000000000000000000000000000",
@@ -132,7 +133,8 @@ class HistoryCommandTest {
         Run yaml = windlass("history", "stream", "-o", "yaml");
 
         assertEquals(0, yaml.code(), yaml.err());
-        ObjectMapper reader = new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+        ObjectMapper reader = new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+                .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule());
         assertEquals(MEMORY, reader.readValue(yaml.out(), FailoverMemory.class));
         assertTrue(yaml.out().startsWith("evictions:\n  - fromCluster: eu-1\n"), yaml.out());
     }

@@ -15,6 +15,7 @@ import dev.windlass.policy.state.FailoverRecord;
 import dev.windlass.policy.state.InventoryEntry;
 import dev.windlass.policy.state.PreservedValue;
 import dev.windlass.policy.state.TargetStatus;
+import java.time.Instant;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -55,13 +56,13 @@ class StatusFilesTest {
                             List.of(new EvictionTask("eu-1", "ClusterUnreachable", "Graciously", 600, List.of("eu-1", "us-1"),
                                             List.of("eu-2", "us-1"), List.of(new PreservedValue("windlass.dev/offset", "4700",
                                             "apps/StatefulSet stream/ingest")), List.of("$.status.lag matched nothing"),
-                                            "2026-11-21T09:05:00Z", null, null, "Pending"),
+                                            Instant.parse("2026-11-21T09:05:00Z"), null, null, "Pending"),
                                     new EvictionTask("ap-1", "ApplicationFailure", "Never", null, List.of("ap-1"), List.of("us-1"),
-                                            List.of(), List.of(), "2026-11-20T08:00:00Z", "2026-11-20T08:03:10Z", null, "Orphaned")),
-                            List.of(new FailoverRecord(List.of("ap-1"), List.of("us-1"), "ApplicationFailure", "2026-11-20T08:00:00Z",
-                                    "2026-11-20T08:03:10Z", List.of(), null)),
+                                            List.of(), List.of(), Instant.parse("2026-11-20T08:00:00Z"), Instant.parse("2026-11-20T08:03:10Z"), null, "Orphaned")),
+                            List.of(new FailoverRecord(List.of("ap-1"), List.of("us-1"), "ApplicationFailure", Instant.parse("2026-11-20T08:00:00Z"),
+                                    Instant.parse("2026-11-20T08:03:10Z"), List.of(), null)),
                             List.of(new FailoverRecord(List.of("eu-1", "us-1"), List.of("eu-3", "us-1"), "ClusterNotReady",
-                                    "2026-11-19T07:00:00Z", "2026-11-19T07:02:00Z",
+                                    Instant.parse("2026-11-19T07:00:00Z"), Instant.parse("2026-11-19T07:02:00Z"),
                                     List.of(new PreservedValue("windlass.dev/offset", "4600", "apps/StatefulSet stream/ingest")),
                                     "eu-3 failed too before it was healthy")),
                             List.of("ap-1")))),

@@ -235,7 +235,7 @@ public final class Failovers {
             StateRules.Reading carried = carried(from, trigger, reason);
             PurgeMode mode = trigger.purgeMode();
             EvictionTask task = new EvictionTask(from, reason, mode.name(), mode == PurgeMode.Gracefully ? trigger.gracePeriodSeconds() : null,
-                    current, after, carried.values(), carried.problems(), now.toString(), null, null,
+                    current, after, carried.values(), carried.problems(), now, null, null,
                     mode == PurgeMode.Never ? Purge.Orphaned.name() : Purge.Pending.name());
             for (int i = 0; i < tasks.size(); i++) {
                 EvictionTask t = tasks.get(i);
@@ -251,9 +251,9 @@ public final class Failovers {
         }
 
         private EvictionTask fail(EvictionTask t, String why, int limit) {
-            EvictionTask done = t.failed(now.toString());
+            EvictionTask done = t.failed(now);
             List<FailoverRecord> next = FailoverMemory.appended(failed, new FailoverRecord(t.clustersBeforeFailover(),
-                    t.clustersAfterFailover(), t.reason(), t.createdAt(), now.toString(), t.preservedState(), why), limit);
+                    t.clustersAfterFailover(), t.reason(), t.createdAt(), now, t.preservedState(), why), limit);
             failed.clear();
             failed.addAll(next);
             return done;
@@ -330,7 +330,7 @@ public final class Failovers {
             ClusterHealth h = health.get(t.fromCluster());
             if (h == null || !h.healthy()) return false;
             long toleration = t.reason().equals(APPLICATION_FAILURE) ? applicationToleration() : clusterToleration(t.fromCluster());
-            Instant done = Instant.parse(t.completedAt() != null ? t.completedAt() : t.failedAt());
+            Instant done = t.completedAt() != null ? t.completedAt() : t.failedAt();
             Instant from = done.isAfter(h.since()) ? done : h.since();
             return now.getEpochSecond() - from.getEpochSecond() >= toleration;
         }
@@ -363,7 +363,7 @@ public final class Failovers {
         for (EvictionTask t : m.evictions()) {
             List<String> after = t.clustersAfterFailover().stream().filter(decided.placement()::contains).toList();
             if (t.inFlight() && !after.isEmpty() && ready.containsAll(after)) {
-                t = t.completed(now.toString());
+                t = t.completed(now);
                 history = FailoverMemory.appended(history, new FailoverRecord(t.clustersBeforeFailover(), t.clustersAfterFailover(),
                         t.reason(), t.createdAt(), t.completedAt(), t.preservedState(), null), limit);
             }
@@ -372,7 +372,7 @@ public final class Failovers {
         Map<String, String> purgeHeld = new TreeMap<>();
         for (EvictionTask t : tasks) {
             if (!t.purgeMode().equals(PurgeMode.Gracefully.name()) || !t.purgeIs(Purge.Pending) || !t.inFlight()) continue;
-            Instant deadline = Instant.parse(t.createdAt()).plusSeconds(t.gracePeriodSeconds() == null ? 0 : t.gracePeriodSeconds());
+            Instant deadline = t.createdAt().plusSeconds(t.gracePeriodSeconds() == null ? 0 : t.gracePeriodSeconds());
             if (now.isBefore(deadline)) {
                 purgeHeld.put(t.fromCluster(), "failover from " + t.fromCluster() + " (purgeMode Gracefully): the old copy is removed once "
                         + String.join(", ", t.replacements().isEmpty() ? t.clustersAfterFailover() : t.replacements())

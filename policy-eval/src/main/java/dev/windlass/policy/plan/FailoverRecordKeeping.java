@@ -71,7 +71,7 @@ final class FailoverRecordKeeping {
                 t.notes().forEach(n -> out.add(new Event(Event.Type.Failover, app + ": " + n)));
             }
             if (t.completedAt() != null && (old == null || old.completedAt() == null)) {
-                long took = Duration.between(Instant.parse(t.createdAt()), Instant.parse(t.completedAt())).toSeconds();
+                long took = Duration.between(t.createdAt(), t.completedAt()).toSeconds();
                 out.add(new Event(Event.Type.Failover, app + " failover " + t.fromCluster() + " → " + arrow(t) + " (" + t.reason()
                         + ") healthy after " + took + "s"));
             }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.state;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -16,8 +17,8 @@ import java.util.List;
  */
 public record EvictionTask(String fromCluster, String reason, String purgeMode, Integer gracePeriodSeconds,
                            List<String> clustersBeforeFailover, List<String> clustersAfterFailover,
-                           List<PreservedValue> preservedState, List<String> notes, String createdAt,
-                           String completedAt, String failedAt, String purge) {
+                           List<PreservedValue> preservedState, List<String> notes, Instant createdAt,
+                           Instant completedAt, Instant failedAt, String purge) {
 
     public EvictionTask {
         clustersBeforeFailover = clustersBeforeFailover == null ? List.of() : List.copyOf(clustersBeforeFailover);
@@ -41,12 +42,12 @@ public record EvictionTask(String fromCluster, String reason, String purgeMode, 
         return clustersAfterFailover.stream().filter(c -> !clustersBeforeFailover.contains(c)).toList();
     }
 
-    public EvictionTask completed(String at) {
+    public EvictionTask completed(Instant at) {
         return new EvictionTask(fromCluster, reason, purgeMode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
                 preservedState, notes, createdAt, at, failedAt, purge);
     }
 
-    public EvictionTask failed(String at) {
+    public EvictionTask failed(Instant at) {
         return new EvictionTask(fromCluster, reason, purgeMode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
                 preservedState, notes, createdAt, completedAt, at, purge);
     }

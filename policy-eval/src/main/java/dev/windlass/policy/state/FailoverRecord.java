@@ -1,5 +1,6 @@
 package dev.windlass.policy.state;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -8,7 +9,7 @@ import java.util.List;
  * A failed attempt has the same shape, {@code endTime} when it was given up and {@code failure} saying why.
  */
 public record FailoverRecord(List<String> clustersBeforeFailover, List<String> clustersAfterFailover, String reason,
-                             String startTime, String endTime, List<PreservedValue> preservedState, String failure) {
+                             Instant startTime, Instant endTime, List<PreservedValue> preservedState, String failure) {
     public FailoverRecord {
         clustersBeforeFailover = clustersBeforeFailover == null ? List.of() : List.copyOf(clustersBeforeFailover);
         clustersAfterFailover = clustersAfterFailover == null ? List.of() : List.copyOf(clustersAfterFailover);
