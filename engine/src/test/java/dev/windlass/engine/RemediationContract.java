@@ -242,7 +242,7 @@ abstract class RemediationContract {
             assertEquals(marked, fleet.statusLog().size(), "marked, unchanged: no commit\n" + story(fleet));
             RemediationRecord r = record(fleet, "cp-cp-2");
             assertEquals("Ready=" + notReadyStatus(fleet), r.reason(), "the condition, without a duration that would tick");
-            assertEquals(fleet.clock.instant().minusSeconds(240).toString(), r.unhealthySince(), "since when, by the engine's clock");
+            assertEquals(fleet.clock.instant().minusSeconds(240), r.unhealthySince(), "since when, by the engine's clock");
             assertTrue(story(fleet).contains("cp: Node cp-cp-2 marked unhealthy (Ready=" + notReadyStatus(fleet) + " for 1m): "), story(fleet));
             String table = dev.windlass.engine.status.StatusTable.render(fleet.engine.reconciler().state(), null, fleet.clock.instant());
             assertTrue(table.lines().anyMatch(l -> l.contains("Node cp-cp-2") && l.contains("Ready=" + notReadyStatus(fleet) + " for 4m;")),

@@ -58,14 +58,14 @@ class OldRemediationRecordsTest {
         RemediationRecord marked = records.get(0);
         assertEquals("Marked", marked.state());
         assertEquals("Ready=False for 5m", marked.reason(), "read as written; the next pass records the condition alone");
-        assertEquals("2026-11-21T09:55:00Z", marked.unhealthySince());
-        assertEquals("2026-11-21T10:00:00Z", marked.markedAt());
+        assertEquals(java.time.Instant.parse("2026-11-21T09:55:00Z"), marked.unhealthySince());
+        assertEquals(java.time.Instant.parse("2026-11-21T10:00:00Z"), marked.markedAt());
         assertEquals(1, marked.attempts(), "its mark was not counted then; it is an attempt now");
         assertNull(marked.cordonedAt());
         RemediationRecord drained = records.get(1);
         assertEquals("Remediating", drained.state());
         assertEquals(1, drained.attempts());
-        assertEquals("2026-11-21T10:00:00Z", drained.lastAttemptAt());
+        assertEquals(java.time.Instant.parse("2026-11-21T10:00:00Z"), drained.lastAttemptAt());
         assertNull(drained.cordonedAt(), "not recorded then: Windlass does not uncordon what it cannot tell it cordoned");
 
         String again = new String(StatusFiles.render(state).get(StatusFiles.CLUSTERS + "eu-1.yaml"), StandardCharsets.UTF_8);

@@ -29,17 +29,17 @@ final class Assessment {
     }
 
     RemediationRecord of(ObservedTarget t, RemediationRecord prev) {
-        String firstSeen = prev == null ? now.toString() : prev.firstSeen();
+        Instant firstSeen = prev == null ? now : prev.firstSeen();
         boolean wasUnhealthy = prev != null && (Remediations.isUnhealthy(prev.state()) || prev.in(State.Pending));
         boolean everHealthy = prev != null && prev.everHealthy();
-        String markedAt = prev == null ? null : prev.markedAt();
-        String cordonedAt = prev == null ? null : prev.cordonedAt();
+        Instant markedAt = prev == null ? null : prev.markedAt();
+        Instant cordonedAt = prev == null ? null : prev.cordonedAt();
         int attempts = prev == null ? 0 : prev.attempts();
-        String lastAttempt = prev == null ? null : prev.lastAttemptAt();
+        Instant lastAttempt = prev == null ? null : prev.lastAttemptAt();
         for (UnhealthyCondition u : policy.unhealthyConditions()) {
             ObservedTarget.Condition c = t.condition(u.type());
             if (c == null || !c.status().equals(u.status().name())) continue;
-            String since = wasUnhealthy && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
+            Instant since = wasUnhealthy && prev.unhealthySince() != null ? prev.unhealthySince() : now;
             // The condition, not how long it held: that is unhealthySince, and a duration here would change every pass.
             String reason = u.type() + "=" + u.status();
             if (Durations.between(since, now) < u.timeoutSeconds()) {
@@ -62,7 +62,7 @@ final class Assessment {
             return new RemediationRecord(policy.name(), t.id(), State.Pending.name(), "starting", firstSeen, null, null, false, null, null, 0, null,
                     "not " + readyType + " yet; startup timeout " + Durations.seconds(policy.startupTimeoutSeconds()));
         }
-        String healthySince = prev != null && prev.in(State.Healthy) && prev.healthySince() != null ? prev.healthySince() : now.toString();
+        Instant healthySince = prev != null && prev.in(State.Healthy) && prev.healthySince() != null ? prev.healthySince() : now;
         String message = "";
         if (Durations.between(healthySince, now) >= policy.minHealthyPeriodSeconds()) {
             // The retry sequence is over. What Windlass cordoned is uncordoned (and unmarked) by the pass, now.

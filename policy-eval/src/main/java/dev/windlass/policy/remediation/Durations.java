@@ -20,9 +20,9 @@ public final class Durations {
         return s / 3600 + "h" + (m == 0 ? "" : m + "m") + (s % 60 == 0 ? "" : s % 60 + "s");
     }
 
-    /** Whole seconds from {@code since} (an instant as recorded) to {@code now}; never negative. */
-    public static long between(String since, Instant now) {
-        return Math.max(0, Duration.between(Instant.parse(since), now).toSeconds());
+    /** Whole seconds from {@code since} to {@code now}; never negative. */
+    public static long between(Instant since, Instant now) {
+        return Math.max(0, Duration.between(since, now).toSeconds());
     }
 
     /** Why a target is unhealthy and for how long at {@code now} ({@code Ready=False for 1m}); its reason alone without a since-time. */

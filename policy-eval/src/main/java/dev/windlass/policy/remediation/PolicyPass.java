@@ -104,7 +104,7 @@ final class PolicyPass {
         int total = next.size();
         int unhealthy = (int) next.values().stream().filter(Remediations::counted).count();
         List<String> order = next.values().stream().filter(r -> Remediations.isUnhealthy(r.state()) && seen.containsKey(r.target()))
-                .sorted(Comparator.comparing((RemediationRecord r) -> r.unhealthySince() == null ? "" : r.unhealthySince())
+                .sorted(Comparator.comparing(RemediationRecord::unhealthySince, Comparator.nullsFirst(Comparator.<Instant>naturalOrder()))
                         .thenComparing(RemediationRecord::target))
                 .map(RemediationRecord::target).toList();
         for (String id : order) {
@@ -115,7 +115,7 @@ final class PolicyPass {
                 next.put(id, r.with(r.state(), why));
                 continue;
             }
-            Map<String, String> firstSeen = new HashMap<>();
+            Map<String, Instant> firstSeen = new HashMap<>();
             next.values().forEach(x -> firstSeen.put(x.target(), x.firstSeen()));
             next.put(id, step(r, seen.get(id), seen, firstSeen));
         }
@@ -166,7 +166,7 @@ final class PolicyPass {
      * a target that flaps is not marked again on every flap, and one given up is not marked again at all until it has
      * been healthy for minHealthyPeriodSeconds (which starts its count over).
      */
-    private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen) {
+    private RemediationRecord step(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, Instant> firstSeen) {
         if (policy.action() == RemediationPolicy.Action.Annotate) return annotate(r, t);
         boolean markOn = marked(t);
         if (markOn && r.in(State.Marked)) return take(r, t, seen, firstSeen, Math.max(1, r.attempts()));
@@ -181,20 +181,20 @@ final class PolicyPass {
         if (markOn) return take(r, t, seen, firstSeen, attempt);
         actions.add(act.mark(t, Durations.held(r, now)));
         return new RemediationRecord(r.policy(), r.target(), State.Marked.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                r.everHealthy(), now.toString(), r.cordonedAt(), attempt, now.toString(), "marked (attempt " + attempt + " of "
+                r.everHealthy(), now, r.cordonedAt(), attempt, now, "marked (attempt " + attempt + " of "
                 + policy.maxRetry() + "); " + policy.action() + " next pass");
     }
 
     /** Takes the policy's action as attempt {@code attempt}; or says why it cannot be taken now, and nothing is counted. */
-    private RemediationRecord take(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, String> firstSeen,
+    private RemediationRecord take(RemediationRecord r, ObservedTarget t, Map<String, ObservedTarget> seen, Map<String, Instant> firstSeen,
                                    int attempt) {
         String refused = addAction(t, seen, r, firstSeen);
         if (refused != null) return r.with(r.state(), refused);
         // Windlass undoes only what it did: a node cordoned already (by its owner, by hand) stays as it was found.
-        String cordonedAt = r.cordonedAt() != null || policy.action() != RemediationPolicy.Action.CordonAndDrain || t.unschedulable()
-                ? r.cordonedAt() : now.toString();
+        Instant cordonedAt = r.cordonedAt() != null || policy.action() != RemediationPolicy.Action.CordonAndDrain || t.unschedulable()
+                ? r.cordonedAt() : now;
         return new RemediationRecord(r.policy(), r.target(), State.Remediating.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                r.everHealthy(), r.markedAt(), cordonedAt, attempt, now.toString(), policy.action() + " attempt " + attempt + " of "
+                r.everHealthy(), r.markedAt(), cordonedAt, attempt, now, policy.action() + " attempt " + attempt + " of "
                 + policy.maxRetry());
     }
 
@@ -215,14 +215,14 @@ final class PolicyPass {
         actions.add(act.mark(t, Durations.held(r, now)));
         int attempt = r.attempts() + 1;
         return new RemediationRecord(r.policy(), r.target(), State.Marked.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
-                r.everHealthy(), now.toString(), r.cordonedAt(), attempt, now.toString(), "marked (attempt " + attempt + " of "
+                r.everHealthy(), now, r.cordonedAt(), attempt, now, "marked (attempt " + attempt + " of "
                 + policy.maxRetry() + "); the owner remediates");
     }
 
     /** When the next attempt may be made, if that is still to come; null when it is due (or none was made). */
     private Instant retryDue(RemediationRecord r) {
         if (r.lastAttemptAt() == null) return null;
-        Instant due = Instant.parse(r.lastAttemptAt()).plusSeconds(policy.retryPeriodSeconds());
+        Instant due = r.lastAttemptAt().plusSeconds(policy.retryPeriodSeconds());
         return now.isBefore(due) ? due : null;
     }
 
@@ -233,7 +233,7 @@ final class PolicyPass {
     }
 
     /** Adds the policy's action on {@code t}; or says why it cannot be taken now. */
-    private String addAction(ObservedTarget t, Map<String, ObservedTarget> seen, RemediationRecord r, Map<String, String> firstSeen) {
+    private String addAction(ObservedTarget t, Map<String, ObservedTarget> seen, RemediationRecord r, Map<String, Instant> firstSeen) {
         switch (policy.action()) {
             case Delete -> {
                 if (t.owners().isEmpty()) {
@@ -244,7 +244,7 @@ final class PolicyPass {
                 // A replacement: another target of the same owner, first seen after the mark (by this engine's clock,
                 // not the server's creation time), and healthy.
                 boolean replaced = seen.values().stream().anyMatch(o -> o != t && o.owners().contains(owner) && r.markedAt() != null
-                        && firstSeen.getOrDefault(o.id(), "").compareTo(r.markedAt()) >= 0 && assessment.healthy(o));
+                        && firstSeen.get(o.id()) != null && !firstSeen.get(o.id()).isBefore(r.markedAt()) && assessment.healthy(o));
                 if (!replaced) {
                     return "waiting for " + owner + " to add a healthy replacement before " + t.id() + " is deleted (scale up before scale down)";
                 }

@@ -1,5 +1,7 @@
 package dev.windlass.policy.state;
 
+import java.time.Instant;
+
 /**
  * One target a remediation policy watches on a cluster, as recorded on the status branch
  * ({@code remediation:} in {@code status/clusters/<name>.yaml}). Every clock and counter the decisions rest on
@@ -23,9 +25,9 @@ package dev.windlass.policy.state;
  * @param lastAttemptAt when the last one was taken
  * @param message       what is happening now, in words: the step, what it waits for, why an attempt failed
  */
-public record RemediationRecord(String policy, String target, String state, String reason, String firstSeen, String unhealthySince,
-                                String healthySince, boolean everHealthy, String markedAt, String cordonedAt, int attempts,
-                                String lastAttemptAt, String message) {
+public record RemediationRecord(String policy, String target, String state, String reason, Instant firstSeen, Instant unhealthySince,
+                                Instant healthySince, boolean everHealthy, Instant markedAt, Instant cordonedAt, int attempts,
+                                Instant lastAttemptAt, String message) {
     public RemediationRecord {
         reason = reason == null ? "" : reason;
         message = message == null ? "" : message;
@@ -34,8 +36,8 @@ public record RemediationRecord(String policy, String target, String state, Stri
     }
 
     /** A record of a target Windlass did not cordon. */
-    public RemediationRecord(String policy, String target, String state, String reason, String firstSeen, String unhealthySince,
-                             String healthySince, boolean everHealthy, String markedAt, int attempts, String lastAttemptAt, String message) {
+    public RemediationRecord(String policy, String target, String state, String reason, Instant firstSeen, Instant unhealthySince,
+                             Instant healthySince, boolean everHealthy, Instant markedAt, int attempts, Instant lastAttemptAt, String message) {
         this(policy, target, state, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt, null, attempts, lastAttemptAt,
                 message);
     }

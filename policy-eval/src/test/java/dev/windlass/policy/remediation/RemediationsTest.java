@@ -77,19 +77,19 @@ class RemediationsTest {
     }
 
     static RemediationRecord healthy(String node) {
-        return new RemediationRecord("control-plane", "Node " + node, "Healthy", "", "2026-11-21T09:00:00Z", null,
-                "2026-11-21T09:00:00Z", true, null, 0, null, "");
+        return new RemediationRecord("control-plane", "Node " + node, "Healthy", "", Instant.parse("2026-11-21T09:00:00Z"), null,
+                Instant.parse("2026-11-21T09:00:00Z"), true, null, 0, null, "");
     }
 
     /** A node this engine has seen unhealthy since {@code since}, not yet for the timeout. */
     static RemediationRecord pending(String node, String since) {
-        return new RemediationRecord("control-plane", "Node " + node, "Pending", "Ready=False", "2026-11-21T09:00:00Z", since,
+        return new RemediationRecord("control-plane", "Node " + node, "Pending", "Ready=False", Instant.parse("2026-11-21T09:00:00Z"), Instant.parse(since),
                 null, true, null, 0, null, "");
     }
 
     /** A node this engine first saw at {@code firstSeen}, never ready since. */
     static RemediationRecord starting(String node, String firstSeen) {
-        return new RemediationRecord("control-plane", "Node " + node, "Pending", "starting", firstSeen, null, null, false, null, 0, null, "");
+        return new RemediationRecord("control-plane", "Node " + node, "Pending", "starting", Instant.parse(firstSeen), null, null, false, null, 0, null, "");
     }
 
     static EngineState recorded(List<RemediationRecord> records) {
@@ -141,13 +141,13 @@ class RemediationsTest {
         RemediationRecord late = old.clusters().get("cp").records().get(2);
         assertEquals("Marked", late.state());
         assertEquals("never Ready", late.reason());
-        assertEquals("2026-11-21T09:45:00Z", late.unhealthySince(), "since this engine first saw it");
+        assertEquals(java.time.Instant.parse("2026-11-21T09:45:00Z"), late.unhealthySince(), "since this engine first saw it");
     }
 
     /** A node this engine saw unhealthy since {@code since}, with {@code attempts} marks made, the last at {@code lastAttempt}. */
     static RemediationRecord unhealthy(String node, String state, String since, int attempts, String lastAttempt) {
-        return new RemediationRecord("control-plane", "Node " + node, state, "Ready=False", "2026-11-21T09:00:00Z", since, null, true,
-                null, attempts, lastAttempt, "");
+        return new RemediationRecord("control-plane", "Node " + node, state, "Ready=False", Instant.parse("2026-11-21T09:00:00Z"), Instant.parse(since), null, true,
+                null, attempts, lastAttempt == null ? null : Instant.parse(lastAttempt), "");
     }
 
     @Test
@@ -180,8 +180,8 @@ class RemediationsTest {
         DesiredState desired = repo(READY_FALSE);
         ObservedState n1BackStillMarked = observed(marked(node("n1", "True", "", "")), node("n2", "False", "", ""),
                 node("n3", "True", "", ""), node("n4", "True", "", ""), node("n5", "True", "", ""));
-        RemediationRecord n1 = new RemediationRecord("control-plane", "Node n1", "Marked", "Ready=False", "2026-11-21T09:00:00Z",
-                "2026-11-21T09:40:00Z", null, true, "2026-11-21T09:41:00Z", 1, "2026-11-21T09:41:00Z", "");
+        RemediationRecord n1 = new RemediationRecord("control-plane", "Node n1", "Marked", "Ready=False", Instant.parse("2026-11-21T09:00:00Z"),
+                Instant.parse("2026-11-21T09:40:00Z"), null, true, Instant.parse("2026-11-21T09:41:00Z"), 1, Instant.parse("2026-11-21T09:41:00Z"), "");
         var d = Remediations.decide(desired, n1BackStillMarked, recorded(List.of(n1,
                 unhealthy("n2", "Unhealthy", "2026-11-21T09:50:00Z", 0, null), healthy("n3"), healthy("n4"), healthy("n5"))),
                 Suspensions.at(desired, NOW), NOW);
@@ -201,14 +201,14 @@ class RemediationsTest {
     void aRecordOfThePreviousEngineGoesOnWhereItStood() {
         DesiredState desired = repo(READY_FALSE);
         // As the engine wrote it before records kept since-times only, and before a mark counted as an attempt.
-        RemediationRecord old = new RemediationRecord("control-plane", "Node n2", "Marked", "Ready=False for 5m", "2026-11-21T08:00:00Z",
-                "2026-11-21T09:55:00Z", null, true, "2026-11-21T09:56:00Z", 0, null, "marked; the owner remediates");
+        RemediationRecord old = new RemediationRecord("control-plane", "Node n2", "Marked", "Ready=False for 5m", Instant.parse("2026-11-21T08:00:00Z"),
+                Instant.parse("2026-11-21T09:55:00Z"), null, true, Instant.parse("2026-11-21T09:56:00Z"), 0, null, "marked; the owner remediates");
         var d = Remediations.decide(desired, observed(node("n1", "True", "", ""), marked(node("n2", "False", "", "")), node("n3", "True", "", "")),
                 recorded(List.of(healthy("n1"), old, healthy("n3"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord n2 = d.clusters().get("cp").records().get(1);
         assertEquals("Marked", n2.state());
         assertEquals("Ready=False", n2.reason(), "the condition alone from now on");
-        assertEquals("2026-11-21T09:55:00Z", n2.unhealthySince(), "its clock goes on");
+        assertEquals(java.time.Instant.parse("2026-11-21T09:55:00Z"), n2.unhealthySince(), "its clock goes on");
         assertEquals(1, n2.attempts(), "its mark counts");
         assertTrue(d.actions().isEmpty(), "still marked: not marked again");
     }
@@ -225,8 +225,8 @@ class RemediationsTest {
                   checks: {unhealthyConditions: [{type: Ready, status: "False", timeoutSeconds: 60}]}
                   remediation: {action: CordonAndDrain, minHealthyPeriodSeconds: 600}
                 """;
-        RemediationRecord cordoned = new RemediationRecord("control-plane", "Node n2", "Healthy", "", "2026-11-21T09:00:00Z", null,
-                "2026-11-21T09:50:00Z", true, "2026-11-21T09:30:00Z", "2026-11-21T09:31:00Z", 1, "2026-11-21T09:31:00Z", "");
+        RemediationRecord cordoned = new RemediationRecord("control-plane", "Node n2", "Healthy", "", Instant.parse("2026-11-21T09:00:00Z"), null,
+                Instant.parse("2026-11-21T09:50:00Z"), true, Instant.parse("2026-11-21T09:30:00Z"), Instant.parse("2026-11-21T09:31:00Z"), 1, Instant.parse("2026-11-21T09:31:00Z"), "");
         ObservedTarget n2 = marked(node("n2", "True", "", ""));
         n2 = new ObservedTarget(n2.kind(), "", "n2", Map.of(), n2.annotations(), n2.conditions(), "", List.of(), true);
         ObservedState seen = observed(node("n1", "True", "", ""), n2, node("n3", "True", "", ""));
@@ -235,7 +235,7 @@ class RemediationsTest {
         var waiting = Remediations.decide(desired, seen, recorded(List.of(healthy("n1"), cordoned, healthy("n3"))),
                 Suspensions.at(desired, early), early);
         assertTrue(waiting.actions().isEmpty(), "healthy for 9 minutes of 10: still cordoned, and marked");
-        assertEquals("2026-11-21T09:31:00Z", waiting.clusters().get("cp").records().get(1).cordonedAt());
+        assertEquals(java.time.Instant.parse("2026-11-21T09:31:00Z"), waiting.clusters().get("cp").records().get(1).cordonedAt());
 
         var due = Remediations.decide(desired, seen, recorded(List.of(healthy("n1"), cordoned, healthy("n3"))), Suspensions.at(desired, NOW), NOW);
         assertEquals(1, due.actions().size());
@@ -250,7 +250,7 @@ class RemediationsTest {
         var held = Remediations.decide(suspended, seen, recorded(List.of(healthy("n1"), cordoned, healthy("n3"))),
                 Suspensions.at(suspended, NOW), NOW);
         assertTrue(held.actions().isEmpty(), "a suspended cluster is not changed, not even uncordoned");
-        assertEquals("2026-11-21T09:31:00Z", held.clusters().get("cp").records().get(1).cordonedAt(), "it will be, once resumed");
+        assertEquals(java.time.Instant.parse("2026-11-21T09:31:00Z"), held.clusters().get("cp").records().get(1).cordonedAt(), "it will be, once resumed");
     }
 
     static final String CLUSTER = """
