@@ -283,10 +283,8 @@ public final class Failovers {
 
         /** Why no cluster can take the application, naming each candidate and what rules it out. */
         private String noEligible(String from, Set<String> without) {
-            List<String> candidates = Placement.place(new Application(app.name(), app.labels(), app.sourcePath(), app.namespace(),
-                    new Application.Placement(app.placement().clusterSelector(), app.placement().clusterNames(), 0), app.syncPolicy(),
-                    app.dependsOn(), app.suspend(), app.manifests(), app.revision(), app.diagnostics(), app.location(), app.annotations(),
-                    app.render(), app.variants()), desired.clusters(), List.of());
+            Application unlimited = app.withPlacement(new Application.Placement(app.placement().clusterSelector(), app.placement().clusterNames(), 0));
+            List<String> candidates = Placement.place(unlimited, desired.clusters(), List.of());
             List<String> why = new ArrayList<>();
             for (String c : candidates) {
                 if (c.equals(from)) continue;

@@ -88,6 +88,12 @@ public record Application(String name, Map<String, String> labels, String source
                 diagnostics, location, annotations, render, variants);
     }
 
+    /** The same application placed by another rule. */
+    public Application withPlacement(Placement replaced) {
+        return new Application(name, labels, sourcePath, namespace, replaced, syncPolicy, dependsOn, suspend, manifests, revision,
+                diagnostics, location, annotations, render, variants);
+    }
+
     /** The same application with other diagnostics. */
     public Application withDiagnostics(List<Diagnostic> replaced) {
         return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, manifests, revision,

@@ -117,9 +117,8 @@ public final class Transition {
                 if (r != null && gone.prune()) rest.add(r);
             }
             if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
-            else apps.put(gone.name(), new AppStatus(gone.name(), gone.definedIn(), gone.revision(), gone.source(), gone.prune(),
-                    conditions(rest, gone, now, "Deleting"), List.of(), rest, List.of(), gone.rollout(), gone.invalidRevisions(),
-                    gone.lastGood(), gone.rollouts(), gone.failover()));
+            else apps.put(gone.name(), gone.withConditions(conditions(rest, gone, now, "Deleting")).withPlacement(List.of())
+                    .withTargets(rest).withDiagnostics(List.of()));
         }
         healthChanges.forEach((line, clusters) -> {
             String on = " on " + String.join(", ", clusters);
@@ -175,16 +174,14 @@ public final class Transition {
             apps.put(name, p == null
                     ? new AppStatus(name, ap.definedIn(), ap.revision(), null, true, List.of(), ap.clusters(), List.of(), List.of(),
                             m.rollout(), m.invalidRevisions(), m.lastGood(), m.history())
-                    : new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), p.placement(),
-                            p.targets(), p.diagnostics(), m.rollout(), m.invalidRevisions(), m.lastGood(), m.history(), p.failover()));
+                    : p.withRolloutMemory(m.rollout(), m.invalidRevisions(), m.lastGood(), m.history()));
         });
         List<Event> failoverEvents = new ArrayList<>();
         plan.failovers().forEach((name, af) -> {
             AppStatus p = apps.get(name);
             if (af.started().isEmpty() || p == null) return;
             failoverEvents.addAll(FailoverRecordKeeping.events(name, p.failoverMemory(), af.memory(), null, null));
-            apps.put(name, new AppStatus(p.name(), p.definedIn(), p.revision(), p.source(), p.prune(), p.conditions(), af.placement(),
-                    p.targets(), p.diagnostics(), p.rollout(), p.invalidRevisions(), p.lastGood(), p.rollouts(), af.memory()));
+            apps.put(name, p.withPlacement(af.placement()).withFailover(af.memory()));
         });
         Map<String, ClusterStatus> clusters = new TreeMap<>(previous.clusters());
         plan.remediation().forEach((name, cr) -> {
@@ -218,9 +215,7 @@ public final class Transition {
         if (prev == null) {
             return new AppStatus(ap.app(), ap.definedIn(), ap.revision(), null, true, conds, List.of(), List.of(), diagnostics);
         }
-        return new AppStatus(prev.name(), prev.definedIn(), prev.revision(), prev.source(), prev.prune(), conds,
-                prev.placement(), prev.targets(), diagnostics, prev.rollout(), prev.invalidRevisions(), prev.lastGood(), prev.rollouts(),
-                prev.failover());
+        return prev.withConditions(conds).withDiagnostics(diagnostics);
     }
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {

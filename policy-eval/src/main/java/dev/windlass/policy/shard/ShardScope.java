@@ -129,8 +129,7 @@ public record ShardScope(SortedSet<Integer> held, ShardAssignment assignment) {
 
     private static AppStatus withTargets(AppStatus a, List<TargetStatus> targets) {
         if (a.targets().equals(targets)) return a;
-        return new AppStatus(a.name(), a.definedIn(), a.revision(), a.source(), a.prune(), a.conditions(), a.placement(), targets,
-                a.diagnostics(), a.rollout(), a.invalidRevisions(), a.lastGood(), a.rollouts(), a.failover());
+        return a.withTargets(targets);
     }
 
     /** The clusters of both records' targets, in the order of the first, then the second's others in theirs. */

@@ -55,6 +55,36 @@ public record AppStatus(String name, String definedIn, String revision, String s
                 invalidRevisions, lastGood, rollouts, memory);
     }
 
+    /** The same status with other conditions. */
+    public AppStatus withConditions(List<Condition> replaced) {
+        return new AppStatus(name, definedIn, revision, source, prune, replaced, placement, targets, diagnostics, rollout,
+                invalidRevisions, lastGood, rollouts, failover);
+    }
+
+    /** The same status placed on other clusters. */
+    public AppStatus withPlacement(List<String> clusters) {
+        return new AppStatus(name, definedIn, revision, source, prune, conditions, clusters, targets, diagnostics, rollout,
+                invalidRevisions, lastGood, rollouts, failover);
+    }
+
+    /** The same status with other targets. */
+    public AppStatus withTargets(List<TargetStatus> replaced) {
+        return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, replaced, diagnostics, rollout,
+                invalidRevisions, lastGood, rollouts, failover);
+    }
+
+    /** The same status with other diagnostics. */
+    public AppStatus withDiagnostics(List<String> replaced) {
+        return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, targets, replaced, rollout,
+                invalidRevisions, lastGood, rollouts, failover);
+    }
+
+    /** The same status with its rollout memory replaced: the current rollout, failed revisions, last good one, history. */
+    public AppStatus withRolloutMemory(RolloutState current, List<String> invalid, GoodRevision good, List<RolloutRecord> history) {
+        return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, current,
+                invalid, good, history, failover);
+    }
+
     public TargetStatus target(String cluster) {
         return targets.stream().filter(t -> t.cluster().equals(cluster)).findFirst().orElse(null);
     }
