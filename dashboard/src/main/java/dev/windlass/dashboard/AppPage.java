@@ -215,13 +215,4 @@ public final class AppPage {
         if (values.isEmpty()) return "";
         return "; carried over: " + String.join(", ", values.stream().map(v -> v.label() + "=" + v.value()).toList());
     }
-
-    static Instant parse(String time) {
-        if (time == null || time.isEmpty()) return null;
-        try {
-            return Instant.parse(time);
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
-    }
 }
