@@ -37,7 +37,7 @@ final class ResourceStores extends Dispatcher {
     private final ConcurrentMap<String, KubernetesCrudDispatcher> stores = new ConcurrentHashMap<>();
 
     @Override public MockResponse dispatch(RecordedRequest request) {
-        return stores.computeIfAbsent(storeFor(request.getPath()), k -> new KubernetesCrudDispatcher()).dispatch(request);
+        return stores.computeIfAbsent(storeFor(request.getPath()), k -> new IndexedCrudStore()).dispatch(request);
     }
 
     /**
