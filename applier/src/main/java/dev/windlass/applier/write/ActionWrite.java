@@ -11,8 +11,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * each; an object to apply goes the way the plan chose (server-side or client-side apply).
  */
 public final class ActionWrite {
-    private final ClientSideApply clientSide = new ClientSideApply();
-    private final ServerSideApply serverSide = new ServerSideApply();
+    private final SentBodies bodies = new SentBodies();
+    private final ClientSideApply clientSide = new ClientSideApply(bodies);
+    private final ServerSideApply serverSide = new ServerSideApply(bodies);
 
     public ActionResult apply(KubernetesClient client, Action action) { return attempt(client, action).result(); }
 

@@ -17,25 +17,31 @@ import java.util.Optional;
  */
 public final class ClientSideApply {
 
+    private final SentBodies bodies;
+
+    ClientSideApply(SentBodies bodies) {
+        this.bodies = bodies;
+    }
+
     /** Applies the action's object (never a delete, an orphaning or the implicit namespace: see {@link ActionWrite}). */
     ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
-        PreparedObject prepared = PreparedObject.of(action);
-        if (prepared.annotationBytes() > PreparedObject.ANNOTATIONS_LIMIT) return tooBig(action, prepared);
+        SentBodies.Sent sent = bodies.of(client, action);
+        if (sent.annotationBytes() > PreparedObject.ANNOTATIONS_LIMIT) return tooBig(action, sent.annotationBytes());
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
         // The plan saw no such object, so a create goes straight out: one request per new object, not two. An
         // object someone created since answers 409 and is looked at and patched below. Apply-once objects are
         // looked at first, so an existing one is never written to at all.
         boolean look = action.operation() != Operation.Create || action.desired().applyMode() == ApplyMode.ONCE;
         Optional<Map<String, Object>> live = look ? target.get() : Optional.empty();
-        if (live.isPresent()) return patch(target, prepared, live.get(), action);
+        if (live.isPresent()) return patch(target, PreparedObject.of(action), live.get(), action);
         try {
-            target.create(prepared.body());
+            target.create(sent.body());
             String how = action.operation() == Operation.Update ? "was missing; created" : "created";
             return ActionResult.ok(action, Outcome.Created, how);
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) throw e;
             Map<String, Object> existing = target.get().orElseThrow(() -> e);
-            return patch(target, prepared, existing, action);
+            return patch(target, PreparedObject.of(action), existing, action);
         }
     }
 
@@ -43,10 +49,10 @@ public final class ClientSideApply {
      * The copy client-side apply keeps in an annotation would pass the API server's limit: said before anything is
      * sent, naming the object, instead of the server's 422 about annotations the user never wrote.
      */
-    private static ActionResult tooBig(Action action, PreparedObject prepared) {
+    private static ActionResult tooBig(Action action, int annotationBytes) {
         return ActionResult.failed(action, action.object() + " is too big for client-side apply: with the copy of the object"
                 + " it keeps in annotation " + dev.windlass.applier.kube.OwnershipMarks.LAST_APPLIED + ", its annotations take "
-                + prepared.annotationBytes() + " bytes, over the API server's limit of " + PreparedObject.ANNOTATIONS_LIMIT
+                + annotationBytes + " bytes, over the API server's limit of " + PreparedObject.ANNOTATIONS_LIMIT
                 + "; apply it server-side (spec.syncPolicy.applyStrategy: ServerSide, on a cluster that supports it)", false);
     }
 

@@ -24,17 +24,23 @@ public final class ServerSideApply {
 
     public static final String FIELD_MANAGER = "windlass";
 
+    private final SentBodies bodies;
+
+    ServerSideApply(SentBodies bodies) {
+        this.bodies = bodies;
+    }
+
     /** Applies the action's object (never a delete, an orphaning or the implicit namespace: see {@link ActionWrite}). */
     ActionResult write(KubernetesClient client, Action action, boolean dryRun) {
         // The marks are sent too: observation finds objects by label whichever way they were applied, and the
         // last-applied annotation keeps a later switch to client-side apply able to remove fields.
-        PreparedObject prepared = PreparedObject.of(action);
+        SentBodies.Sent sent = bodies.of(client, action);
         Target target = new Target(client, action.desired().apiVersion(), action.object(), dryRun);
         // The plan saw no such object, so a create goes out without a look first: one request per new object, not
         // two (an apply is an upsert either way). Apply-once objects are looked at, so an existing one stays as it is.
         boolean look = action.operation() != Operation.Create || action.desired().applyMode() == ApplyMode.ONCE;
         Optional<Map<String, Object>> live = look ? target.get() : Optional.empty();
-        List<String> changes = live.map(l -> ChangedFields.between(prepared, l)).orElse(List.of());
+        List<String> changes = live.map(l -> ChangedFields.between(PreparedObject.of(action), l)).orElse(List.of());
         if (live.isPresent()) {
             if (action.operation() == Operation.Create && action.desired().applyMode() == ApplyMode.ONCE) {
                 return ActionResult.ok(action, Outcome.Unchanged, "exists; applied once, so left as it is");
@@ -47,7 +53,7 @@ public final class ServerSideApply {
         }
         Map<String, Object> after;
         try {
-            after = target.serverSideApply(prepared.body(), FIELD_MANAGER, action.force());
+            after = target.serverSideApply(sent.body(), FIELD_MANAGER, action.force());
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) return ActionResult.failed(action, conflict(e), false);
             throw e;
