@@ -2,6 +2,8 @@ package dev.windlass.applier.inventory;
 
 import dev.windlass.applier.kube.JsonTree;
 import dev.windlass.applier.kube.OwnershipMarks;
+import dev.windlass.applier.kube.SentBody;
+import dev.windlass.applier.kube.Target;
 import dev.windlass.applier.reads.Query;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.state.InventoryEntry;
@@ -76,7 +78,9 @@ public final class InventoryConfigMaps {
         if (likelyAbsent) {
             namespace.ensure(client);
             try {
-                client.configMaps().inNamespace(NAMESPACE).resource(configMap(app, InventoryRecord.EMPTY.with(entries), null)).create();
+                // Sent as JSON it already is: all its values are strings, and the answer is not needed (issue 22).
+                new Target(client, "v1", new ObjectRef("", "ConfigMap", NAMESPACE, PREFIX + app))
+                        .create(new SentBody(JsonTree.toJson(created(app, InventoryRecord.EMPTY.with(entries)))));
                 return true;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) throw e;
@@ -119,6 +123,23 @@ public final class InventoryConfigMaps {
                 .endMetadata()
                 .addToData(KEY, record.toYaml())
                 .build();
+    }
+
+    /** The ConfigMap {@link #configMap} builds for a new inventory, as a JSON tree. */
+    private static Map<String, Object> created(String app, InventoryRecord record) {
+        Map<String, Object> labels = new java.util.LinkedHashMap<>();
+        labels.put(LABEL, "true");
+        labels.put(OwnershipMarks.APP, app);
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+        metadata.put("name", PREFIX + app);
+        metadata.put("namespace", NAMESPACE);
+        metadata.put("labels", labels);
+        Map<String, Object> configMap = new java.util.LinkedHashMap<>();
+        configMap.put("apiVersion", "v1");
+        configMap.put("kind", "ConfigMap");
+        configMap.put("metadata", metadata);
+        configMap.put("data", Map.of(KEY, record.toYaml()));
+        return configMap;
     }
 
     private static String data(ConfigMap map) {
