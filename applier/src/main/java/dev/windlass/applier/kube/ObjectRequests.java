@@ -23,7 +23,7 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Requests about one object, sent through the client library's own HTTP client (its authentication, retries, timeouts
- * and connection pool) with the JSON Windlass already holds as the body, and answers read as plain JSON trees.
+ * and connection pool) with a body already written as JSON, and answers read as plain JSON trees, or not at all.
  *
  * <p>The library's typed operations turn each object into its typed model, serialise that, and parse every answer back
  * into the model: about 60% of the applier's CPU in a first sync (docs/performance.md, issue 22). The URL of a kind

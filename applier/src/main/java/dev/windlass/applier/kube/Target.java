@@ -15,8 +15,8 @@ import java.util.Optional;
 /**
  * One object on one cluster. Reads and writes send and read JSON as it is, through the client library's HTTP client
  * ({@link ObjectRequests}): the live object comes back exactly as the server sent it (a typed model round trip could
- * add or drop fields and fake a difference), and a body is sent as Git's JSON ({@link SentBody}), checked once against
- * the library's model of the kind. Deletes go through the library's operations.
+ * add or drop fields and fake a difference), and a body is sent as the JSON the library's model of its kind writes,
+ * made once per manifest ({@link SentBody}) instead of once per request. Deletes go through the library's operations.
  *
  * @param dryRun writes are sent with {@code dryRun=All}: the server validates, defaults and answers, and stores nothing
  */
