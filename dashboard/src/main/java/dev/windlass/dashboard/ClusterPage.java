@@ -57,7 +57,7 @@ public final class ClusterPage {
         List<Tick> history = board.reachability(name).stream()
                 .map(x -> new Tick(Times.show(x.at()), Badge.reachability(x.reachability(), x.health()), x.message())).toList();
         List<Mark> marks = s == null ? List.of() : s.remediationRecords().stream().map(r -> new Mark(r.policy(), r.target(),
-                Badge.remediation(r.state()), r.reason(), Times.show(r.unhealthySince()), Times.show(r.markedAt()), r.attempts(), r.message())).toList();
+                Badge.remediation(r.state().name()), r.reason(), Times.show(r.unhealthySince()), Times.show(r.markedAt()), r.attempts(), r.message())).toList();
         List<Group> groups = new ArrayList<>();
         List<Gate> gates = new ArrayList<>();
         for (RemediationPolicy p : view.desired().remediationPolicies().values()) {
@@ -65,7 +65,7 @@ public final class ClusterPage {
             gates.add(new Gate(p.name(), p.action().name(), p.triggerIf().toString(), p.maxInFlight(), p.maxRetry()));
             if (!p.quorum()) continue;
             List<RemediationRecord> members = s == null ? List.of() : s.remediationRecords().stream().filter(r -> r.policy().equals(p.name())).toList();
-            int healthy = (int) members.stream().filter(r -> r.state().equals("Healthy") || r.state().equals("Pending")).count();
+            int healthy = (int) members.stream().filter(r -> r.in(RemediationRecord.State.Healthy) || r.in(RemediationRecord.State.Pending)).count();
             int inFlight = (int) members.stream().filter(RemediationRecord::inFlight).count();
             int quorum = members.size() / 2 + 1;
             String target = p.target().kind() + (p.target().selector() == null ? "" : " " + AppPage.selector(p.target().selector()));

@@ -115,10 +115,10 @@ final class Views {
                 new TargetStatus("us-1", "rev00001aaaa", "OutOfSync", "Degraded", webMessage, List.of("spec.replicas"), List.of(inv("web")))),
                 List.of(), rollout, List.of(), null, List.of(), memory));
         List<RemediationRecord> nodes = new ArrayList<>();
-        nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-1", "Healthy", "", Instant.parse("2026-11-21T08:00:00Z"), null, Instant.parse("2026-11-21T08:00:00Z"), true, null, 0, null, ""));
-        nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-2", "Marked", "Ready=False", Instant.parse("2026-11-21T08:00:00Z"), Instant.parse("2026-11-21T09:00:00Z"), null, true,
+        nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-1", RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T08:00:00Z"), null, Instant.parse("2026-11-21T08:00:00Z"), true, null, 0, null, ""));
+        nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-2", RemediationRecord.State.Marked, "Ready=False", Instant.parse("2026-11-21T08:00:00Z"), Instant.parse("2026-11-21T09:00:00Z"), null, true,
                 Instant.parse("2026-11-21T09:00:05Z"), 1, Instant.parse("2026-11-21T09:00:05Z"), "marked for its owner to replace"));
-        nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-3", "Healthy", "", Instant.parse("2026-11-21T08:00:00Z"), null, Instant.parse("2026-11-21T08:00:00Z"), true, null, 0, null, ""));
+        nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-3", RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T08:00:00Z"), null, Instant.parse("2026-11-21T08:00:00Z"), true, null, 0, null, ""));
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         clusters.put("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Reachable", "", "ClientSide", 3, 3, List.of(), "Healthy", null,
                 "2026-11-21T08:00:00Z", nodes));

@@ -65,7 +65,7 @@ class DrainIT {
                 .write("apps/shop/manifests/web.yaml", app(minAvailable))
                 .write("policies/remediation.yaml", POLICY));
         fleet.settle();
-        assertEquals("Healthy", fleet.engine.reconciler().state().apps().get("shop").target("w").health());
+        assertEquals(RemediationRecord.State.Healthy, fleet.engine.reconciler().state().apps().get("shop").target("w").health());
         return fleet;
     }
 
@@ -89,10 +89,10 @@ class DrainIT {
         try (TestFleet fleet = start(2)) {
             assertEquals(1, webPods(fleet, "w-worker-1").size(), "one web Pod per worker");
             fleet.backend.nodeReady("w", "w-worker-1", false);
-            for (int i = 0; i < 8 && !"Remediating".equals(record(fleet, "w-worker-1").state()); i++) fleet.passAfter(java.time.Duration.ofSeconds(15));
+            for (int i = 0; i < 8 && !RemediationRecord.State.Remediating.equals(record(fleet, "w-worker-1").state()); i++) fleet.passAfter(java.time.Duration.ofSeconds(15));
 
             RemediationRecord r = record(fleet, "w-worker-1");
-            assertEquals("Remediating", r.state(), r.toString());
+            assertEquals(RemediationRecord.State.Remediating, r.state(), r.toString());
             assertEquals(1, r.attempts());
             try (KubernetesClient k = fleet.client("w")) {
                 var node = k.nodes().withName("w-worker-1").get();
@@ -104,7 +104,7 @@ class DrainIT {
             for (int i = 0; i < 10 && !"Healthy".equals(fleet.engine.reconciler().state().apps().get("shop").target("w").health()); i++) {
                 fleet.passLater();
             }
-            assertEquals("Healthy", fleet.engine.reconciler().state().apps().get("shop").target("w").health(), "the replacement runs on another worker");
+            assertEquals(RemediationRecord.State.Healthy, fleet.engine.reconciler().state().apps().get("shop").target("w").health(), "the replacement runs on another worker");
             try (KubernetesClient k = fleet.client("w")) {
                 assertEquals(3, k.apps().deployments().inNamespace("shop").withName("web").get().getStatus().getAvailableReplicas());
             }
@@ -114,7 +114,7 @@ class DrainIT {
             // Its kubelet comes back: the node stays cordoned, and marked, until it has been healthy for minHealthyPeriodSeconds.
             fleet.backend.nodeReady("w", "w-worker-1", true);
             fleet.passAfter(java.time.Duration.ofSeconds(15));
-            assertEquals("Healthy", record(fleet, "w-worker-1").state(), record(fleet, "w-worker-1").toString());
+            assertEquals(RemediationRecord.State.Healthy, record(fleet, "w-worker-1").state(), record(fleet, "w-worker-1").toString());
             assertTrue(cordoned(fleet, "w-worker-1"), "healthy for less than minHealthyPeriodSeconds: still cordoned");
             fleet.passAfter(java.time.Duration.ofSeconds(3600));
             try (KubernetesClient k = fleet.client("w")) {
@@ -138,7 +138,7 @@ class DrainIT {
         try (TestFleet fleet = start(3)) {
             fleet.backend.nodeReady("w", "w-worker-1", false);
             String failed = null;
-            for (int i = 0; i < 30 && !"GaveUp".equals(record(fleet, "w-worker-1").state()); i++) {
+            for (int i = 0; i < 30 && !RemediationRecord.State.GaveUp.equals(record(fleet, "w-worker-1").state()); i++) {
                 fleet.passAfter(java.time.Duration.ofSeconds(15));
                 if (failed == null && record(fleet, "w-worker-1").message().contains("failed")) failed = record(fleet, "w-worker-1").message();
             }
@@ -146,7 +146,7 @@ class DrainIT {
                     "the record says why the attempt did nothing: " + failed);
 
             RemediationRecord r = record(fleet, "w-worker-1");
-            assertEquals("GaveUp", r.state(), r.toString());
+            assertEquals(RemediationRecord.State.GaveUp, r.state(), r.toString());
             assertEquals(2, r.attempts());
             assertTrue(webPods(fleet, "w-worker-1").stream().allMatch(p -> p.getMetadata().getDeletionTimestamp() == null),
                     "the budget (3 of 3 must be available, 2 are) never let the Pod go");

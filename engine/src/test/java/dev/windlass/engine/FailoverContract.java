@@ -212,7 +212,7 @@ abstract class FailoverContract {
             assertEquals(downSince, fleet.engine.reconciler().state().clusters().get("eu-1").unhealthySince(), "one clock, never reset");
             assertEquals(List.of("eu-1"), task.clustersBeforeFailover());
             assertEquals(List.of("eu-2"), task.clustersAfterFailover());
-            assertEquals("Pending", task.purge(), "eu-1 does not answer: its copy is removed when it does");
+            assertEquals(EvictionTask.Purge.Pending, task.purge(), "eu-1 does not answer: its copy is removed when it does");
 
             until(fleet, FailoverContract::failedOver, "healthy on eu-2");
             FailoverRecord h = stream(fleet).failoverMemory().history().get(0);
@@ -227,7 +227,7 @@ abstract class FailoverContract {
             fleet.backend.down("eu-1", false);
             after(fleet, 5);
             assertNull(ingest(fleet, "eu-1", "stream"), "Directly: removed as soon as eu-1 answers");
-            assertEquals("Done", stream(fleet).failoverMemory().eviction("eu-1").purge());
+            assertEquals(EvictionTask.Purge.Done, stream(fleet).failoverMemory().eviction("eu-1").purge());
             assertEquals(List.of("eu-2"), stream(fleet).placement());
 
             after(fleet, 30);
@@ -294,7 +294,7 @@ abstract class FailoverContract {
             assertNotNull(ingest(fleet, "eu-1", "stream"), "Never: the old copy keeps running");
             assertEquals(0, fleet.backend.deletes("eu-1", "deployments"));
             assertEquals(List.of("eu-1"), stream(fleet).failoverMemory().orphanedOn());
-            assertEquals("Orphaned", stream(fleet).failoverMemory().eviction("eu-1").purge());
+            assertEquals(EvictionTask.Purge.Orphaned, stream(fleet).failoverMemory().eviction("eu-1").purge());
             assertNull(stream(fleet).target("eu-1"), "no longer tracked");
             assertTrue(fleet.statusFile("status/apps/stream.yaml").contains("orphanedOn:"), fleet.statusFile("status/apps/stream.yaml"));
         }

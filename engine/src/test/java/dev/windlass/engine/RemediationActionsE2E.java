@@ -98,11 +98,11 @@ class RemediationActionsE2E {
         try (TestFleet fleet = start(RESTART)) {
             database(fleet);
             passesFor(fleet, 20);
-            assertEquals("Healthy", record(fleet.engine, "Deployment data/db").state());
+            assertEquals(RemediationRecord.State.Healthy, record(fleet.engine, "Deployment data/db").state());
             fleet.sandbox.simulator().workloadNeverReady(DB.onCluster("c"), true);
             passesFor(fleet, 400);
             RemediationRecord r = record(fleet.engine, "Deployment data/db");
-            assertEquals("GaveUp", r.state(), r.toString());
+            assertEquals(RemediationRecord.State.GaveUp, r.state(), r.toString());
             assertEquals(2, r.attempts());
             assertEquals(1, commits(fleet, "Restart attempt 1 of 2"));
             assertEquals(1, commits(fleet, "Restart attempt 2 of 2"));
@@ -112,11 +112,11 @@ class RemediationActionsE2E {
 
             fleet.sandbox.simulator().workloadNeverReady(DB.onCluster("c"), false);
             passesFor(fleet, 60);
-            assertEquals("Healthy", record(fleet.engine, "Deployment data/db").state());
+            assertEquals(RemediationRecord.State.Healthy, record(fleet.engine, "Deployment data/db").state());
             assertEquals(2, record(fleet.engine, "Deployment data/db").attempts(), "healthy for less than minHealthyPeriod: attempts kept");
             fleet.sandbox.simulator().workloadNeverReady(DB.onCluster("c"), true);
             passesFor(fleet, 200);
-            assertEquals("GaveUp", record(fleet.engine, "Deployment data/db").state(), "failing again soon after: no new sequence, no loop");
+            assertEquals(RemediationRecord.State.GaveUp, record(fleet.engine, "Deployment data/db").state(), "failing again soon after: no new sequence, no loop");
             assertEquals(0, commits(fleet, "attempt 3"));
 
             fleet.sandbox.simulator().workloadNeverReady(DB.onCluster("c"), false);
@@ -156,7 +156,7 @@ class RemediationActionsE2E {
             nodeReady(fleet, "c-worker-1", false);
             passesFor(fleet, 130);
             RemediationRecord r = record(fleet.engine, "Node c-worker-1");
-            assertEquals("GaveUp", r.state(), r.toString());
+            assertEquals(RemediationRecord.State.GaveUp, r.state(), r.toString());
             assertEquals(1, r.attempts());
             assertEquals(1, commits(fleet, "c-worker-1 marked unhealthy"));
             for (int i = 0; i < 3; i++) {
@@ -164,7 +164,7 @@ class RemediationActionsE2E {
                 passesFor(fleet, 30);
                 nodeReady(fleet, "c-worker-1", false);
                 passesFor(fleet, 60);
-                assertEquals("GaveUp", record(fleet.engine, "Node c-worker-1").state(), "flap " + i);
+                assertEquals(RemediationRecord.State.GaveUp, record(fleet.engine, "Node c-worker-1").state(), "flap " + i);
             }
             assertEquals(1, commits(fleet, "c-worker-1 marked unhealthy"), "never marked again after giving up");
             assertEquals(0, commits(fleet, "attempt 2"));
@@ -178,13 +178,13 @@ class RemediationActionsE2E {
             passesFor(fleet, 20);
             nodeReady(fleet, "c-worker-1", false);
             passesFor(fleet, 60);
-            assertEquals("Remediating", record(fleet.engine, "Node c-worker-1").state());
+            assertEquals(RemediationRecord.State.Remediating, record(fleet.engine, "Node c-worker-1").state());
             assertTrue(cordoned(fleet, "c-worker-1"));
             assertNotNull(record(fleet.engine, "Node c-worker-1").cordonedAt(), "Windlass records that it cordoned the node");
 
             nodeReady(fleet, "c-worker-1", true);
             passesFor(fleet, 300);
-            assertEquals("Healthy", record(fleet.engine, "Node c-worker-1").state());
+            assertEquals(RemediationRecord.State.Healthy, record(fleet.engine, "Node c-worker-1").state());
             assertTrue(cordoned(fleet, "c-worker-1"), "healthy for less than minHealthyPeriodSeconds: still cordoned");
             assertNotNull(mark(fleet, "c-worker-1"), "and still marked: its remediation is not over");
             passesFor(fleet, 330);
@@ -203,7 +203,7 @@ class RemediationActionsE2E {
             }
             nodeReady(fleet, "c-cp-1", false);
             passesFor(fleet, 60);
-            assertEquals("Remediating", record(fleet.engine, "Node c-cp-1").state());
+            assertEquals(RemediationRecord.State.Remediating, record(fleet.engine, "Node c-cp-1").state());
             assertNull(record(fleet.engine, "Node c-cp-1").cordonedAt(), "it was cordoned already");
             nodeReady(fleet, "c-cp-1", true);
             passesFor(fleet, 30);
@@ -226,7 +226,7 @@ class RemediationActionsE2E {
             passesFor(fleet, 80);
             RemediationRecord b = record(fleet.engine, "Pod data/member-b");
             assertNotNull(b, fleet.engine.reconciler().state().clusters().get("c").toString());
-            assertEquals("Marked", b.state(), b.toString());
+            assertEquals(RemediationRecord.State.Marked, b.state(), b.toString());
             assertTrue(b.message().startsWith("waiting for EtcdCluster/main to add a healthy replacement before Pod data/member-b is deleted"),
                     b.message());
             assertTrue(exists(fleet, "member-b"), "no replacement yet: not deleted");
@@ -267,8 +267,8 @@ class RemediationActionsE2E {
             database(fleet);
             passesFor(fleet, 20);
             fleet.sandbox.simulator().workloadNeverReady(DB.onCluster("c"), true);
-            for (int i = 0; i < 20 && !"Marked".equals(record(fleet.engine, "Deployment data/db").state()); i++) RemediationContract.after(fleet, 10);
-            assertEquals("Marked", record(fleet.engine, "Deployment data/db").state());
+            for (int i = 0; i < 20 && !RemediationRecord.State.Marked.equals(record(fleet.engine, "Deployment data/db").state()); i++) RemediationContract.after(fleet, 10);
+            assertEquals(RemediationRecord.State.Marked, record(fleet.engine, "Deployment data/db").state());
             fleet.clock.advance(Duration.ofSeconds(10));
             ClusterClients clients = new ClusterClients();
             try (Mirror mirror = Mirror.open(dir.resolve("dying"), GitRemote.anonymous(fleet.origin.toString()))) {

@@ -104,12 +104,12 @@ abstract class RemediationContract {
             assertEquals(3, cp(fleet).remediationRecords().size(), cp(fleet).remediationRecords().toString());
             notReady(fleet, "cp-cp-2", true);
             after(fleet, 5);
-            assertEquals("Pending", record(fleet, "cp-cp-2").state());
+            assertEquals(RemediationRecord.State.Pending, record(fleet, "cp-cp-2").state());
             after(fleet, 40);
             assertNull(mark(fleet, "cp-cp-2"), "45 s NotReady: within the 60 s timeout");
             PassReport marked = after(fleet, 20);
             assertEquals("Ready=" + notReadyStatus(fleet) + " for 1m", mark(fleet, "cp-cp-2"));
-            assertEquals("Marked", record(fleet, "cp-cp-2").state());
+            assertEquals(RemediationRecord.State.Marked, record(fleet, "cp-cp-2").state());
             assertTrue(marked.plan().recordFirst(), "the decision is recorded before it is acted on");
             assertTrue(story(fleet).contains("cp: Node cp-cp-2 marked unhealthy (Ready=" + notReadyStatus(fleet) + " for 1m): marked (attempt 1 of 3); the owner remediates (control-plane)"), story(fleet));
             assertTrue(story(fleet).contains("Windlass-Event: Remediation"));
@@ -120,7 +120,7 @@ abstract class RemediationContract {
             notReady(fleet, "cp-cp-2", false);
             after(fleet, 5);
             assertNull(mark(fleet, "cp-cp-2"), "healthy again: the mark comes off");
-            assertEquals("Healthy", record(fleet, "cp-cp-2").state());
+            assertEquals(RemediationRecord.State.Healthy, record(fleet, "cp-cp-2").state());
             assertTrue(story(fleet).contains("cp: Node cp-cp-2 healthy again"), story(fleet));
         }
     }
@@ -152,7 +152,7 @@ abstract class RemediationContract {
             notReady(fleet, "cp-cp-1", true);
             after(fleet, 5);
             after(fleet, 60);
-            assertEquals("Marked", record(fleet, "cp-cp-1").state());
+            assertEquals(RemediationRecord.State.Marked, record(fleet, "cp-cp-1").state());
             notReady(fleet, "cp-cp-2", true);
             after(fleet, 5);
             after(fleet, 60);
@@ -204,7 +204,7 @@ abstract class RemediationContract {
             unhealthyForTheTimeout(fleet, "cp-cp-2");
             after(fleet, 120);
             assertNull(mark(fleet, "cp-cp-2"), "maxRetry marks made: given up");
-            assertEquals("GaveUp", record(fleet, "cp-cp-2").state());
+            assertEquals(RemediationRecord.State.GaveUp, record(fleet, "cp-cp-2").state());
             for (int i = 0; i < 3; i++) after(fleet, 60);
             assertNull(mark(fleet, "cp-cp-2"));
             assertEquals(2, lines(fleet, "cp-cp-2 marked unhealthy"), story(fleet));
@@ -214,7 +214,7 @@ abstract class RemediationContract {
             after(fleet, 5);
             unhealthyForTheTimeout(fleet, "cp-cp-2");
             assertNull(mark(fleet, "cp-cp-2"), "healthy for less than minHealthyPeriodSeconds after giving up: not marked again");
-            assertEquals("GaveUp", record(fleet, "cp-cp-2").state());
+            assertEquals(RemediationRecord.State.GaveUp, record(fleet, "cp-cp-2").state());
 
             notReady(fleet, "cp-cp-2", false);
             after(fleet, 5);
@@ -324,7 +324,7 @@ abstract class RemediationContract {
             after(fleet, 70);
             assertNull(mark(fleet, "cp-cp-2"));
             assertEquals("Suspended", blocked(fleet).reason());
-            assertEquals("Unhealthy", record(fleet, "cp-cp-2").state(), "observed and recorded all the same");
+            assertEquals(RemediationRecord.State.Unhealthy, record(fleet, "cp-cp-2").state(), "observed and recorded all the same");
         }
     }
 }

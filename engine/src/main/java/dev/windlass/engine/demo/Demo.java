@@ -245,7 +245,7 @@ public final class Demo {
                 pass(engine);
                 sandbox.simulator().nodeReady("eu-1-cp-2", false);
                 out.println("  eu-1-cp-2 goes NotReady");
-                until(engine, st -> eu1(st, c -> c.remediationRecords().stream().anyMatch(r -> r.state().equals("Marked"))), Duration.ofSeconds(20));
+                until(engine, st -> eu1(st, c -> c.remediationRecords().stream().anyMatch(r -> r.in(RemediationRecord.State.Marked))), Duration.ofSeconds(20));
                 sandbox.simulator().nodeReady("eu-1-cp-3", false);
                 out.println("  eu-1-cp-3 goes NotReady too");
                 until(engine, st -> eu1(st, c -> c.conditions().stream().anyMatch(x -> x.type().equals("RemediationBlocked"))), Duration.ofSeconds(20));

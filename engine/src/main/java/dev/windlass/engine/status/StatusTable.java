@@ -89,7 +89,7 @@ public final class StatusTable {
                 for (var r : c.remediationRecords()) {
                     if (r.in(dev.windlass.policy.state.RemediationRecord.State.Healthy) && r.cordonedAt() == null) continue;  // a node still cordoned is not done
                     String why = Durations.held(r, now);
-                    unhealthy.add(new String[] {c.name(), r.target(), r.state(), Integer.toString(r.attempts()),
+                    unhealthy.add(new String[] {c.name(), r.target(), r.state().name(), Integer.toString(r.attempts()),
                             why + (r.message().isEmpty() ? "" : (why.isEmpty() ? "" : "; ") + r.message())});
                 }
                 c.conditions().stream().filter(x -> x.type().equals("RemediationBlocked"))

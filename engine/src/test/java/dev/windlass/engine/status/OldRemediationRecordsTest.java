@@ -56,14 +56,14 @@ class OldRemediationRecordsTest {
         List<RemediationRecord> records = state.clusters().get("eu-1").remediationRecords();
         assertEquals(2, records.size());
         RemediationRecord marked = records.get(0);
-        assertEquals("Marked", marked.state());
+        assertEquals(RemediationRecord.State.Marked, marked.state());
         assertEquals("Ready=False for 5m", marked.reason(), "read as written; the next pass records the condition alone");
         assertEquals(java.time.Instant.parse("2026-11-21T09:55:00Z"), marked.unhealthySince());
         assertEquals(java.time.Instant.parse("2026-11-21T10:00:00Z"), marked.markedAt());
         assertEquals(1, marked.attempts(), "its mark was not counted then; it is an attempt now");
         assertNull(marked.cordonedAt());
         RemediationRecord drained = records.get(1);
-        assertEquals("Remediating", drained.state());
+        assertEquals(RemediationRecord.State.Remediating, drained.state());
         assertEquals(1, drained.attempts());
         assertEquals(java.time.Instant.parse("2026-11-21T10:00:00Z"), drained.lastAttemptAt());
         assertNull(drained.cordonedAt(), "not recorded then: Windlass does not uncordon what it cannot tell it cordoned");

@@ -236,7 +236,7 @@ public final class Failovers {
             PurgeMode mode = trigger.purgeMode();
             EvictionTask task = new EvictionTask(from, reason, mode.name(), mode == PurgeMode.Gracefully ? trigger.gracePeriodSeconds() : null,
                     current, after, carried.values(), carried.problems(), now, null, null,
-                    mode == PurgeMode.Never ? Purge.Orphaned.name() : Purge.Pending.name());
+                    mode == PurgeMode.Never ? Purge.Orphaned : Purge.Pending);
             for (int i = 0; i < tasks.size(); i++) {
                 EvictionTask t = tasks.get(i);
                 if (t.inFlight() && t.clustersAfterFailover().contains(from)) {

@@ -117,7 +117,7 @@ final class RemediationRecordKeeping {
         if (r.in(State.Unhealthy) && !o.in(State.Unhealthy)) {
             return "unhealthy (" + Durations.held(r, now) + ")" + (r.message().isEmpty() ? "" : ": " + r.message());
         }
-        return r.state().toLowerCase(java.util.Locale.ROOT) + (r.reason().isEmpty() ? "" : " (" + r.reason() + ")")
+        return r.state().name().toLowerCase(java.util.Locale.ROOT) + (r.reason().isEmpty() ? "" : " (" + r.reason() + ")")
                 + (r.message().isEmpty() ? "" : ": " + r.message());
     }
 

@@ -43,10 +43,10 @@ final class Assessment {
             // The condition, not how long it held: that is unhealthySince, and a duration here would change every pass.
             String reason = u.type() + "=" + u.status();
             if (Durations.between(since, now) < u.timeoutSeconds()) {
-                return new RemediationRecord(policy.name(), t.id(), State.Pending.name(), reason, firstSeen, since, null, everHealthy, markedAt,
+                return new RemediationRecord(policy.name(), t.id(), State.Pending, reason, firstSeen, since, null, everHealthy, markedAt,
                         cordonedAt, attempts, lastAttempt, "unhealthy once it has held for " + Durations.seconds(u.timeoutSeconds()));
             }
-            String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : State.Unhealthy.name();
+            State state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : State.Unhealthy;
             return new RemediationRecord(policy.name(), t.id(), state, reason, firstSeen, since, null, everHealthy, markedAt, cordonedAt,
                     attempts, lastAttempt, prev == null ? "" : prev.message());
         }
@@ -55,11 +55,11 @@ final class Assessment {
         if (!everHealthy && (ready == null || !ready.status().equals(ConditionStatus.True.name())) && policy.startupTimeoutSeconds() > 0) {
             // Seen this long by this engine, never ready: the startup clock, for the same reason as above.
             if (Durations.between(firstSeen, now) >= policy.startupTimeoutSeconds()) {
-                String state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : State.Unhealthy.name();
+                State state = prev != null && Remediations.isUnhealthy(prev.state()) ? prev.state() : State.Unhealthy;
                 return new RemediationRecord(policy.name(), t.id(), state, "never " + readyType, firstSeen, firstSeen, null, false,
                         markedAt, cordonedAt, attempts, lastAttempt, prev == null ? "" : prev.message());
             }
-            return new RemediationRecord(policy.name(), t.id(), State.Pending.name(), "starting", firstSeen, null, null, false, null, null, 0, null,
+            return new RemediationRecord(policy.name(), t.id(), State.Pending, "starting", firstSeen, null, null, false, null, null, 0, null,
                     "not " + readyType + " yet; startup timeout " + Durations.seconds(policy.startupTimeoutSeconds()));
         }
         Instant healthySince = prev != null && prev.in(State.Healthy) && prev.healthySince() != null ? prev.healthySince() : now;
@@ -76,7 +76,7 @@ final class Assessment {
                     + Durations.seconds(policy.minHealthyPeriodSeconds()) + " starts a new retry sequence";
         }
         // The mark stays on a node Windlass cordoned until it is uncordoned; otherwise it comes off now.
-        return new RemediationRecord(policy.name(), t.id(), State.Healthy.name(), "", firstSeen, null, healthySince, true,
+        return new RemediationRecord(policy.name(), t.id(), State.Healthy, "", firstSeen, null, healthySince, true,
                 cordonedAt == null ? null : markedAt, cordonedAt, attempts, lastAttempt, message);
     }
 

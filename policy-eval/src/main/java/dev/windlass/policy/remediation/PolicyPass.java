@@ -180,7 +180,7 @@ final class PolicyPass {
         int attempt = r.attempts() + 1;
         if (markOn) return take(r, t, seen, firstSeen, attempt);
         actions.add(act.mark(t, Durations.held(r, now)));
-        return new RemediationRecord(r.policy(), r.target(), State.Marked.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
+        return new RemediationRecord(r.policy(), r.target(), State.Marked, r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), now, r.cordonedAt(), attempt, now, "marked (attempt " + attempt + " of "
                 + policy.maxRetry() + "); " + policy.action() + " next pass");
     }
@@ -193,7 +193,7 @@ final class PolicyPass {
         // Windlass undoes only what it did: a node cordoned already (by its owner, by hand) stays as it was found.
         Instant cordonedAt = r.cordonedAt() != null || policy.action() != RemediationPolicy.Action.CordonAndDrain || t.unschedulable()
                 ? r.cordonedAt() : now;
-        return new RemediationRecord(r.policy(), r.target(), State.Remediating.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
+        return new RemediationRecord(r.policy(), r.target(), State.Remediating, r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), r.markedAt(), cordonedAt, attempt, now, policy.action() + " attempt " + attempt + " of "
                 + policy.maxRetry());
     }
@@ -214,7 +214,7 @@ final class PolicyPass {
         if (r.attempts() >= policy.maxRetry()) return r.with(State.GaveUp, givenUp(r));
         actions.add(act.mark(t, Durations.held(r, now)));
         int attempt = r.attempts() + 1;
-        return new RemediationRecord(r.policy(), r.target(), State.Marked.name(), r.reason(), r.firstSeen(), r.unhealthySince(), null,
+        return new RemediationRecord(r.policy(), r.target(), State.Marked, r.reason(), r.firstSeen(), r.unhealthySince(), null,
                 r.everHealthy(), now, r.cordonedAt(), attempt, now, "marked (attempt " + attempt + " of "
                 + policy.maxRetry() + "); the owner remediates");
     }

@@ -102,9 +102,8 @@ public final class Remediations {
     }
 
     /** Unhealthy past its timeout: Unhealthy, Marked, Remediating or GaveUp. */
-    static boolean isUnhealthy(String state) {
-        return state.equals(State.Unhealthy.name()) || state.equals(State.Marked.name()) || state.equals(State.Remediating.name())
-                || state.equals(State.GaveUp.name());
+    static boolean isUnhealthy(State state) {
+        return state == State.Unhealthy || state == State.Marked || state == State.Remediating || state == State.GaveUp;
     }
 
     /** Counted as unhealthy by the gates: unhealthy past the timeout, or missing. */

@@ -18,21 +18,21 @@ import java.util.List;
 public record EvictionTask(String fromCluster, String reason, String purgeMode, Integer gracePeriodSeconds,
                            List<String> clustersBeforeFailover, List<String> clustersAfterFailover,
                            List<PreservedValue> preservedState, List<String> notes, Instant createdAt,
-                           Instant completedAt, Instant failedAt, String purge) {
+                           Instant completedAt, Instant failedAt, Purge purge) {
 
     public EvictionTask {
         clustersBeforeFailover = clustersBeforeFailover == null ? List.of() : List.copyOf(clustersBeforeFailover);
         clustersAfterFailover = clustersAfterFailover == null ? List.of() : List.copyOf(clustersAfterFailover);
         preservedState = preservedState == null ? List.of() : List.copyOf(preservedState);
         notes = notes == null ? List.of() : List.copyOf(notes);
-        purge = purge == null ? Purge.Pending.name() : purge;
+        purge = purge == null ? Purge.Pending : purge;
     }
 
-    /** What became of the old copy; {@code purge} holds one's name, as the status file does. */
+    /** What became of the old copy. */
     public enum Purge { Pending, Done, Orphaned }
 
     /** Whether the old copy is {@code p}. */
-    public boolean purgeIs(Purge p) { return purge.equals(p.name()); }
+    public boolean purgeIs(Purge p) { return purge == p; }
 
     /** In flight: recorded, and its new placement neither healthy yet nor given up. Counts against maxConcurrentFailovers. */
     public boolean inFlight() { return completedAt == null && failedAt == null; }
@@ -54,6 +54,6 @@ public record EvictionTask(String fromCluster, String reason, String purgeMode, 
 
     public EvictionTask purged(Purge how) {
         return new EvictionTask(fromCluster, reason, purgeMode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
-                preservedState, notes, createdAt, completedAt, failedAt, how.name());
+                preservedState, notes, createdAt, completedAt, failedAt, how);
     }
 }

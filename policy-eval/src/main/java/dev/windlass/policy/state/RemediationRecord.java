@@ -25,28 +25,28 @@ import java.time.Instant;
  * @param lastAttemptAt when the last one was taken
  * @param message       what is happening now, in words: the step, what it waits for, why an attempt failed
  */
-public record RemediationRecord(String policy, String target, String state, String reason, Instant firstSeen, Instant unhealthySince,
+public record RemediationRecord(String policy, String target, State state, String reason, Instant firstSeen, Instant unhealthySince,
                                 Instant healthySince, boolean everHealthy, Instant markedAt, Instant cordonedAt, int attempts,
                                 Instant lastAttemptAt, String message) {
     public RemediationRecord {
         reason = reason == null ? "" : reason;
         message = message == null ? "" : message;
         // Written before a mark counted as an attempt: the mark it carries is one, so that it is bounded like any other.
-        if (state.equals(State.Marked.name()) && attempts == 0) attempts = 1;
+        if (state == State.Marked && attempts == 0) attempts = 1;
     }
 
     /** A record of a target Windlass did not cordon. */
-    public RemediationRecord(String policy, String target, String state, String reason, Instant firstSeen, Instant unhealthySince,
+    public RemediationRecord(String policy, String target, State state, String reason, Instant firstSeen, Instant unhealthySince,
                              Instant healthySince, boolean everHealthy, Instant markedAt, int attempts, Instant lastAttemptAt, String message) {
         this(policy, target, state, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt, null, attempts, lastAttemptAt,
                 message);
     }
 
-    /** The states a watched target goes through; {@code state} holds one's name, as the status file does. */
+    /** The states a watched target goes through. */
     public enum State { Healthy, Pending, Unhealthy, Marked, Remediating, GaveUp, Missing }
 
     /** Whether the record is in {@code s}. */
-    public boolean in(State s) { return state.equals(s.name()); }
+    public boolean in(State s) { return state == s; }
 
     public boolean inFlight() { return in(State.Marked) || in(State.Remediating); }
 
@@ -57,11 +57,6 @@ public record RemediationRecord(String policy, String target, String state, Stri
 
     /** The same record in {@code newState}, saying {@code text}. */
     public RemediationRecord with(State newState, String text) {
-        return with(newState.name(), text);
-    }
-
-    /** The same record in {@code newState} (a {@link State}'s name), saying {@code text}. */
-    public RemediationRecord with(String newState, String text) {
         return new RemediationRecord(policy, target, newState, reason, firstSeen, unhealthySince, healthySince, everHealthy, markedAt,
                 cordonedAt, attempts, lastAttemptAt, text);
     }

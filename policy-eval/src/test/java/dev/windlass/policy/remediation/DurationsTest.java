@@ -20,10 +20,10 @@ class DurationsTest {
 
     @Test
     void howLongAConditionHeldIsCountedFromItsSinceTime() {
-        RemediationRecord r = new RemediationRecord("cp", "Node n1", "Marked", "Ready=Unknown", Instant.parse("2026-11-21T09:00:00Z"),
+        RemediationRecord r = new RemediationRecord("cp", "Node n1", RemediationRecord.State.Marked, "Ready=Unknown", Instant.parse("2026-11-21T09:00:00Z"),
                 Instant.parse("2026-11-21T09:58:30Z"), null, true, Instant.parse("2026-11-21T09:59:30Z"), 1, Instant.parse("2026-11-21T09:59:30Z"), "");
         assertEquals("Ready=Unknown for 1m30s", Durations.held(r, Instant.parse("2026-11-21T10:00:00Z")));
-        RemediationRecord healthy = new RemediationRecord("cp", "Node n1", "Healthy", "", Instant.parse("2026-11-21T09:00:00Z"), null,
+        RemediationRecord healthy = new RemediationRecord("cp", "Node n1", RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T09:00:00Z"), null,
                 Instant.parse("2026-11-21T09:59:50Z"), true, null, 1, Instant.parse("2026-11-21T09:59:30Z"), "");
         assertEquals("", Durations.held(healthy, Instant.parse("2026-11-21T10:00:00Z")), "healthy: nothing held");
     }

@@ -67,7 +67,7 @@ class OverlappingPoliciesTest {
             node("n4", "c", "True"), node("n5", "c", "False"));
 
     static RemediationRecord down(String policy, String node) {
-        return new RemediationRecord(policy, "Node " + node, "Unhealthy", "Ready=False", Instant.parse("2026-11-21T09:00:00Z"), Instant.parse("2026-11-21T09:50:00Z"), null, true,
+        return new RemediationRecord(policy, "Node " + node, RemediationRecord.State.Unhealthy, "Ready=False", Instant.parse("2026-11-21T09:00:00Z"), Instant.parse("2026-11-21T09:50:00Z"), null, true,
                 null, 0, null, "");
     }
 

@@ -77,19 +77,19 @@ class RemediationsTest {
     }
 
     static RemediationRecord healthy(String node) {
-        return new RemediationRecord("control-plane", "Node " + node, "Healthy", "", Instant.parse("2026-11-21T09:00:00Z"), null,
+        return new RemediationRecord("control-plane", "Node " + node, RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T09:00:00Z"), null,
                 Instant.parse("2026-11-21T09:00:00Z"), true, null, 0, null, "");
     }
 
     /** A node this engine has seen unhealthy since {@code since}, not yet for the timeout. */
     static RemediationRecord pending(String node, String since) {
-        return new RemediationRecord("control-plane", "Node " + node, "Pending", "Ready=False", Instant.parse("2026-11-21T09:00:00Z"), Instant.parse(since),
+        return new RemediationRecord("control-plane", "Node " + node, RemediationRecord.State.Pending, "Ready=False", Instant.parse("2026-11-21T09:00:00Z"), Instant.parse(since),
                 null, true, null, 0, null, "");
     }
 
     /** A node this engine first saw at {@code firstSeen}, never ready since. */
     static RemediationRecord starting(String node, String firstSeen) {
-        return new RemediationRecord("control-plane", "Node " + node, "Pending", "starting", Instant.parse(firstSeen), null, null, false, null, 0, null, "");
+        return new RemediationRecord("control-plane", "Node " + node, RemediationRecord.State.Pending, "starting", Instant.parse(firstSeen), null, null, false, null, 0, null, "");
     }
 
     static EngineState recorded(List<RemediationRecord> records) {
@@ -134,18 +134,18 @@ class RemediationsTest {
                 node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T08:00:00Z")),
                 recorded(List.of(healthy("n1"), healthy("n2"), starting("n3", "2026-11-21T09:55:00Z"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord n3 = young.clusters().get("cp").records().get(2);
-        assertEquals("Pending", n3.state(), "seen for 5 minutes, whatever the server says its age is: still starting");
+        assertEquals(RemediationRecord.State.Pending, n3.state(), "seen for 5 minutes, whatever the server says its age is: still starting");
         var old = Remediations.decide(desired, observed(node("n1", "True", "2026-11-21T09:00:00Z", ""),
                 node("n2", "True", "2026-11-21T09:00:00Z", ""), node("n3", "Unknown", "", "2026-11-21T09:59:00Z")),
                 recorded(List.of(healthy("n1"), healthy("n2"), starting("n3", "2026-11-21T09:45:00Z"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord late = old.clusters().get("cp").records().get(2);
-        assertEquals("Marked", late.state());
+        assertEquals(RemediationRecord.State.Marked, late.state());
         assertEquals("never Ready", late.reason());
         assertEquals(java.time.Instant.parse("2026-11-21T09:45:00Z"), late.unhealthySince(), "since this engine first saw it");
     }
 
     /** A node this engine saw unhealthy since {@code since}, with {@code attempts} marks made, the last at {@code lastAttempt}. */
-    static RemediationRecord unhealthy(String node, String state, String since, int attempts, String lastAttempt) {
+    static RemediationRecord unhealthy(String node, RemediationRecord.State state, String since, int attempts, String lastAttempt) {
         return new RemediationRecord("control-plane", "Node " + node, state, "Ready=False", Instant.parse("2026-11-21T09:00:00Z"), Instant.parse(since), null, true,
                 null, attempts, lastAttempt == null ? null : Instant.parse(lastAttempt), "");
     }
@@ -156,9 +156,9 @@ class RemediationsTest {
         ObservedState flapped = observed(node("n1", "True", "", ""), node("n2", "False", "", ""), node("n3", "True", "", ""));
         // Marked at 09:58, healthy a moment (the mark came off), unhealthy again past the timeout.
         var soon = Remediations.decide(desired, flapped, recorded(List.of(healthy("n1"),
-                unhealthy("n2", "Pending", "2026-11-21T09:59:00Z", 1, "2026-11-21T09:58:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
+                unhealthy("n2", RemediationRecord.State.Pending, "2026-11-21T09:59:00Z", 1, "2026-11-21T09:58:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord n2 = soon.clusters().get("cp").records().get(1);
-        assertEquals("Unhealthy", n2.state());
+        assertEquals(RemediationRecord.State.Unhealthy, n2.state());
         assertEquals(1, n2.attempts());
         assertTrue(soon.actions().isEmpty(), "2 minutes after the last mark: not marked again yet");
         assertEquals("Ready=False", n2.reason(), "the condition; how long it held is in unhealthySince");
@@ -167,11 +167,11 @@ class RemediationsTest {
         var due = Remediations.decide(desired, flapped, recorded(List.of(healthy("n1"), n2, healthy("n3"))), Suspensions.at(desired, later), later);
         assertEquals(1, due.actions().size(), "5 minutes after the last mark: marked again");
         assertEquals(2, due.clusters().get("cp").records().get(1).attempts());
-        assertEquals("Marked", due.clusters().get("cp").records().get(1).state());
+        assertEquals(RemediationRecord.State.Marked, due.clusters().get("cp").records().get(1).state());
 
         var spent = Remediations.decide(desired, flapped, recorded(List.of(healthy("n1"),
-                unhealthy("n2", "Unhealthy", "2026-11-21T09:58:00Z", 3, "2026-11-21T09:50:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
-        assertEquals("GaveUp", spent.clusters().get("cp").records().get(1).state(), "maxRetry marks made");
+                unhealthy("n2", RemediationRecord.State.Unhealthy, "2026-11-21T09:58:00Z", 3, "2026-11-21T09:50:00Z"), healthy("n3"))), Suspensions.at(desired, NOW), NOW);
+        assertEquals(RemediationRecord.State.GaveUp, spent.clusters().get("cp").records().get(1).state(), "maxRetry marks made");
         assertTrue(spent.actions().isEmpty());
     }
 
@@ -180,10 +180,10 @@ class RemediationsTest {
         DesiredState desired = repo(READY_FALSE);
         ObservedState n1BackStillMarked = observed(marked(node("n1", "True", "", "")), node("n2", "False", "", ""),
                 node("n3", "True", "", ""), node("n4", "True", "", ""), node("n5", "True", "", ""));
-        RemediationRecord n1 = new RemediationRecord("control-plane", "Node n1", "Marked", "Ready=False", Instant.parse("2026-11-21T09:00:00Z"),
+        RemediationRecord n1 = new RemediationRecord("control-plane", "Node n1", RemediationRecord.State.Marked, "Ready=False", Instant.parse("2026-11-21T09:00:00Z"),
                 Instant.parse("2026-11-21T09:40:00Z"), null, true, Instant.parse("2026-11-21T09:41:00Z"), 1, Instant.parse("2026-11-21T09:41:00Z"), "");
         var d = Remediations.decide(desired, n1BackStillMarked, recorded(List.of(n1,
-                unhealthy("n2", "Unhealthy", "2026-11-21T09:50:00Z", 0, null), healthy("n3"), healthy("n4"), healthy("n5"))),
+                unhealthy("n2", RemediationRecord.State.Unhealthy, "2026-11-21T09:50:00Z", 0, null), healthy("n3"), healthy("n4"), healthy("n5"))),
                 Suspensions.at(desired, NOW), NOW);
         assertEquals(List.of("Node n1"), d.actions().stream().map(a -> a.object().kind() + " " + a.object().name()).toList(),
                 "only n1's mark comes off in this pass");
@@ -194,19 +194,19 @@ class RemediationsTest {
                 recorded(d.clusters().get("cp").records()), Suspensions.at(desired, NOW.plusSeconds(10)), NOW.plusSeconds(10));
         assertEquals(1, next.actions().size(), "n1's mark is off: n2 is marked");
         assertEquals("Node n2", next.clusters().get("cp").records().get(1).target());
-        assertEquals("Marked", next.clusters().get("cp").records().get(1).state());
+        assertEquals(RemediationRecord.State.Marked, next.clusters().get("cp").records().get(1).state());
     }
 
     @Test
     void aRecordOfThePreviousEngineGoesOnWhereItStood() {
         DesiredState desired = repo(READY_FALSE);
         // As the engine wrote it before records kept since-times only, and before a mark counted as an attempt.
-        RemediationRecord old = new RemediationRecord("control-plane", "Node n2", "Marked", "Ready=False for 5m", Instant.parse("2026-11-21T08:00:00Z"),
+        RemediationRecord old = new RemediationRecord("control-plane", "Node n2", RemediationRecord.State.Marked, "Ready=False for 5m", Instant.parse("2026-11-21T08:00:00Z"),
                 Instant.parse("2026-11-21T09:55:00Z"), null, true, Instant.parse("2026-11-21T09:56:00Z"), 0, null, "marked; the owner remediates");
         var d = Remediations.decide(desired, observed(node("n1", "True", "", ""), marked(node("n2", "False", "", "")), node("n3", "True", "", "")),
                 recorded(List.of(healthy("n1"), old, healthy("n3"))), Suspensions.at(desired, NOW), NOW);
         RemediationRecord n2 = d.clusters().get("cp").records().get(1);
-        assertEquals("Marked", n2.state());
+        assertEquals(RemediationRecord.State.Marked, n2.state());
         assertEquals("Ready=False", n2.reason(), "the condition alone from now on");
         assertEquals(java.time.Instant.parse("2026-11-21T09:55:00Z"), n2.unhealthySince(), "its clock goes on");
         assertEquals(1, n2.attempts(), "its mark counts");
@@ -225,7 +225,7 @@ class RemediationsTest {
                   checks: {unhealthyConditions: [{type: Ready, status: "False", timeoutSeconds: 60}]}
                   remediation: {action: CordonAndDrain, minHealthyPeriodSeconds: 600}
                 """;
-        RemediationRecord cordoned = new RemediationRecord("control-plane", "Node n2", "Healthy", "", Instant.parse("2026-11-21T09:00:00Z"), null,
+        RemediationRecord cordoned = new RemediationRecord("control-plane", "Node n2", RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T09:00:00Z"), null,
                 Instant.parse("2026-11-21T09:50:00Z"), true, Instant.parse("2026-11-21T09:30:00Z"), Instant.parse("2026-11-21T09:31:00Z"), 1, Instant.parse("2026-11-21T09:31:00Z"), "");
         ObservedTarget n2 = marked(node("n2", "True", "", ""));
         n2 = new ObservedTarget(n2.kind(), "", "n2", Map.of(), n2.annotations(), n2.conditions(), "", List.of(), true);
