@@ -1,5 +1,6 @@
 package dev.windlass.applier;
 
+import dev.windlass.policy.plan.ActionReason;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,7 +91,7 @@ class RealWorldManifestsIT {
         List<Action> actions = app.manifests().stream()
                 .sorted(Comparator.comparing((Manifest m) -> !m.ref().kind().equals("Namespace"))
                         .thenComparing(m -> !m.ref().kind().equals("CustomResourceDefinition")))
-                .map(m -> new Action(app.name(), RealCluster.NAME, m.ref(), m.apiVersion(), operation, "test", List.of(), m,
+                .map(m -> new Action(app.name(), RealCluster.NAME, m.ref(), m.apiVersion(), operation, new ActionReason.ChangedInGit(), List.of(), m,
                         ApplyStrategy.ServerSide, false))
                 .toList();
         return new Stage("apply", "", actions);

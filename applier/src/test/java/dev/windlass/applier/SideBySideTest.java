@@ -1,5 +1,6 @@
 package dev.windlass.applier;
 
+import dev.windlass.policy.plan.ActionReason;
 import static dev.windlass.applier.support.Fixtures.configMap;
 import static dev.windlass.applier.support.Fixtures.manifest;
 import static dev.windlass.applier.support.Fixtures.yaml;
@@ -109,7 +110,7 @@ class SideBySideTest {
     }
 
     private static Action create(String app, Manifest m) {
-        return new Action(app, "eu-1", m.ref(), m.apiVersion(), Operation.Create, "test", List.of(), m, ApplyStrategy.ClientSide, false);
+        return new Action(app, "eu-1", m.ref(), m.apiVersion(), Operation.Create, new ActionReason.NotOnCluster(), List.of(), m, ApplyStrategy.ClientSide, false);
     }
 
     /** Like the engine registers a sandbox cluster, with {@code inFlight} writes at once. */

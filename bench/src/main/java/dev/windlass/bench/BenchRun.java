@@ -124,7 +124,7 @@ final class BenchRun {
                 figures.add("  objects re-planned (compared afresh)", COUNT, noop.planning().objectsPlanned());
                 figures.add("  status commits", COUNT, noop.committed() ? 1 : 0);
                 // A no-op pass should plan nothing; when it does, say what, so the figure can be explained.
-                noop.plan().actions().stream().limit(3).forEach(a -> log.printf("  no-op pass planned: %s (%s) %s%n", a.describe(), a.reason(), a.fields()));
+                noop.plan().actions().stream().limit(3).forEach(a -> log.printf("  no-op pass planned: %s (%s) %s%n", a.describe(), a.reason().text(), a.fields()));
             }
 
             // One file changes: one app's ConfigMap.

@@ -10,6 +10,7 @@ import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionReason;
 import dev.windlass.policy.plan.HeldAction;
 import dev.windlass.policy.plan.Operation;
 import dev.windlass.policy.plan.Plan;
@@ -150,7 +151,7 @@ final class DashboardLoad {
                     targets, List.of()));
             if (apps.size() % 31 == 0) {
                 Manifest m = a.manifests().get(0);
-                held.add(new HeldAction(new Action(a.name(), clusters.get(clusters.size() - 1), m.ref(), m.apiVersion(), Operation.Update, "changed",
+                held.add(new HeldAction(new Action(a.name(), clusters.get(clusters.size() - 1), m.ref(), m.apiVersion(), Operation.Update, new ActionReason.ChangedInGit(),
                         List.of(), m, null, false), "RolloutPolicy bench: wave 2 waits for wave 1"));
             }
         }

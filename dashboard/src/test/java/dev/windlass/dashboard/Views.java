@@ -1,5 +1,6 @@
 package dev.windlass.dashboard;
 
+import dev.windlass.policy.plan.ActionReason;
 import dev.windlass.policy.failover.AppFailover;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.ObjectRef;
@@ -132,7 +133,7 @@ final class Views {
     }
 
     static Plan plan(String blocked) {
-        Action wait = new Action("web", "us-1", new ObjectRef("", "ConfigMap", "web", "web"), "v1", Operation.Update, "changed",
+        Action wait = new Action("web", "us-1", new ObjectRef("", "ConfigMap", "web", "web"), "v1", Operation.Update, new ActionReason.ChangedInGit(),
                 List.of(), null, null, false);
         Map<String, AppFailover> failovers = new TreeMap<>();
         if (blocked != null) {

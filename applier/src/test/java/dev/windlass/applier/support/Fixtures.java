@@ -1,5 +1,6 @@
 package dev.windlass.applier.support;
 
+import dev.windlass.policy.plan.ActionReason;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -51,11 +52,11 @@ public final class Fixtures {
     public static Action update(String cluster, Manifest m) { return write(cluster, m, Operation.Update); }
 
     public static Action delete(String cluster, ObjectRef ref) {
-        return new Action(APP, cluster, ref, ref.group().isEmpty() ? "v1" : ref.group() + "/v1", Operation.Delete, "not in Git", List.of(), null, ApplyStrategy.ClientSide, false);
+        return new Action(APP, cluster, ref, ref.group().isEmpty() ? "v1" : ref.group() + "/v1", Operation.Delete, new ActionReason.Removed(ActionReason.Leave.FromGit, cluster, false), List.of(), null, ApplyStrategy.ClientSide, false);
     }
 
     public static Action write(String cluster, Manifest m, Operation operation) {
-        return new Action(APP, cluster, m.ref(), m.apiVersion(), operation, "test", List.of(), m, ApplyStrategy.ClientSide, false);
+        return new Action(APP, cluster, m.ref(), m.apiVersion(), operation, new ActionReason.ChangedInGit(), List.of(), m, ApplyStrategy.ClientSide, false);
     }
 
     /** The same action sent by server-side apply. */
@@ -72,7 +73,7 @@ public final class Fixtures {
 
     /** Letting go of an object (gc policy Never), as the planner sends it: no desired body. */
     public static Action orphan(String cluster, ObjectRef ref, String apiVersion) {
-        return new Action(APP, cluster, ref, apiVersion, Operation.Orphan, "gc policy Never", List.of(), null,
+        return new Action(APP, cluster, ref, apiVersion, Operation.Orphan, new ActionReason.Removed(ActionReason.Leave.FromGit, cluster, true), List.of(), null,
                 ApplyStrategy.ClientSide, false);
     }
 

@@ -1,5 +1,6 @@
 package dev.windlass.applier.write;
 
+import dev.windlass.policy.plan.ActionReason;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -53,7 +54,7 @@ class RemediationActionsIT {
     static Action action(Operation op, ObjectRef ref, String apiVersion, Map<String, Object> patch) {
         Manifest body = patch == null ? null : new Manifest(ref, apiVersion, patch, null, "", 0, Manifest.ApplyMode.ALWAYS,
                 Manifest.GcPolicy.NEVER, false);
-        return new Action("", RealCluster.NAME, ref, apiVersion, op, "remediation test", List.of(), body, Application.ApplyStrategy.ClientSide, false);
+        return new Action("", RealCluster.NAME, ref, apiVersion, op, new ActionReason.Remediation("test", ActionReason.Step.Delete, "a test"), List.of(), body, Application.ApplyStrategy.ClientSide, false);
     }
 
     /** A Deployment whose Pods the scheduler places on worker-7 (a user pinning them there). */

@@ -1,5 +1,6 @@
 package dev.windlass.applier.write;
 
+import dev.windlass.policy.plan.ActionReason;
 import static dev.windlass.applier.support.Fixtures.configMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,7 +33,7 @@ class ServerSideApplyTest {
                     """;
             cluster.server().expect().patch().withPath(PATH + "?fieldManager=windlass").andReturn(201, stored).once();
             var manifest = configMap("demo", "settings", "v");
-            var action = new Action(Fixtures.APP, "eu-1", manifest.ref(), manifest.apiVersion(), Operation.Create, "test", List.of(), manifest,
+            var action = new Action(Fixtures.APP, "eu-1", manifest.ref(), manifest.apiVersion(), Operation.Create, new ActionReason.NotOnCluster(), List.of(), manifest,
                     ApplyStrategy.ServerSide, false);
 
             ActionResult result = new ActionWrite().apply(cluster.client(), action);

@@ -1,5 +1,6 @@
 package dev.windlass.engine.http;
 
+import dev.windlass.policy.plan.ActionReason;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.engine.reconcile.PassReport;
@@ -32,7 +33,7 @@ class ShardMetricsTest {
     @Test
     void aPassForShardOneCountsOnShardOneAndSaysWhichShardsAreHeld() {
         ShardAssignment assignment = ShardAssignment.of(2, Map.of("eu-1", pinned("eu-1", 0), "eu-2", pinned("eu-2", 1), "us-1", pinned("us-1", 1)));
-        Action create = new Action("web", "eu-2", new ObjectRef("apps", "Deployment", "web", "web"), "apps/v1", Operation.Create, "new",
+        Action create = new Action("web", "eu-2", new ObjectRef("apps", "Deployment", "web", "web"), "apps/v1", Operation.Create, new ActionReason.NotOnCluster(),
                 List.of(), null, null, false, false);
         PassReport report = new PassReport("0123456789abcdef", null, new Plan("0123456", List.of(), List.of(), List.of(), List.of(), "h",
                 Map.of(), false), new ApplyResult(List.of(new ActionResult(create, Outcome.Created, "", false))), List.of(),

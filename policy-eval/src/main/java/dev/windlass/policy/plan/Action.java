@@ -14,15 +14,15 @@ import java.util.List;
  * @param strategy how to send it, already chosen for this cluster (the applier never re-decides)
  * @param force    take ownership of fields another manager owns (server-side apply); off unless the app opts in
  * @param drift    whether the write corrects drift (the cluster changed, not Git): what decides, where it matters, that a
- *                 correction held back is still drift to show; the reason is only its words
+ *                 correction held back is still drift to show
  */
-public record Action(String app, String cluster, ObjectRef object, String apiVersion, Operation operation, String reason,
+public record Action(String app, String cluster, ObjectRef object, String apiVersion, Operation operation, ActionReason reason,
                      List<String> fields, Manifest desired, ApplyStrategy strategy, boolean force, boolean drift) {
 
     public Action { fields = List.copyOf(fields); }
 
     /** A write that is not a drift correction. */
-    public Action(String app, String cluster, ObjectRef object, String apiVersion, Operation operation, String reason,
+    public Action(String app, String cluster, ObjectRef object, String apiVersion, Operation operation, ActionReason reason,
                   List<String> fields, Manifest desired, ApplyStrategy strategy, boolean force) {
         this(app, cluster, object, apiVersion, operation, reason, fields, desired, strategy, force, false);
     }

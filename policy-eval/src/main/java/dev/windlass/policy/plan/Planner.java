@@ -189,7 +189,7 @@ public final class Planner {
             for (String old : current) {
                 if (clusters.contains(old)) continue;
                 removedFrom.add(old);
-                List<Action> removal = removalOf(app.name(), "application no longer placed on " + old,
+                List<Action> removal = removalOf(app.name(), ActionReason.Leave.NoLongerPlaced,
                         observed.cluster(old), previous.target(old), ownership.claimedByOthers(app.name(), old));
                 String graceful = af == null ? null : af.purgeHeld().get(old);
                 if (graceful != null) removal.forEach(a -> held.add(new HeldAction(a, graceful)));
@@ -262,7 +262,7 @@ public final class Planner {
             }
             if (!gone.prune()) return;
             for (TargetStatus t : gone.targets()) {
-                holdIfSuspended(suspensions, gone.name(), Map.of(), t.cluster(), removalOf(gone.name(), "application deleted from Git",
+                holdIfSuspended(suspensions, gone.name(), Map.of(), t.cluster(), removalOf(gone.name(), ActionReason.Leave.AppDeleted,
                         observed.cluster(t.cluster()), t, ownership.claimedByOthers(gone.name(), t.cluster())), deletes, held);
             }
         }
@@ -298,7 +298,7 @@ public final class Planner {
         else removal.forEach(a -> held.add(new HeldAction(a, why)));
     }
 
-    private static List<Action> removalOf(String app, String why, ClusterObservation obs, TargetStatus previous,
+    private static List<Action> removalOf(String app, ActionReason.Leave why, ClusterObservation obs, TargetStatus previous,
                                           java.util.function.Predicate<dev.windlass.policy.model.ObjectRef> claimedByOthers) {
         if (!obs.reachable()) return List.of();
         var recorded = TargetPlanner.inventoryOf(previous, obs.inventories().get(app));

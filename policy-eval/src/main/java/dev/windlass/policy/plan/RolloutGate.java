@@ -46,7 +46,7 @@ final class RolloutGate {
             if (!obs.reachable()) return;
             TargetPlanner.Result r = TargetPlanner.plan(good, obs, previous == null ? null : previous.target(cluster),
                     ownership.claimedByOthers(app.name(), cluster));
-            String why = "rollback to " + good.revision() + ": revision " + app.revision() + " failed its rollout";
+            ActionReason why = new ActionReason.Rollback(good.revision(), app.revision());
             r.applies().forEach(a -> applies.add(withReason(a, why)));
             r.deletes().forEach(a -> deletes.add(withReason(a, why)));
             targets.put(cluster, r.target());
@@ -65,7 +65,7 @@ final class RolloutGate {
         return revisions.find(app.name(), previous.lastGood().revision(), previous.lastGood().source());
     }
 
-    private static Action withReason(Action a, String reason) {
+    private static Action withReason(Action a, ActionReason reason) {
         return new Action(a.app(), a.cluster(), a.object(), a.apiVersion(), a.operation(), reason, a.fields(), a.desired(), a.strategy(), a.force(), a.drift());
     }
 }

@@ -59,7 +59,7 @@ final class TargetPlanner {
             desired.add(m.ref());
             if (m.implicit()) {
                 if (!obs.namespaces().contains(m.ref().name())) {
-                    applies.add(action(app, cluster, m, Operation.Create, "namespace of the application, created because it is absent", List.of(), strategy));
+                    applies.add(action(app, cluster, m, Operation.Create, new ActionReason.NamespaceAbsent(), List.of(), strategy));
                 }
                 continue;
             }
@@ -74,7 +74,7 @@ final class TargetPlanner {
                 if (m.applyMode() == Manifest.ApplyMode.ONCE && inventory.containsKey(m.ref())) {
                     notes.add(m.ref() + " was deleted on the cluster; apply-once objects are not re-created");
                 } else {
-                    applies.add(action(app, cluster, m, Operation.Create, "not on the cluster", List.of(), strategy));
+                    applies.add(action(app, cluster, m, Operation.Create, new ActionReason.NotOnCluster(), List.of(), strategy));
                 }
                 continue;
             }
@@ -88,9 +88,9 @@ final class TargetPlanner {
             String owner = label(live, APP_LABEL);
             Manifest sent = sentOver(app, m, live);
             if (owner != null && !owner.equals(app.name())) {
-                applies.add(action(app, cluster, sent, Operation.Update, "taken over from application " + owner, fields, strategy));
+                applies.add(action(app, cluster, sent, Operation.Update, new ActionReason.TakenOver(owner), fields, strategy));
             } else if (!m.hash().equals(applied)) {
-                String why = applied == null ? "on the cluster but not applied by Windlass yet" : "changed in Git";
+                ActionReason why = applied == null ? new ActionReason.NotAppliedYet() : new ActionReason.ChangedInGit();
                 applies.add(action(app, cluster, sent, Operation.Update, why, fields, strategy));
             } else if (!fields.isEmpty()) {
                 if (app.syncPolicy().selfHeal()) {
@@ -156,7 +156,7 @@ final class TargetPlanner {
             }
             boolean orphan = e.gcIs(GcPolicy.NEVER);
             out.add(new Action(app.name(), cluster, e.ref(), e.apiVersion(), orphan ? Operation.Orphan : Operation.Delete,
-                    orphan ? "removed from Git; gc Never keeps it, unmanaged" : "removed from Git", List.of(), null, ApplyStrategy.ClientSide, false));
+                    new ActionReason.Removed(ActionReason.Leave.FromGit, cluster, orphan), List.of(), null, ApplyStrategy.ClientSide, false));
         }
         return out;
     }
@@ -171,13 +171,13 @@ final class TargetPlanner {
     }
 
     /** Everything recorded for an application on a cluster it leaves: deleted, or orphaned when its gc policy is Never. */
-    static List<Action> removal(String app, String why, ClusterObservation obs, List<InventoryEntry> recorded, java.util.function.Predicate<ObjectRef> claimedByOthers) {
+    static List<Action> removal(String app, ActionReason.Leave why, ClusterObservation obs, List<InventoryEntry> recorded, java.util.function.Predicate<ObjectRef> claimedByOthers) {
         List<Action> out = new ArrayList<>();
         for (InventoryEntry e : recorded) {
             if (!obs.objects().containsKey(e.ref()) || claimedByOthers.test(e.ref())) continue;
             boolean orphan = e.gcIs(GcPolicy.NEVER);
             out.add(new Action(app, obs.cluster(), e.ref(), e.apiVersion(), orphan ? Operation.Orphan : Operation.Delete,
-                    orphan ? why + "; gc Never keeps it, unmanaged" : why, List.of(), null, ApplyStrategy.ClientSide, false));
+                    new ActionReason.Removed(why, obs.cluster(), orphan), List.of(), null, ApplyStrategy.ClientSide, false));
         }
         return out;
     }
@@ -205,11 +205,11 @@ final class TargetPlanner {
     }
 
     private static Action driftCorrection(Application app, String cluster, Manifest m, List<String> fields, ApplyStrategy s) {
-        return new Action(app.name(), cluster, m.ref(), m.apiVersion(), Operation.Update, "drift: changed on the cluster, self-heal restores Git's version",
+        return new Action(app.name(), cluster, m.ref(), m.apiVersion(), Operation.Update, new ActionReason.Drift(),
                 fields, m, s, app.syncPolicy().force(), true);
     }
 
-    private static Action action(Application app, String cluster, Manifest m, Operation op, String reason, List<String> fields, ApplyStrategy s) {
+    private static Action action(Application app, String cluster, Manifest m, Operation op, ActionReason reason, List<String> fields, ApplyStrategy s) {
         return new Action(app.name(), cluster, m.ref(), m.apiVersion(), op, reason, fields, m, s, app.syncPolicy().force());
     }
 }

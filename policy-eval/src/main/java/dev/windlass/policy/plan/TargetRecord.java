@@ -42,7 +42,7 @@ final class TargetRecord {
                 case Delete -> {
                     inventory.remove(a.object());
                     deleted++;
-                    events.add(new Event(Event.Type.Prune, app.name() + " on " + planned.cluster() + ": pruned " + a.object() + " (" + a.reason() + ")"));
+                    events.add(new Event(Event.Type.Prune, app.name() + " on " + planned.cluster() + ": pruned " + a.object() + " (" + a.reason().text() + ")"));
                 }
             }
         }

@@ -5,6 +5,7 @@ import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ObservedTarget;
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionReason;
 import dev.windlass.policy.plan.Operation;
 import java.util.Collections;
 import java.util.HashMap;
@@ -26,43 +27,47 @@ final class TargetActions {
 
     /** Puts the {@value Remediations#MARK} annotation on, saying why. */
     Action mark(ObservedTarget t, String text) {
-        return patch(t, Map.of("metadata", Map.of("annotations", Map.of(Remediations.MARK, text))), "mark unhealthy: " + text);
+        return patch(t, Map.of("metadata", Map.of("annotations", Map.of(Remediations.MARK, text))), ActionReason.Step.Mark, text);
     }
 
     /** Takes the mark off. */
     Action unmark(ObservedTarget t, String why) {
-        return patch(t, Map.of("metadata", Map.of("annotations", nullValue(Remediations.MARK))), why);
+        return patch(t, Map.of("metadata", Map.of("annotations", nullValue(Remediations.MARK))), ActionReason.Step.Unmark, why);
     }
 
     Action cordon(ObservedTarget t, String why) {
-        return patch(t, Map.of("spec", Map.of("unschedulable", true)), "cordon: " + why);
+        return patch(t, Map.of("spec", Map.of("unschedulable", true)), ActionReason.Step.Cordon, why);
     }
 
     /** Uncordons the node and takes its mark off, in one patch. */
     Action uncordon(ObservedTarget t, String why) {
         return patch(t, Map.of("metadata", Map.of("annotations", nullValue(Remediations.MARK)), "spec", Map.of("unschedulable", false)),
-                "uncordon: " + why);
+                ActionReason.Step.Uncordon, why);
     }
 
     Action drain(ObservedTarget t, String why) {
-        return new Action("", cluster, ref(t), t.kind().apiVersion(), Operation.Drain, "drain: " + why, List.of(), null,
+        return new Action("", cluster, ref(t), t.kind().apiVersion(), Operation.Drain, reason(ActionReason.Step.Drain, why), List.of(), null,
                 Application.ApplyStrategy.ClientSide, false);
     }
 
     Action restart(ObservedTarget t, String at, String why) {
         return patch(t, Map.of("spec", Map.of("template", Map.of("metadata", Map.of("annotations", Map.of(Remediations.RESTARTED_AT, at))))),
-                "restart: " + why);
+                ActionReason.Step.Restart, why);
     }
 
     Action delete(ObservedTarget t, String why) {
-        return new Action("", cluster, ref(t), t.kind().apiVersion(), Operation.Delete, "remediation " + policy + ": " + why, List.of(), null,
+        return new Action("", cluster, ref(t), t.kind().apiVersion(), Operation.Delete, reason(ActionReason.Step.Delete, why), List.of(), null,
                 Application.ApplyStrategy.ClientSide, false);
     }
 
-    private Action patch(ObservedTarget t, Map<String, Object> patch, String why) {
+    private ActionReason reason(ActionReason.Step step, String why) {
+        return new ActionReason.Remediation(policy, step, why);
+    }
+
+    private Action patch(ObservedTarget t, Map<String, Object> patch, ActionReason.Step step, String why) {
         Manifest body = new Manifest(ref(t), t.kind().apiVersion(), patch, null, "", 0, Manifest.ApplyMode.ALWAYS,
                 Manifest.GcPolicy.NEVER, false);
-        return new Action("", cluster, ref(t), t.kind().apiVersion(), Operation.Patch, "remediation " + policy + ": " + why,
+        return new Action("", cluster, ref(t), t.kind().apiVersion(), Operation.Patch, reason(step, why),
                 List.of(), body, Application.ApplyStrategy.ClientSide, false);
     }
 

@@ -93,7 +93,7 @@ public final class PlanDocument {
         m.put("kind", a.object().kind());
         m.put("namespace", a.object().namespace());
         m.put("name", a.object().name());
-        m.put("reason", a.reason());
+        m.put("reason", a.reason().text());
         if (!a.fields().isEmpty()) m.put("fields", a.fields());
         m.put("strategy", a.strategy().name());
         return m;

@@ -70,7 +70,7 @@ public final class PlanMarkdown {
     }
 
     private static String row(Action a) {
-        String reason = a.reason() + (a.fields().isEmpty() ? "" : ": " + String.join(", ", a.fields().stream().limit(8).toList())
+        String reason = a.reason().text() + (a.fields().isEmpty() ? "" : ": " + String.join(", ", a.fields().stream().limit(8).toList())
                 + (a.fields().size() > 8 ? " and " + (a.fields().size() - 8) + " more" : ""));
         return "| " + symbol(a) + " " + a.operation() + " | " + cell(a.object().toString()) + " | " + a.app() + " | " + cell(reason) + " |";
     }

@@ -93,7 +93,7 @@ public final class ReviewMarkdown {
     private static void cluster(StringBuilder b, ReviewInput in, String cluster, List<Action> actions) {
         b.append("\n#### ").append(cluster).append("\n\n| action | object | app | reason |\n|---|---|---|---|\n");
         for (Action a : actions) {
-            String reason = a.reason() + (a.fields().isEmpty() ? "" : ": " + String.join(", ", a.fields().stream().limit(8).toList())
+            String reason = a.reason().text() + (a.fields().isEmpty() ? "" : ": " + String.join(", ", a.fields().stream().limit(8).toList())
                     + (a.fields().size() > 8 ? " and " + (a.fields().size() - 8) + " more" : ""));
             b.append("| ").append(symbol(a.operation())).append(' ').append(a.operation()).append(" | ").append(cell(a.object().toString()))
                     .append(" | ").append(a.app()).append(" | ").append(cell(reason)).append(" |\n");

@@ -124,7 +124,7 @@ class RemediationsTest {
         assertEquals(List.of("Node n1:Healthy", "Node n2:Marked", "Node n4:Healthy"),
                 cp.records().stream().map(r -> r.target() + ":" + r.state()).toList());
         assertEquals(1, d.actions().size(), "1 of 3 unhealthy: marked");
-        assertEquals("remediation control-plane: mark unhealthy: Ready=False for 10m", d.actions().get(0).reason());
+        assertEquals("remediation control-plane: mark unhealthy: Ready=False for 10m", d.actions().get(0).reason().text());
     }
 
     @Test
@@ -187,7 +187,7 @@ class RemediationsTest {
                 Suspensions.at(desired, NOW), NOW);
         assertEquals(List.of("Node n1"), d.actions().stream().map(a -> a.object().kind() + " " + a.object().name()).toList(),
                 "only n1's mark comes off in this pass");
-        assertTrue(d.actions().get(0).reason().contains("mark is removed"), d.actions().get(0).reason());
+        assertTrue(d.actions().get(0).reason().text().contains("mark is removed"), d.actions().get(0).reason().text());
         assertEquals("Quorum", d.clusters().get("cp").blockedReason());
         var next = Remediations.decide(desired, observed(node("n1", "True", "", ""), node("n2", "False", "", ""),
                 node("n3", "True", "", ""), node("n4", "True", "", ""), node("n5", "True", "", "")),

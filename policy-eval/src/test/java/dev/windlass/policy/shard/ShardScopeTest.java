@@ -1,5 +1,6 @@
 package dev.windlass.policy.shard;
 
+import dev.windlass.policy.plan.ActionReason;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -104,7 +105,7 @@ class ShardScopeTest {
     }
 
     private static Action action(String app, String cluster) {
-        return new Action(app, cluster, new ObjectRef("apps", "Deployment", "default", app), "apps/v1", Operation.Create, "new", List.of(),
+        return new Action(app, cluster, new ObjectRef("apps", "Deployment", "default", app), "apps/v1", Operation.Create, new ActionReason.NotOnCluster(), List.of(),
                 null, null, false, false);
     }
 }
