@@ -157,7 +157,7 @@ final class DashboardLoad {
         }
         Map<String, ClusterStatus> statuses = new TreeMap<>();
         for (String c : clusters) statuses.put(c, new ClusterStatus(c, "clusters/" + c + ".yaml", "Reachable", "", "ServerSide", 1, 1, List.of(),
-                "Healthy", null, now.toString()));
+                "Healthy", null, now));
         Plan plan = new Plan(desired.commit(), List.of(), held, List.of(), List.of(), "bench", Map.of(), false);
         return new FleetView(now, "main", desired.commit(), EngineState.of(desired.commit(), apps, statuses), desired, plan, new TreeMap<>());
     }

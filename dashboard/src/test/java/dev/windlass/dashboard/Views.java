@@ -122,9 +122,9 @@ final class Views {
         nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-3", RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T08:00:00Z"), null, Instant.parse("2026-11-21T08:00:00Z"), true, null, 0, null, ""));
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         clusters.put("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Reachable", "", "ClientSide", 3, 3, List.of(), "Healthy", null,
-                "2026-11-21T08:00:00Z", nodes));
+                Instant.parse("2026-11-21T08:00:00Z"), nodes));
         clusters.put("us-1", new ClusterStatus("us-1", "clusters/us-1.yaml", "Unreachable", "connect timed out", "ClientSide", 0, 0, List.of(),
-                "ClusterUnreachable", "2026-11-21T09:09:00Z", null));
+                "ClusterUnreachable", Instant.parse("2026-11-21T09:09:00Z"), null));
         return EngineState.of(SOURCE, apps, clusters);
     }
 

@@ -192,7 +192,7 @@ abstract class FailoverContract {
 
             fleet.backend.down("eu-1", true);
             after(fleet, 5);
-            String downSince = fleet.engine.reconciler().state().clusters().get("eu-1").unhealthySince();
+            java.time.Instant downSince = fleet.engine.reconciler().state().clusters().get("eu-1").unhealthySince();
             assertNotNull(downSince);
             after(fleet, 50);
             assertEquals(List.of("eu-1"), stream(fleet).placement(), "55 s down: within the 60 s toleration");
@@ -307,7 +307,7 @@ abstract class FailoverContract {
             checkpoint(fleet, "eu-1", "981");
             applicationFails(fleet, "stream", "eu-1");
             untilDegraded(fleet, "stream", "eu-1");
-            String since = stream(fleet).target("eu-1").unhealthySince();
+            java.time.Instant since = stream(fleet).target("eu-1").unhealthySince();
             assertNotNull(since, "the application failure clock starts");
             after(fleet, 30);
             assertEquals(since, stream(fleet).target("eu-1").unhealthySince());

@@ -37,8 +37,8 @@ class TwoWritersE2E {
                 // Engine A (the fleet's) sees us-1 go down and starts its outage clock.
                 fleet.cluster("us-1").down(true);
                 fleet.passAfter(Duration.ofMinutes(1));
-                String since = fleet.engine.reconciler().state().clusters().get("us-1").unhealthySince();
-                assertEquals(fleet.clock.instant().toString(), since);
+                java.time.Instant since = fleet.engine.reconciler().state().clusters().get("us-1").unhealthySince();
+                assertEquals(fleet.clock.instant(), since);
                 int commits = fleet.statusLog().size();
 
                 // Engine B, two minutes later by its clock, still remembers us-1 healthy: alone it would start the clock anew.
@@ -48,7 +48,7 @@ class TwoWritersE2E {
                 ClusterStatus recorded = b.reconciler().state().clusters().get("us-1");
                 assertEquals(since, recorded.unhealthySince(), "B read A's entry again instead of overwriting it");
                 String file = fleet.statusFile("status/clusters/us-1.yaml");
-                assertTrue(file.contains(since), file);
+                assertTrue(file.contains(since.toString()), file);
                 assertTrue(fleet.statusLog().size() <= commits + 1, "at most one commit for B's pass");
             } finally {
                 fleet.cluster("us-1").down(false);

@@ -48,7 +48,7 @@ class StatusFilesTest {
                     List.of("eu-2", "us-1"),
                     List.of(new TargetStatus("eu-2", "5e22aa", "Synced", "Degraded", "1 of 3 replicas ready", List.of(),
                             List.of(new InventoryEntry("apps/v1", "StatefulSet", "stream", "ingest", "0123456789abcdef", "OnAppUpdate")),
-                            "2026-11-21T09:10:00Z",
+                            Instant.parse("2026-11-21T09:10:00Z"),
                             List.of(new PreservedValue("windlass.dev/offset", "4711", "apps/StatefulSet stream/ingest")),
                             List.of(new PreservedValue("windlass.dev/offset", "4700", "apps/StatefulSet stream/ingest")))),
                     List.of(), null, List.of(), null, List.of(),
@@ -67,9 +67,9 @@ class StatusFilesTest {
                                     "eu-3 failed too before it was healthy")),
                             List.of("ap-1")))),
             Map.of("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Unreachable", "connection refused", "ClientSide", 0, 0,
-                            List.of(), "ClusterUnreachable", "2026-11-21T09:04:00Z", null),
+                            List.of(), "ClusterUnreachable", Instant.parse("2026-11-21T09:04:00Z"), null),
                     "eu-2", new ClusterStatus("eu-2", "clusters/eu-2.yaml", "Reachable", "", "ClientSide", 3, 3, List.of(),
-                            "Healthy", null, "2026-11-01T00:00:00Z")));
+                            "Healthy", null, Instant.parse("2026-11-01T00:00:00Z"))));
 
     @Test
     void failoverMemoryAndHealthClocksSurviveARoundTrip() throws Exception {

@@ -42,7 +42,7 @@ public record AppFailover(List<String> placement, FailoverMemory memory, List<Ev
      * @param unhealthySince since when the application has been failing there (null when it is not)
      * @param observed       the state rules' values read there now (or kept from before when the cluster did not answer)
      */
-    public record TargetClock(String unhealthySince, List<PreservedValue> observed) {
+    public record TargetClock(java.time.Instant unhealthySince, List<PreservedValue> observed) {
         public TargetClock { observed = List.copyOf(observed); }
     }
 }

@@ -42,7 +42,7 @@ public record ClusterHealth(String cluster, State state, String message, Instant
     /** Unhealthy states share one clock: unreachable, then not ready, is one outage. */
     private static Instant since(State state, ClusterStatus previous, Instant now) {
         if (previous == null) return now;
-        String recorded = state == State.Healthy ? previous.healthySince() : previous.unhealthySince();
-        return recorded == null ? now : Instant.parse(recorded);
+        Instant recorded = state == State.Healthy ? previous.healthySince() : previous.unhealthySince();
+        return recorded == null ? now : recorded;
     }
 }

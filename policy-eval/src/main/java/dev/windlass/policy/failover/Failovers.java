@@ -202,7 +202,7 @@ public final class Failovers {
             }
             AppFailover.TargetClock clock = clocks.get(cluster);
             if (policy.application() != null && ch.healthy() && clock != null && clock.unhealthySince() != null
-                    && now.getEpochSecond() - Instant.parse(clock.unhealthySince()).getEpochSecond() >= applicationToleration()) {
+                    && now.getEpochSecond() - clock.unhealthySince().getEpochSecond() >= applicationToleration()) {
                 return APPLICATION_FAILURE;
             }
             return null;
@@ -315,7 +315,7 @@ public final class Failovers {
             Health h = healthOn.apply(app, cluster);
             boolean applied = prev != null && !prev.inventory().isEmpty();
             boolean failing = h == Health.Degraded || h == Health.Missing && applied;
-            String since = !failing ? null : prev != null && prev.unhealthySince() != null ? prev.unhealthySince() : now.toString();
+            Instant since = !failing ? null : prev != null && prev.unhealthySince() != null ? prev.unhealthySince() : now;
             var rules = new ArrayList<>(policy.rulesFor(policy.application()));
             policy.rulesFor(policy.cluster()).stream().filter(r -> !rules.contains(r)).forEach(rules::add);
             List<PreservedValue> values = rules.isEmpty() ? List.of() : StateRules.read(app.on(cluster), rules, obs).values();

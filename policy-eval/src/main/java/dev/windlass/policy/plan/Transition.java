@@ -309,7 +309,7 @@ public final class Transition {
                 obs.reachable() ? obs.nodes().size() : prev == null ? 0 : prev.nodes(),
                 obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
                 List.of(c.since(prev == null ? null : prev.conditions().stream().filter(x -> x.type().equals("Ready")).findFirst().orElse(null))),
-                health.state().name(), health.healthy() ? null : health.since().toString(), health.healthy() ? health.since().toString() : null,
+                health.state().name(), health.healthy() ? null : health.since(), health.healthy() ? health.since() : null,
                 null, obs.reachable() && obs.server().known() ? obs.server().version() : prev == null ? null : prev.kubernetesVersion(),
                 obs.reachable() && obs.server().known() ? obs.server().apiVersions() : prev == null ? null : prev.apiVersions());
     }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.state;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -16,18 +17,18 @@ import java.util.List;
  */
 public record ClusterStatus(String name, String definedIn, String reachability, String message,
                             String applyStrategy, int nodes, int readyNodes, List<Condition> conditions,
-                            String health, String unhealthySince, String healthySince, List<RemediationRecord> remediation,
+                            String health, Instant unhealthySince, Instant healthySince, List<RemediationRecord> remediation,
                             String kubernetesVersion, List<String> apiVersions) {
 
     public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
-                         int readyNodes, List<Condition> conditions, String health, String unhealthySince, String healthySince,
+                         int readyNodes, List<Condition> conditions, String health, Instant unhealthySince, Instant healthySince,
                          List<RemediationRecord> remediation) {
         this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health, unhealthySince, healthySince,
                 remediation, null, null);
     }
 
     public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
-                         int readyNodes, List<Condition> conditions, String health, String unhealthySince, String healthySince) {
+                         int readyNodes, List<Condition> conditions, String health, Instant unhealthySince, Instant healthySince) {
         this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health, unhealthySince, healthySince, null);
     }
 

@@ -1,5 +1,6 @@
 package dev.windlass.policy.state;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -16,12 +17,12 @@ import java.util.List;
  *                        leaves it unchanged, and a rollout passes this cluster by. Null for a plain application
  */
 public record TargetStatus(String cluster, String revision, String sync, String health, String message,
-                           List<String> drift, List<InventoryEntry> inventory, String unhealthySince,
+                           List<String> drift, List<InventoryEntry> inventory, Instant unhealthySince,
                            List<PreservedValue> observedState, List<PreservedValue> injectedState, String variant,
                            String rendered) {
 
     public TargetStatus(String cluster, String revision, String sync, String health, String message,
-                        List<String> drift, List<InventoryEntry> inventory, String unhealthySince,
+                        List<String> drift, List<InventoryEntry> inventory, Instant unhealthySince,
                         List<PreservedValue> observedState, List<PreservedValue> injectedState) {
         this(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, null, null);
     }
@@ -48,7 +49,7 @@ public record TargetStatus(String cluster, String revision, String sync, String 
     }
 
     /** The same target with its failover memory set. */
-    public TargetStatus withFailover(String unhealthySince, List<PreservedValue> observedState, List<PreservedValue> injectedState) {
+    public TargetStatus withFailover(Instant unhealthySince, List<PreservedValue> observedState, List<PreservedValue> injectedState) {
         return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState,
                 variant, rendered);
     }

@@ -22,7 +22,8 @@ class ClusterHealthTest {
     }
 
     static ClusterStatus recorded(String health, String unhealthySince, String healthySince) {
-        return new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Reachable", "", "ServerSide", 2, 2, List.of(), health, unhealthySince, healthySince);
+        return new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Reachable", "", "ServerSide", 2, 2, List.of(), health,
+                unhealthySince == null ? null : Instant.parse(unhealthySince), healthySince == null ? null : Instant.parse(healthySince));
     }
 
     @Test

@@ -94,7 +94,7 @@ class RemediationsTest {
 
     static EngineState recorded(List<RemediationRecord> records) {
         ClusterStatus cp = new ClusterStatus("cp", "clusters/cp.yaml", "Reachable", "", "ServerSide", 3, 3, List.of(), "Healthy", null,
-                "2026-11-21T09:00:00Z", records);
+                Instant.parse("2026-11-21T09:00:00Z"), records);
         return EngineState.of("abc", Map.of(), Map.of("cp", cp));
     }
 
