@@ -29,6 +29,10 @@ public final class RealCluster implements AutoCloseable {
         this.server = server;
         this.controlPlane = controlPlane;
         this.admin = server.newClient();
+        // A new API server writes the EndpointSlice of its own Service in its first seconds: a test counting writes
+        // must not start before it has.
+        Await.until(Duration.ofSeconds(30), "the API server's own EndpointSlice (default/kubernetes)",
+                () -> admin.discovery().v1().endpointSlices().inNamespace("default").withName("kubernetes").get(), java.util.Objects::nonNull);
     }
 
     /** An API server alone: nothing schedules or runs Pods. */
