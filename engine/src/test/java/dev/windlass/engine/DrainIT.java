@@ -65,7 +65,7 @@ class DrainIT {
                 .write("apps/shop/manifests/web.yaml", app(minAvailable))
                 .write("policies/remediation.yaml", POLICY));
         fleet.settle();
-        assertEquals(RemediationRecord.State.Healthy, fleet.engine.reconciler().state().apps().get("shop").target("w").health());
+        assertEquals("Healthy", fleet.engine.reconciler().state().apps().get("shop").target("w").health());
         return fleet;
     }
 
@@ -104,7 +104,7 @@ class DrainIT {
             for (int i = 0; i < 10 && !"Healthy".equals(fleet.engine.reconciler().state().apps().get("shop").target("w").health()); i++) {
                 fleet.passLater();
             }
-            assertEquals(RemediationRecord.State.Healthy, fleet.engine.reconciler().state().apps().get("shop").target("w").health(), "the replacement runs on another worker");
+            assertEquals("Healthy", fleet.engine.reconciler().state().apps().get("shop").target("w").health(), "the replacement runs on another worker");
             try (KubernetesClient k = fleet.client("w")) {
                 assertEquals(3, k.apps().deployments().inNamespace("shop").withName("web").get().getStatus().getAvailableReplicas());
             }
