@@ -39,7 +39,7 @@ final class HistoryCommand implements Callable<Integer> {
             }
             spec.commandLine().getOut().print(switch (output) {
                 case text -> HistoryTable.render(status);
-                case yaml -> StatusFiles.yamlText(status.failoverMemory());
+                case yaml -> StatusFiles.yamlText(dev.windlass.engine.status.v1.FailoverMemoryV1.of(status.failoverMemory()));
             });
             return 0;
         }

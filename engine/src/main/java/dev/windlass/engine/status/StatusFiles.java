@@ -9,15 +9,16 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.windlass.engine.status.v1.AppStatusV1;
+import dev.windlass.engine.status.v1.ClusterStatusV1;
+import dev.windlass.engine.status.v1.FleetV1;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.EngineState;
-import dev.windlass.policy.state.TargetStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -27,8 +28,11 @@ import java.util.TreeMap;
  * {@code status/apps/<app>.yaml}, {@code status/clusters/<name>.yaml}, {@code plans/<ref>.md}.
  * Rendering is deterministic, so an unchanged state gives an unchanged tree and no commit.
  *
- * <p>Every status file starts with {@code apiVersion: }{@value #API_VERSION}, the format it is written in. A file
- * without one was written before the format had a version, in the same format. A file in a version this engine does not
+ * <p>Every status file starts with {@code apiVersion: }{@value #API_VERSION}, the format it is written in, and holds
+ * one of that format's records ({@code dev.windlass.engine.status.v1}): the domain is mapped to them to be written and
+ * from them once read, so a change to the domain's records never changes a file. A file without a version was written
+ * before the format had one, in the same format. A field the format does not have is refused, not dropped: it was
+ * written by an engine that knows more, and dropping it would lose what that engine recorded. A file in a version this engine does not
  * know (a newer engine wrote it) is refused with a message saying so, never read by guessing: an engine that misread
  * where a rollout or a failover stood could undo it. The upgrade contract (StatusUpgradeContractTest) reads a status
  * branch written by an earlier engine and writes it back unchanged.
@@ -63,10 +67,18 @@ public final class StatusFiles {
         return files;
     }
 
-    /** The bytes of one status file holding {@code value}. */
+    /** The bytes of one status file holding {@code value}: an AppStatus, a ClusterStatus or the fleet summary. */
     static byte[] file(Object value) {
-        return yaml(versioned(value));
+        Object written;
+        if (value instanceof AppStatus a) written = AppStatusV1.of(a);
+        else if (value instanceof ClusterStatus c) written = ClusterStatusV1.of(c);
+        else if (value instanceof FleetV1 f) written = f;
+        else throw new IllegalArgumentException("not a status file: " + value.getClass().getName());
+        return yaml(versioned(written));
     }
+
+    /** How status files are read: a field the format does not have is an error. */
+    private static final ObjectMapper STRICT = YAML.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private static Map<String, Object> versioned(Object value) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -91,6 +103,22 @@ public final class StatusFiles {
         return fields;
     }
 
+    /** The record of the format a file's fields make; a field the format does not have is refused by name. */
+    private static <T> T as(String path, Map<String, Object> fields, Class<T> type) throws UnsupportedStatusVersion {
+        try {
+            return STRICT.convertValue(fields, type);
+        } catch (IllegalArgumentException e) {
+            if (e.getCause() instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException unknown) {
+                String at = unknown.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                        .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
+                throw new UnsupportedStatusVersion(path + ": " + at + " is not a field of status format " + API_VERSION
+                        + ": it was written by a Windlass that knows more than this one (" + API_VERSION + "). Run that version, or give"
+                        + " this one a status branch of its own (--status-branch); nothing was read or written");
+            }
+            throw e;
+        }
+    }
+
     /** A status file in a format this engine does not know. */
     public static final class UnsupportedStatusVersion extends IOException {
         UnsupportedStatusVersion(String message) { super(message); }
@@ -99,7 +127,7 @@ public final class StatusFiles {
     /** What each file holds, by path, before it is written as YAML: an AppStatus, a ClusterStatus, the fleet summary. */
     static SortedMap<String, Object> contents(EngineState state) {
         SortedMap<String, Object> files = new TreeMap<>();
-        files.put(FLEET, fleet(state));
+        files.put(FLEET, FleetV1.of(state));
         state.apps().forEach((name, app) -> files.put(APPS + name + ".yaml", app));
         state.clusters().forEach((name, c) -> files.put(CLUSTERS + name + ".yaml", c));
         return files;
@@ -121,14 +149,15 @@ public final class StatusFiles {
             try {
                 Map<String, Object> fields = unversioned(path, e.getValue());
                 if (path.startsWith(APPS)) {
-                    AppStatus a = YAML.convertValue(fields, AppStatus.class);
+                    AppStatus a = as(path, fields, AppStatusV1.class).toDomain();
                     apps.put(a.name(), a);
                 } else if (path.startsWith(CLUSTERS)) {
-                    ClusterStatus c = YAML.convertValue(fields, ClusterStatus.class);
+                    ClusterStatus c = as(path, fields, ClusterStatusV1.class).toDomain();
                     clusters.put(c.name(), c);
                 } else {
-                    source = fields.get("source") == null ? null : fields.get("source").toString();
-                    if (fields.get("policyFiles") instanceof List<?> listed) listed.forEach(f -> policyFiles.add(String.valueOf(f)));
+                    FleetV1 fleet = as(path, fields, FleetV1.class);
+                    source = fleet.source();
+                    if (fleet.policyFiles() != null) policyFiles.addAll(fleet.policyFiles());
                 }
             } catch (UnsupportedStatusVersion refused) {
                 throw refused;
@@ -138,29 +167,6 @@ public final class StatusFiles {
             }
         }
         return EngineState.of(source, apps, clusters, policyFiles);
-    }
-
-    private static Map<String, Object> fleet(EngineState state) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("source", state.source());
-        Map<String, String> clusters = new LinkedHashMap<>();
-        state.clusters().forEach((name, c) -> clusters.put(name, c.reachability() + ", " + c.readyNodes() + "/" + c.nodes() + " nodes ready"));
-        m.put("clusters", clusters);
-        Map<String, String> apps = new LinkedHashMap<>();
-        state.apps().forEach((name, a) -> {
-            if (a.targets().isEmpty()) apps.put(name, readyText(a));
-            for (TargetStatus t : a.targets()) {
-                apps.put(name + "@" + t.cluster(), t.sync() + ", " + t.health() + ", " + (t.revision().isEmpty() ? "-" : t.revision()));
-            }
-        });
-        m.put("apps", apps);
-        if (!state.policyFiles().isEmpty()) m.put("policyFiles", List.copyOf(state.policyFiles()));
-        return m;
-    }
-
-    private static String readyText(AppStatus a) {
-        var c = a.condition("Ready");
-        return c == null ? "Unknown" : c.reason();
     }
 
     /** {@code value} as YAML, written as in the status files. */

@@ -58,6 +58,28 @@ class StatusUpgradeContractTest {
                 + " (--status-branch); nothing was read or written", refused.getMessage());
     }
 
+    @Test
+    void aFieldTheFormatDoesNotHaveIsRefusedNeverDropped() {
+        SortedMap<String, byte[]> files = files();
+        String web = new String(files.get("status/apps/web.yaml"), StandardCharsets.UTF_8);
+        files.put("status/apps/web.yaml", web.replaceFirst("\n  waves: ", "\n  canaryWeight: 10\n  waves: ").getBytes(StandardCharsets.UTF_8));
+        var refused = assertThrows(StatusFiles.UnsupportedStatusVersion.class, () -> StatusFiles.read(files));
+        assertEquals("status/apps/web.yaml: rollout.canaryWeight is not a field of status format windlass.dev/status/v1: it was written by a"
+                + " Windlass that knows more than this one (windlass.dev/status/v1). Run that version, or give this one a status branch of its"
+                + " own (--status-branch); nothing was read or written", refused.getMessage());
+    }
+
+    @Test
+    void aStateTheFormatDoesNotNameIsRefusedNeverGuessed() {
+        SortedMap<String, byte[]> files = files();
+        String web = new String(files.get("status/apps/web.yaml"), StandardCharsets.UTF_8);
+        assertTrue(web.contains("\n  result: Progressing\n"), web);
+        files.put("status/apps/web.yaml", web.replace("\n  result: Progressing\n", "\n  result: HalfWay\n").getBytes(StandardCharsets.UTF_8));
+        var refused = assertThrows(java.io.UncheckedIOException.class, () -> StatusFiles.read(files));
+        assertEquals("status file status/apps/web.yaml cannot be read: rollout.result: 'HalfWay' is not one of Progressing, Paused, Succeeded,"
+                + " Failed, RolledBack, Superseded", refused.getMessage());
+    }
+
     static SortedMap<String, byte[]> files() {
         SortedMap<String, byte[]> files = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(FIXTURE.resolve("status"))) {
