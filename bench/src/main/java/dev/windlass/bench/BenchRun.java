@@ -354,7 +354,7 @@ final class BenchRun {
     private boolean allHealthy(EngineState state) {
         if (state.apps().size() < shape.apps()) return false;
         return state.apps().values().stream().allMatch(a -> a.targets().size() == shape.clusters()
-                && a.targets().stream().allMatch(t -> "Healthy".equals(t.health())));
+                && a.targets().stream().allMatch(t -> t.health() == dev.windlass.policy.state.Health.Healthy));
     }
 
     /** Targets by health, and one message of a target that is not Healthy. */
@@ -363,8 +363,8 @@ final class BenchRun {
         String example = "";
         for (var app : state.apps().values()) {
             for (var t : app.targets()) {
-                byHealth.merge(t.health(), 1, Integer::sum);
-                if (example.isEmpty() && !"Healthy".equals(t.health())) example = app.name() + " on " + t.cluster() + ": " + t.message();
+                byHealth.merge(t.health().name(), 1, Integer::sum);
+                if (example.isEmpty() && t.health() != dev.windlass.policy.state.Health.Healthy) example = app.name() + " on " + t.cluster() + ": " + t.message();
             }
         }
         return byHealth + (example.isEmpty() ? "" : "; e.g. " + example);

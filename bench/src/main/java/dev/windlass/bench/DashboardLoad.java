@@ -1,5 +1,8 @@
 package dev.windlass.bench;
 
+import dev.windlass.policy.state.Health;
+import dev.windlass.policy.state.Sync;
+
 import dev.windlass.dashboard.Dashboard;
 import dev.windlass.dashboard.DashboardServer;
 import dev.windlass.dashboard.FleetView;
@@ -144,7 +147,7 @@ final class DashboardLoad {
             for (String c : clusters) {
                 n++;
                 boolean out = n % 17 == 0, degraded = n % 29 == 0;
-                targets.add(new TargetStatus(c, a.revision(), out ? "OutOfSync" : "Synced", degraded ? "Degraded" : "Healthy",
+                targets.add(new TargetStatus(c, a.revision(), out ? Sync.OutOfSync : Sync.Synced, degraded ? Health.Degraded : Health.Healthy,
                         degraded ? "Deployment " + a.name() + ": 0 of 1 replicas available" : "", out ? List.of("spec.replicas") : List.of(), inventory));
             }
             apps.put(a.name(), new AppStatus(a.name(), "apps/" + a.name() + "/app.yaml", a.revision(), desired.commit(), true, List.of(), clusters,
@@ -156,8 +159,8 @@ final class DashboardLoad {
             }
         }
         Map<String, ClusterStatus> statuses = new TreeMap<>();
-        for (String c : clusters) statuses.put(c, new ClusterStatus(c, "clusters/" + c + ".yaml", "Reachable", "", "ServerSide", 1, 1, List.of(),
-                "Healthy", null, now));
+        for (String c : clusters) statuses.put(c, new ClusterStatus(c, "clusters/" + c + ".yaml", dev.windlass.policy.state.Reachability.Reachable, "", "ServerSide", 1, 1, List.of(),
+                dev.windlass.policy.state.ClusterState.Healthy, null, now));
         Plan plan = new Plan(desired.commit(), List.of(), held, List.of(), List.of(), "bench", Map.of(), false);
         return new FleetView(now, "main", desired.commit(), EngineState.of(desired.commit(), apps, statuses), desired, plan, new TreeMap<>());
     }

@@ -167,7 +167,7 @@ final class HungCluster {
     private void explain(int generation, PassReport pass) throws IOException {
         pass.applied().results().stream().filter(x -> !x.succeeded()).limit(2)
                 .forEach(x -> log.printf("  push %d: %s on %s: %s%n", generation, x.action().describe(), x.action().cluster(), x.message()));
-        reconciler.state().clusters().values().stream().filter(c -> !"Reachable".equals(c.reachability())).limit(3)
+        reconciler.state().clusters().values().stream().filter(c -> c.reachability() != dev.windlass.policy.state.Reachability.Reachable).limit(3)
                 .forEach(c -> log.printf("  push %d: cluster %s %s: %s%n", generation, c.name(), c.reachability(), c.message()));
     }
 

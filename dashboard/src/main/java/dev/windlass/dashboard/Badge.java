@@ -1,36 +1,41 @@
 package dev.windlass.dashboard;
 
+import dev.windlass.policy.state.ClusterState;
+import dev.windlass.policy.state.Health;
+import dev.windlass.policy.state.Reachability;
+import dev.windlass.policy.state.Sync;
+
 /**
  * A state as a person sees it: an icon, a word, and a CSS class for its colour. The word is always shown, so colour is
  * never the only signal; the icon is hidden from screen readers.
  */
 public record Badge(String icon, String text, String tone) {
 
-    public static Badge sync(String sync) {
+    public static Badge sync(Sync sync) {
         if (sync == null) return new Badge("?", "Unknown", "unknown");
         return switch (sync) {
-            case "Synced" -> new Badge("✓", "Synced", "ok");
-            case "OutOfSync" -> new Badge("↻", "OutOfSync", "warn");
-            default -> new Badge("?", sync, "unknown");
+            case Synced -> new Badge("✓", "Synced", "ok");
+            case OutOfSync -> new Badge("↻", "OutOfSync", "warn");
+            case Unknown -> new Badge("?", "Unknown", "unknown");
         };
     }
 
-    public static Badge health(String health) {
+    public static Badge health(Health health) {
         if (health == null) return new Badge("?", "Unknown", "unknown");
         return switch (health) {
-            case "Healthy" -> new Badge("♥", "Healthy", "ok");
-            case "Progressing" -> new Badge("◔", "Progressing", "busy");
-            case "Degraded" -> new Badge("✖", "Degraded", "bad");
-            case "Missing" -> new Badge("∅", "Missing", "bad");
-            case "Suspended" -> new Badge("‖", "Suspended", "held");
-            default -> new Badge("?", health, "unknown");
+            case Healthy -> new Badge("♥", "Healthy", "ok");
+            case Progressing -> new Badge("◔", "Progressing", "busy");
+            case Degraded -> new Badge("✖", "Degraded", "bad");
+            case Missing -> new Badge("∅", "Missing", "bad");
+            case Suspended -> new Badge("‖", "Suspended", "held");
+            case Unknown -> new Badge("?", "Unknown", "unknown");
         };
     }
 
-    public static Badge reachability(String reachability, String health) {
-        if ("Reachable".equals(reachability) && (health == null || "Healthy".equals(health))) return new Badge("✓", "Reachable", "ok");
-        if ("Reachable".equals(reachability)) return new Badge("!", health, "warn");
-        return new Badge("✖", reachability == null ? "Unknown" : reachability, "bad");
+    public static Badge reachability(Reachability reachability, ClusterState health) {
+        if (reachability == Reachability.Reachable && (health == null || health == ClusterState.Healthy)) return new Badge("✓", "Reachable", "ok");
+        if (reachability == Reachability.Reachable) return new Badge("!", health.name(), "warn");
+        return new Badge("✖", reachability == null ? "Unknown" : reachability.name(), "bad");
     }
 
     public static Badge held(boolean suspended) {

@@ -107,7 +107,7 @@ public final class ClusterPage {
         String suspendReason = c == null ? null : c.annotations().get(Application.ANNOTATION_SUSPEND_REASON);
         return new Model(name, labels.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList(), connection(c),
                 s == null ? Badge.reachability(null, null) : Badge.reachability(s.reachability(), s.health()), s == null ? "" : s.message(),
-                s == null ? null : s.health(), s == null ? null : Times.show(s.unhealthySince()), s == null ? null : Times.show(s.healthySince()),
+                s == null || s.health() == null ? null : s.health().name(), s == null ? null : Times.show(s.unhealthySince()), s == null ? null : Times.show(s.healthySince()),
                 s == null ? null : s.applyStrategy(), s == null ? 0 : s.nodes(), s == null ? 0 : s.readyNodes(), conditions, history, marks, groups,
                 gates, c != null && c.suspend(), suspendReason, freezes, apps);
     }

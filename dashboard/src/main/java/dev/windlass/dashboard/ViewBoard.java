@@ -1,5 +1,8 @@
 package dev.windlass.dashboard;
 
+import dev.windlass.policy.state.ClusterState;
+import dev.windlass.policy.state.Reachability;
+
 import dev.windlass.policy.failover.AppFailover;
 import dev.windlass.policy.state.ClusterStatus;
 import java.time.Instant;
@@ -21,7 +24,7 @@ public final class ViewBoard {
     public static final int BLOCKS = 20;
 
     /** One pass's look at a cluster. */
-    public record Sample(Instant at, String reachability, String health, String message) {}
+    public record Sample(Instant at, Reachability reachability, ClusterState health, String message) {}
 
     /** A stretch of passes during which a failover was due and could not happen. */
     public record Blocked(Instant from, Instant until, String reason, String message) {}

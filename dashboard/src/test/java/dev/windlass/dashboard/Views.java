@@ -96,8 +96,8 @@ final class Views {
         Map<String, AppStatus> apps = new TreeMap<>();
         for (String app : desired.apps().keySet()) {
             List<TargetStatus> targets = List.of(
-                    new TargetStatus("eu-1", "rev00001aaaa", "Synced", "Healthy", "", List.of(), List.of(inv(app))),
-                    new TargetStatus("us-1", "rev00001aaaa", "Synced", "Healthy", "", List.of(), List.of(inv(app))));
+                    new TargetStatus("eu-1", "rev00001aaaa", dev.windlass.policy.state.Sync.Synced, dev.windlass.policy.state.Health.Healthy, "", List.of(), List.of(inv(app))),
+                    new TargetStatus("us-1", "rev00001aaaa", dev.windlass.policy.state.Sync.Synced, dev.windlass.policy.state.Health.Healthy, "", List.of(), List.of(inv(app))));
             apps.put(app, new AppStatus(app, "apps/" + app + "/app.yaml", "rev00001aaaa", SOURCE, true, List.of(), List.of("eu-1", "us-1"),
                     targets, List.of()));
         }
@@ -112,8 +112,8 @@ final class Views {
         AppStatus web = apps.get("web");
         apps.put("web", new AppStatus("web", web.definedIn(), "rev00002bbbb", SOURCE, true,
                 List.of(new Condition("Ready", Condition.Status.False, "Degraded", webMessage, java.time.Instant.parse("2026-11-21T09:06:00Z"))), web.placement(), List.of(
-                new TargetStatus("eu-1", "rev00002bbbb", "Synced", "Healthy", "", List.of(), List.of(inv("web"))),
-                new TargetStatus("us-1", "rev00001aaaa", "OutOfSync", "Degraded", webMessage, List.of("spec.replicas"), List.of(inv("web")))),
+                new TargetStatus("eu-1", "rev00002bbbb", dev.windlass.policy.state.Sync.Synced, dev.windlass.policy.state.Health.Healthy, "", List.of(), List.of(inv("web"))),
+                new TargetStatus("us-1", "rev00001aaaa", dev.windlass.policy.state.Sync.OutOfSync, dev.windlass.policy.state.Health.Degraded, webMessage, List.of("spec.replicas"), List.of(inv("web")))),
                 List.of(), rollout, List.of(), null, List.of(), memory));
         List<RemediationRecord> nodes = new ArrayList<>();
         nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-1", RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T08:00:00Z"), null, Instant.parse("2026-11-21T08:00:00Z"), true, null, 0, null, ""));
@@ -121,15 +121,15 @@ final class Views {
                 Instant.parse("2026-11-21T09:00:05Z"), 1, Instant.parse("2026-11-21T09:00:05Z"), "marked for its owner to replace"));
         nodes.add(new RemediationRecord("control-plane", "Node eu-1-cp-3", RemediationRecord.State.Healthy, "", Instant.parse("2026-11-21T08:00:00Z"), null, Instant.parse("2026-11-21T08:00:00Z"), true, null, 0, null, ""));
         Map<String, ClusterStatus> clusters = new TreeMap<>();
-        clusters.put("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Reachable", "", "ClientSide", 3, 3, List.of(), "Healthy", null,
+        clusters.put("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", dev.windlass.policy.state.Reachability.Reachable, "", "ClientSide", 3, 3, List.of(), dev.windlass.policy.state.ClusterState.Healthy, null,
                 Instant.parse("2026-11-21T08:00:00Z"), nodes));
-        clusters.put("us-1", new ClusterStatus("us-1", "clusters/us-1.yaml", "Unreachable", "connect timed out", "ClientSide", 0, 0, List.of(),
-                "ClusterUnreachable", Instant.parse("2026-11-21T09:09:00Z"), null));
+        clusters.put("us-1", new ClusterStatus("us-1", "clusters/us-1.yaml", dev.windlass.policy.state.Reachability.Unreachable, "connect timed out", "ClientSide", 0, 0, List.of(),
+                dev.windlass.policy.state.ClusterState.ClusterUnreachable, Instant.parse("2026-11-21T09:09:00Z"), null));
         return EngineState.of(SOURCE, apps, clusters);
     }
 
     static InventoryEntry inv(String app) {
-        return new InventoryEntry("v1", "ConfigMap", app, app, "", "OnAppUpdate");
+        return new InventoryEntry("v1", "ConfigMap", app, app, "", dev.windlass.policy.model.Manifest.GcPolicy.ON_APP_UPDATE);
     }
 
     static Plan plan(String blocked) {

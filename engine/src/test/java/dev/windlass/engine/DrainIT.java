@@ -65,7 +65,7 @@ class DrainIT {
                 .write("apps/shop/manifests/web.yaml", app(minAvailable))
                 .write("policies/remediation.yaml", POLICY));
         fleet.settle();
-        assertEquals("Healthy", fleet.engine.reconciler().state().apps().get("shop").target("w").health());
+        assertEquals(dev.windlass.policy.state.Health.Healthy, fleet.engine.reconciler().state().apps().get("shop").target("w").health());
         return fleet;
     }
 
@@ -101,10 +101,10 @@ class DrainIT {
             }
             assertTrue(webPods(fleet, "w-worker-1").stream().allMatch(p -> p.getMetadata().getDeletionTimestamp() != null),
                     "evicted (its kubelet is gone, so it stays terminating)");
-            for (int i = 0; i < 10 && !"Healthy".equals(fleet.engine.reconciler().state().apps().get("shop").target("w").health()); i++) {
+            for (int i = 0; i < 10 && fleet.engine.reconciler().state().apps().get("shop").target("w").health() != dev.windlass.policy.state.Health.Healthy; i++) {
                 fleet.passLater();
             }
-            assertEquals("Healthy", fleet.engine.reconciler().state().apps().get("shop").target("w").health(), "the replacement runs on another worker");
+            assertEquals(dev.windlass.policy.state.Health.Healthy, fleet.engine.reconciler().state().apps().get("shop").target("w").health(), "the replacement runs on another worker");
             try (KubernetesClient k = fleet.client("w")) {
                 assertEquals(3, k.apps().deployments().inNamespace("shop").withName("web").get().getStatus().getAvailableReplicas());
             }

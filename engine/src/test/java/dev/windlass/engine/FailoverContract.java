@@ -162,7 +162,7 @@ abstract class FailoverContract {
     static void untilDegraded(TestFleet fleet, String app, String cluster) throws Exception {
         for (int i = 0; i < 30; i++) {
             var target = fleet.engine.reconciler().state().apps().get(app).target(cluster);
-            if (target != null && "Degraded".equals(target.health())) return;
+            if (target != null && target.health() == dev.windlass.policy.state.Health.Degraded) return;
             after(fleet, 1);
         }
         throw new AssertionError(app + " never Degraded on " + cluster + ": " + fleet.engine.reconciler().state().apps().get(app));
@@ -247,7 +247,7 @@ abstract class FailoverContract {
         try (TestFleet fleet = start("Gracefully")) {
             notReady(fleet, "eu-1");
             after(fleet, 5);
-            assertEquals("ClusterNotReady", fleet.engine.reconciler().state().clusters().get("eu-1").health());
+            assertEquals(dev.windlass.policy.state.ClusterState.ClusterNotReady, fleet.engine.reconciler().state().clusters().get("eu-1").health());
             PassReport moved = after(fleet, 60);
             assertNotNull(ingest(fleet, "eu-2", "stream"));
             assertNotNull(ingest(fleet, "eu-1", "stream"), "Gracefully: the old copy stays while eu-2 is not healthy yet");

@@ -23,7 +23,7 @@ class FailoverE2E extends FailoverContract {
             fleet.sandbox.cluster("eu-1").apiNotReady(true);
             after(fleet, 5);
             var eu1 = fleet.engine.reconciler().state().clusters().get("eu-1");
-            assertEquals("ClusterNotReady", eu1.health());
+            assertEquals(dev.windlass.policy.state.ClusterState.ClusterNotReady, eu1.health());
             assertTrue(eu1.conditions().get(0).message().startsWith("/readyz answered 500"), eu1.conditions().toString());
             after(fleet, 60);
             assertEquals(List.of("eu-2"), stream(fleet).placement());

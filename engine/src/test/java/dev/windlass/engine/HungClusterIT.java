@@ -53,7 +53,7 @@ class HungClusterIT {
                 assertEquals("2", mode(fleet, "a"), "applied to a in the same pass");
                 assertEquals("2", mode(fleet, "b"), "applied to b in the same pass");
                 var status = fleet.engine.reconciler().state().clusters().get("c");
-                assertEquals("Unreachable", status.reachability());
+                assertEquals(dev.windlass.policy.state.Reachability.Unreachable, status.reachability());
                 assertTrue(status.message().startsWith("did not answer within "), status.message());
                 assertTrue(hung.plan().actions().stream().noneMatch(x -> x.cluster().equals("c")), "nothing planned for the hung cluster");
 
@@ -66,7 +66,7 @@ class HungClusterIT {
             }
             for (int i = 0; i < 30 && !"2".equals(mode(fleet, "c")); i++) fleet.passAfter(Duration.ofSeconds(1));
             assertEquals("2", mode(fleet, "c"), "it catches up once it answers");
-            assertEquals("Reachable", fleet.engine.reconciler().state().clusters().get("c").reachability());
+            assertEquals(dev.windlass.policy.state.Reachability.Reachable, fleet.engine.reconciler().state().clusters().get("c").reachability());
         }
     }
 }

@@ -96,7 +96,7 @@ class IgnoreDifferencesIT {
                 assertFalse(idle.plan().hasChanges(), "no drift:\n" + idle.plan());
             }
             assertEquals(0, fleet.backend.writes("lab"));
-            assertEquals("Synced", fleet.engine.reconciler().state().apps().get("web").target("lab").sync());
+            assertEquals(dev.windlass.policy.state.Sync.Synced, fleet.engine.reconciler().state().apps().get("web").target("lab").sync());
 
             fleet.push("web 2", c -> c.write("apps/web/manifests/web.yaml", manifests("web:2")));
             PassReport updated = fleet.pass();

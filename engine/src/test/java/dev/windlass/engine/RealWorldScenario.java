@@ -47,13 +47,13 @@ final class RealWorldScenario {
         assertAllOn(fleet, "lab", app.manifests());
 
         TargetStatus lab = settled(fleet, set);
-        assertEquals("Synced", lab.sync(), lab.toString());
+        assertEquals(dev.windlass.policy.state.Sync.Synced, lab.sync(), lab.toString());
         assertEquals(app.manifests().stream().filter(m -> !m.implicit()).count(), lab.inventory().size(), "every object is in the inventory");
         if (fleet.backend.real() && servesALoadBalancer(app)) {
-            assertEquals("Progressing", lab.health(), lab.message());
+            assertEquals(dev.windlass.policy.state.Health.Progressing, lab.health(), lab.message());
             assertTrue(lab.message().contains("Waiting for the load balancer to get an address"), lab.message());
         } else {
-            assertEquals("Healthy", lab.health(), lab.message());
+            assertEquals(dev.windlass.policy.state.Health.Healthy, lab.health(), lab.message());
         }
 
         fleet.backend.resetWrites("lab");
@@ -76,7 +76,7 @@ final class RealWorldScenario {
             r = fleet.passLater();
             lab = fleet.engine.reconciler().state().apps().get(app).target("lab");
             boolean waitingOnlyForAnAddress = fleet.backend.real() && lab.message().contains("load balancer");
-            if (!r.plan().hasChanges() && "Synced".equals(lab.sync()) && ("Healthy".equals(lab.health()) || waitingOnlyForAnAddress)) {
+            if (!r.plan().hasChanges() && lab.sync() == dev.windlass.policy.state.Sync.Synced && (lab.health() == dev.windlass.policy.state.Health.Healthy || waitingOnlyForAnAddress)) {
                 return lab;
             }
         }

@@ -311,7 +311,7 @@ final class RenderScenario {
         for (int i = 0; i < 30; i++) {
             r = fleet.passLater();
             t = fleet.engine.reconciler().state().apps().get(app).target(cluster);
-            if (!r.plan().hasChanges() && t != null && "Synced".equals(t.sync())) return t;
+            if (!r.plan().hasChanges() && t != null && t.sync() == dev.windlass.policy.state.Sync.Synced) return t;
         }
         throw new AssertionError("not in sync: " + t + "; the last pass planned:\n" + r.plan().stages());
     }

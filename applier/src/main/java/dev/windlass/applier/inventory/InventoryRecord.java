@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.windlass.policy.model.Manifest.GcPolicy;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.state.InventoryEntry;
 import java.util.Collection;
@@ -24,7 +25,14 @@ public record InventoryRecord(SortedMap<ObjectRef, InventoryEntry> entries) {
                     .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
-    private static final TypeReference<List<InventoryEntry>> ENTRIES = new TypeReference<>() {};
+    private static final TypeReference<List<Entry>> ENTRIES = new TypeReference<>() {};
+
+    /** An entry as the record on the cluster holds it: the gc policy as its word (OnAppUpdate, OnAppDelete, Never). */
+    private record Entry(String apiVersion, String kind, String namespace, String name, String hash, String gc) {
+        static Entry of(InventoryEntry e) {
+            return new Entry(e.apiVersion(), e.kind(), e.namespace(), e.name(), e.hash(), e.gc() == null ? null : e.gc().word());
+        }
+    }
 
     public static final InventoryRecord EMPTY = new InventoryRecord(new TreeMap<>());
 
@@ -57,7 +65,7 @@ public record InventoryRecord(SortedMap<ObjectRef, InventoryEntry> entries) {
 
     public String toYaml() {
         try {
-            return YAML.writeValueAsString(list());
+            return YAML.writeValueAsString(list().stream().map(Entry::of).toList());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("inventory entries are plain strings; cannot fail: " + e.getMessage(), e);
         }
@@ -67,7 +75,7 @@ public record InventoryRecord(SortedMap<ObjectRef, InventoryEntry> entries) {
     public static InventoryRecord parse(String yaml) {
         if (yaml == null || yaml.isBlank()) return EMPTY;
         try {
-            List<InventoryEntry> read = YAML.readValue(yaml, ENTRIES);
+            List<Entry> read = YAML.readValue(yaml, ENTRIES);
             return of(read.stream().map(InventoryRecord::normalized).toList());
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not an inventory: " + e.getOriginalMessage(), e);
@@ -75,14 +83,16 @@ public record InventoryRecord(SortedMap<ObjectRef, InventoryEntry> entries) {
     }
 
     /**
-     * A cluster-scoped object's namespace may be written as {@code ""} or left out. A missing gc policy reads as
-     * Never: an inventory edited by hand must not make anything deletable that was not before.
+     * A cluster-scoped object's namespace may be written as {@code ""} or left out. A gc policy that is missing, or a
+     * word that is none of OnAppUpdate, OnAppDelete and Never, reads as Never: an inventory edited by hand must not
+     * make anything deletable that was not before.
      */
-    private static InventoryEntry normalized(InventoryEntry e) {
+    private static InventoryEntry normalized(Entry e) {
         if (e == null || e.apiVersion() == null || e.kind() == null || e.name() == null) {
             throw new IllegalArgumentException("not an inventory: an entry lacks apiVersion, kind or name");
         }
+        GcPolicy gc = GcPolicy.ofWord(e.gc());
         return new InventoryEntry(e.apiVersion(), e.kind(), e.namespace() == null ? "" : e.namespace(), e.name(),
-                e.hash() == null ? "" : e.hash(), e.gc() == null ? "Never" : e.gc());
+                e.hash() == null ? "" : e.hash(), gc == null ? GcPolicy.NEVER : gc);
     }
 }

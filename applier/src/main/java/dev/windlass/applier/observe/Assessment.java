@@ -1,6 +1,6 @@
 package dev.windlass.applier.observe;
 
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 
 /** The health of one object and, when it is not Healthy, why; the message is "" otherwise unless worth saying. */
 public record Assessment(Health health, String message) {

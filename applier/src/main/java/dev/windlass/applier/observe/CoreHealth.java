@@ -2,7 +2,7 @@ package dev.windlass.applier.observe;
 
 import static dev.windlass.applier.observe.BodyFields.string;
 
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -13,7 +13,7 @@ import dev.windlass.applier.reads.ClusterReads;
 import dev.windlass.applier.reads.Query;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.ClusterObservation.Reachability;
+import dev.windlass.policy.state.Reachability;
 import dev.windlass.policy.observe.DesiredObjects;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.LiveObject;

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /** Reading a cluster's inventories pass after pass parses only the records that changed, and reads what a fresh read reads. */
 class InventoryParsesTest {
-    static final InventoryEntry WEB = new InventoryEntry("apps/v1", "Deployment", "web", "frontend", "1d7b01005e22", "OnAppUpdate");
-    static final InventoryEntry DB = new InventoryEntry("apps/v1", "StatefulSet", "db", "db", "0123456789", "OnAppDelete");
+    static final InventoryEntry WEB = new InventoryEntry("apps/v1", "Deployment", "web", "frontend", "1d7b01005e22", dev.windlass.policy.model.Manifest.GcPolicy.ON_APP_UPDATE);
+    static final InventoryEntry DB = new InventoryEntry("apps/v1", "StatefulSet", "db", "db", "0123456789", dev.windlass.policy.model.Manifest.GcPolicy.ON_APP_DELETE);
 
     final InventoryParses parses = new InventoryParses();
 
@@ -23,7 +23,7 @@ class InventoryParsesTest {
         assertEquals(InventoryConfigMaps.readAll(first), InventoryConfigMaps.readAll(first, parses));
         assertEquals(0, parses.parsedLastRead());
 
-        InventoryEntry webMoved = new InventoryEntry("apps/v1", "Deployment", "web", "frontend", "ffff", "OnAppUpdate");
+        InventoryEntry webMoved = new InventoryEntry("apps/v1", "Deployment", "web", "frontend", "ffff", dev.windlass.policy.model.Manifest.GcPolicy.ON_APP_UPDATE);
         List<Map<String, Object>> second = List.of(configMap("web", List.of(webMoved)), configMap("db", List.of(DB)));
         InventoryConfigMaps.Found found = InventoryConfigMaps.readAll(second, parses);
         assertEquals(1, parses.parsedLastRead(), "only web's record changed");

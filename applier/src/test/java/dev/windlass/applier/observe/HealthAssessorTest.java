@@ -1,14 +1,14 @@
 package dev.windlass.applier.observe;
 
 import static dev.windlass.applier.support.Fixtures.yaml;
-import static dev.windlass.policy.observe.Health.Degraded;
-import static dev.windlass.policy.observe.Health.Healthy;
-import static dev.windlass.policy.observe.Health.Progressing;
-import static dev.windlass.policy.observe.Health.Suspended;
+import static dev.windlass.policy.state.Health.Degraded;
+import static dev.windlass.policy.state.Health.Healthy;
+import static dev.windlass.policy.state.Health.Progressing;
+import static dev.windlass.policy.state.Health.Suspended;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

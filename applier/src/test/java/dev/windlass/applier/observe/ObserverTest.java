@@ -11,7 +11,7 @@ import dev.windlass.applier.kube.OwnershipMarks;
 import dev.windlass.applier.support.MockCluster;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.NodeObservation;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -61,7 +61,7 @@ class WatchCacheIT {
 
             assertEquals(Map.of("a", "1", "b", "1"), data(quiet, ns));
             assertTrue(quiet.namespaces().contains(ns), quiet.namespaces().toString());
-            assertEquals(ClusterObservation.Reachability.Reachable, quiet.reachability());
+            assertEquals(dev.windlass.policy.state.Reachability.Reachable, quiet.reachability());
             assertEquals(0, lists(during), during.samples().toString());
         }
     }

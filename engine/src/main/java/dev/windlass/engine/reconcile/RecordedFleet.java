@@ -7,7 +7,7 @@ import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.observe.ObservedState;
@@ -112,9 +112,9 @@ public final class RecordedFleet implements Fleet {
                 }
             }
             var recorded = state.clusters().get(cluster);
-            boolean unreachable = recorded != null && ClusterObservation.Reachability.Unreachable.name().equals(recorded.reachability());
-            out.put(cluster, new ClusterObservation(cluster, unreachable ? ClusterObservation.Reachability.Unreachable
-                    : ClusterObservation.Reachability.Reachable, recorded == null ? "" : recorded.message(), objects, namespaces,
+            boolean unreachable = recorded != null && recorded.reachability() == dev.windlass.policy.state.Reachability.Unreachable;
+            out.put(cluster, new ClusterObservation(cluster, unreachable ? dev.windlass.policy.state.Reachability.Unreachable
+                    : dev.windlass.policy.state.Reachability.Reachable, recorded == null ? "" : recorded.message(), objects, namespaces,
                     recordedNodes(cluster), false, Map.of()));
         }
         reuse.clear();
@@ -123,10 +123,10 @@ public final class RecordedFleet implements Fleet {
     }
 
     /** The object built from this manifest with this hash and health: the one built last time if there was one. */
-    private LiveObject reused(String cluster, Manifest m, String hash, String health, Map<String, LiveObject> built) {
+    private LiveObject reused(String cluster, Manifest m, String hash, Health health, Map<String, LiveObject> built) {
         String key = cluster + "\n" + m.ref() + "\n" + m.hash() + "\n" + hash + "\n" + health;
         LiveObject object = reuse.get(key);
-        if (object == null) object = new LiveObject(m.ref(), withHash(m, hash), Health.valueOf(health), "");
+        if (object == null) object = new LiveObject(m.ref(), withHash(m, hash), health, "");
         built.put(key, object);
         return object;
     }

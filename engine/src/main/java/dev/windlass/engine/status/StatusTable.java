@@ -34,7 +34,7 @@ public final class StatusTable {
                 if (!t.drift().isEmpty()) message = (message.isEmpty() ? "" : message + "; ") + "drift: " + String.join(", ", t.drift());
                 String revision = (t.revision().isEmpty() ? "-" : t.revision()) + (t.variant() == null ? "" : " (" + t.variant()
                         + (t.rendered() == null ? "" : ", objects " + t.rendered()) + ")");
-                rows.add(new String[] {app.name(), t.cluster(), revision, t.sync(), t.health(), message});
+                rows.add(new String[] {app.name(), t.cluster(), revision, t.sync().name(), t.health().name(), message});
             }
             if (app.targets().isEmpty() && (stalled == null || !stalled.holds())) {
                 rows.add(new String[] {app.name(), "-", "-", "-", "-", "placed on no cluster"});
@@ -79,7 +79,7 @@ public final class StatusTable {
             List<String[]> cr = new ArrayList<>();
             cr.add(new String[] {"CLUSTER", "REACHABLE", "NODES READY", "APPLY", "MESSAGE"});
             for (ClusterStatus c : state.clusters().values()) {
-                cr.add(new String[] {c.name(), c.reachability(), c.readyNodes() + "/" + c.nodes(), c.applyStrategy(), c.message()});
+                cr.add(new String[] {c.name(), c.reachability() == null ? "" : c.reachability().name(), c.readyNodes() + "/" + c.nodes(), c.applyStrategy(), c.message()});
             }
             b.append('\n').append(table(cr));
             List<String[]> unhealthy = new ArrayList<>();

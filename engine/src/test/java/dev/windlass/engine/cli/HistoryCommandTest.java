@@ -53,7 +53,7 @@ class HistoryCommandTest {
 
     static final EngineState STATE = EngineState.of("c0ffee0000000000000000000000000000000000",
             Map.of("stream", app("stream").withFailover(MEMORY), "web", app("web")),
-            Map.of("eu-2", new ClusterStatus("eu-2", "clusters/eu-2.yaml", "Reachable", "", "ClientSide", 3, 3, List.of())));
+            Map.of("eu-2", new ClusterStatus("eu-2", "clusters/eu-2.yaml", dev.windlass.policy.state.Reachability.Reachable, "", "ClientSide", 3, 3, List.of())));
 
     @TempDir Path dir;
     Git origin;

@@ -87,7 +87,7 @@ class KubeconfigSecretIT {
 
             fleet.pass();
             ClusterStatus refused = fleet.engine.reconciler().state().clusters().get("eu-1");
-            assertFalse("Reachable".equals(refused.reachability()), refused.toString());
+            assertFalse(refused.reachability() == dev.windlass.policy.state.Reachability.Reachable, refused.toString());
             assertTrue(refused.message().contains("401") || refused.message().toLowerCase().contains("unauthorized"), refused.message());
             assertNull(memberAdmin.namespaces().withName("hello").get(), "nothing written with a wrong token");
 
@@ -111,7 +111,7 @@ class KubeconfigSecretIT {
             fleet.push("greeting v2", c -> c.write("apps/hello/manifests/greeting.yaml", greeting("v2")));
             fleet.pass();
             assertEquals("v2", greetingOnMember(), "written with token B: token A is refused by the server");
-            assertEquals("Reachable", fleet.engine.reconciler().state().clusters().get("eu-1").reachability());
+            assertEquals(dev.windlass.policy.state.Reachability.Reachable, fleet.engine.reconciler().state().clusters().get("eu-1").reachability());
 
             for (String token : List.of(tokenA, tokenB, wrong, engineToken)) assertNoTrace(fleet, token);
         }
@@ -183,7 +183,7 @@ class KubeconfigSecretIT {
             fleet.push("a member cluster reached through a Secret", c -> c
                     .write("clusters/eu-1.yaml", cluster("eu-1", "{kubeconfigSecretRef: {name: cluster-eu-1}}")));
             fleet.pass();
-            assertEquals("Reachable", fleet.engine.reconciler().state().clusters().get("eu-1").reachability(),
+            assertEquals(dev.windlass.policy.state.Reachability.Reachable, fleet.engine.reconciler().state().clusters().get("eu-1").reachability(),
                     fleet.engine.reconciler().state().clusters().get("eu-1").message());
         }
     }

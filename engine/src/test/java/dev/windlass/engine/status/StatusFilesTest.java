@@ -27,10 +27,10 @@ class StatusFilesTest {
             Map.of("web", new AppStatus("web", "apps/web/app.yaml", "1d7b01005e22", "c0ffee0000000000000000000000000000000000", true,
                     List.of(new Condition("Ready", Condition.Status.True, "Synced", "synced and healthy on 1 cluster", java.time.Instant.parse("2026-11-21T09:00:00Z"))),
                     List.of("eu-1"),
-                    List.of(new TargetStatus("eu-1", "1d7b01005e22", "Synced", "Healthy", "", List.of("Deployment web/web: spec.replicas"),
-                            List.of(new InventoryEntry("apps/v1", "Deployment", "web", "web", "0123456789abcdef", "OnAppUpdate")))),
+                    List.of(new TargetStatus("eu-1", "1d7b01005e22", dev.windlass.policy.state.Sync.Synced, dev.windlass.policy.state.Health.Healthy, "", List.of("Deployment web/web: spec.replicas"),
+                            List.of(new InventoryEntry("apps/v1", "Deployment", "web", "web", "0123456789abcdef", dev.windlass.policy.model.Manifest.GcPolicy.ON_APP_UPDATE)))),
                     List.of())),
-            Map.of("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Reachable", "", "ClientSide", 3, 3, List.of())));
+            Map.of("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", dev.windlass.policy.state.Reachability.Reachable, "", "ClientSide", 3, 3, List.of())));
 
     @Test
     void stateSurvivesARoundTripThroughItsFiles() throws Exception {
@@ -46,8 +46,8 @@ class StatusFilesTest {
             Map.of("stream", new AppStatus("stream", "apps/stream/app.yaml", "5e22aa", "c0ffee0000000000000000000000000000000000", true,
                     List.of(new Condition("Ready", Condition.Status.True, "Synced", "synced and healthy on 2 clusters", java.time.Instant.parse("2026-11-21T09:00:00Z"))),
                     List.of("eu-2", "us-1"),
-                    List.of(new TargetStatus("eu-2", "5e22aa", "Synced", "Degraded", "1 of 3 replicas ready", List.of(),
-                            List.of(new InventoryEntry("apps/v1", "StatefulSet", "stream", "ingest", "0123456789abcdef", "OnAppUpdate")),
+                    List.of(new TargetStatus("eu-2", "5e22aa", dev.windlass.policy.state.Sync.Synced, dev.windlass.policy.state.Health.Degraded, "1 of 3 replicas ready", List.of(),
+                            List.of(new InventoryEntry("apps/v1", "StatefulSet", "stream", "ingest", "0123456789abcdef", dev.windlass.policy.model.Manifest.GcPolicy.ON_APP_UPDATE)),
                             Instant.parse("2026-11-21T09:10:00Z"),
                             List.of(new PreservedValue("windlass.dev/offset", "4711", "apps/StatefulSet stream/ingest")),
                             List.of(new PreservedValue("windlass.dev/offset", "4700", "apps/StatefulSet stream/ingest")))),
@@ -66,10 +66,10 @@ class StatusFilesTest {
                                     List.of(new PreservedValue("windlass.dev/offset", "4600", "apps/StatefulSet stream/ingest")),
                                     "eu-3 failed too before it was healthy")),
                             List.of("ap-1")))),
-            Map.of("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", "Unreachable", "connection refused", "ClientSide", 0, 0,
-                            List.of(), "ClusterUnreachable", Instant.parse("2026-11-21T09:04:00Z"), null),
-                    "eu-2", new ClusterStatus("eu-2", "clusters/eu-2.yaml", "Reachable", "", "ClientSide", 3, 3, List.of(),
-                            "Healthy", null, Instant.parse("2026-11-01T00:00:00Z"))));
+            Map.of("eu-1", new ClusterStatus("eu-1", "clusters/eu-1.yaml", dev.windlass.policy.state.Reachability.Unreachable, "connection refused", "ClientSide", 0, 0,
+                            List.of(), dev.windlass.policy.state.ClusterState.ClusterUnreachable, Instant.parse("2026-11-21T09:04:00Z"), null),
+                    "eu-2", new ClusterStatus("eu-2", "clusters/eu-2.yaml", dev.windlass.policy.state.Reachability.Reachable, "", "ClientSide", 3, 3, List.of(),
+                            dev.windlass.policy.state.ClusterState.Healthy, null, Instant.parse("2026-11-01T00:00:00Z"))));
 
     @Test
     void failoverMemoryAndHealthClocksSurviveARoundTrip() throws Exception {

@@ -25,11 +25,11 @@ class StatusRenderingTest {
         assertSameFiles(StatusFiles.render(first), rendering.render(StatusFiles.read(StatusFiles.render(first))));
         assertEquals(0, rendering.renderedLastPass(), "an equal state, read back from its own files, writes nothing");
 
-        EngineState degraded = withWebHealth(first, "Degraded");
+        EngineState degraded = withWebHealth(first, dev.windlass.policy.state.Health.Degraded);
         SortedMap<String, byte[]> files = rendering.render(degraded);
         assertSameFiles(StatusFiles.render(degraded), files);
         assertEquals(2, rendering.renderedLastPass(), "web's file and the fleet summary, not the cluster's");
-        assertEquals("Degraded", StatusFiles.read(files).apps().get("web").targets().get(0).health());
+        assertEquals(dev.windlass.policy.state.Health.Degraded, StatusFiles.read(files).apps().get("web").targets().get(0).health());
     }
 
     @Test
@@ -41,7 +41,7 @@ class StatusRenderingTest {
         assertSameFiles(StatusFiles.render(none), files);
     }
 
-    private static EngineState withWebHealth(EngineState state, String health) {
+    private static EngineState withWebHealth(EngineState state, dev.windlass.policy.state.Health health) {
         AppStatus web = state.apps().get("web");
         TargetStatus t = web.targets().get(0);
         TargetStatus changed = new TargetStatus(t.cluster(), t.revision(), t.sync(), health, "1 of 2 replicas ready", t.drift(), t.inventory());

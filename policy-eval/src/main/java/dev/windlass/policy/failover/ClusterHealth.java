@@ -1,6 +1,7 @@
 package dev.windlass.policy.failover;
 
 import dev.windlass.policy.observe.ClusterObservation;
+import dev.windlass.policy.state.ClusterState;
 import dev.windlass.policy.state.ClusterStatus;
 import java.time.Instant;
 
@@ -11,38 +12,36 @@ import java.time.Instant;
  *
  * @param since when the cluster entered its current state without a break
  */
-public record ClusterHealth(String cluster, State state, String message, Instant since) {
+public record ClusterHealth(String cluster, ClusterState state, String message, Instant since) {
 
-    public enum State { Healthy, ClusterUnreachable, ClusterNotReady }
-
-    public boolean healthy() { return state == State.Healthy; }
+    public boolean healthy() { return state == ClusterState.Healthy; }
 
     /** How long it has been in its current state at {@code now}, in whole seconds. */
     public long secondsIn(Instant now) { return Math.max(0, now.getEpochSecond() - since.getEpochSecond()); }
 
     public static ClusterHealth of(ClusterObservation obs, ClusterStatus previous, Instant now) {
-        State state;
+        ClusterState state;
         String message;
         if (!obs.reachable()) {
-            state = State.ClusterUnreachable;
+            state = ClusterState.ClusterUnreachable;
             message = obs.message();
         } else if (!obs.notReady().isEmpty()) {
-            state = State.ClusterNotReady;
+            state = ClusterState.ClusterNotReady;
             message = obs.notReady();
         } else if (obs.nodes().stream().noneMatch(n -> n.ready())) {
-            state = State.ClusterNotReady;
+            state = ClusterState.ClusterNotReady;
             message = obs.nodes().isEmpty() ? "no node is registered" : "no Ready node (0 of " + obs.nodes().size() + ")";
         } else {
-            state = State.Healthy;
+            state = ClusterState.Healthy;
             message = "";
         }
         return new ClusterHealth(obs.cluster(), state, message, since(state, previous, now));
     }
 
     /** Unhealthy states share one clock: unreachable, then not ready, is one outage. */
-    private static Instant since(State state, ClusterStatus previous, Instant now) {
+    private static Instant since(ClusterState state, ClusterStatus previous, Instant now) {
         if (previous == null) return now;
-        Instant recorded = state == State.Healthy ? previous.healthySince() : previous.unhealthySince();
+        Instant recorded = state == ClusterState.Healthy ? previous.healthySince() : previous.unhealthySince();
         return recorded == null ? now : recorded;
     }
 }

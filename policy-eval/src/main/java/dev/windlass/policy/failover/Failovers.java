@@ -8,7 +8,7 @@ import dev.windlass.policy.model.FailoverPolicy.PurgeMode;
 import dev.windlass.policy.model.FailoverPolicy.Trigger;
 import dev.windlass.policy.model.FailoverSettings;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.placement.Placement;
 import dev.windlass.policy.state.AppStatus;

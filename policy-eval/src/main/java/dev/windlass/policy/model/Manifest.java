@@ -31,6 +31,12 @@ public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> bod
         GcPolicy(String word) { this.word = word; }
 
         public String word() { return word; }
+
+        /** The policy written as {@code word} (OnAppUpdate, OnAppDelete, Never), or null for any other word. */
+        public static GcPolicy ofWord(String word) {
+            for (GcPolicy p : values()) if (p.word.equals(word)) return p;
+            return null;
+        }
     }
 
     /**

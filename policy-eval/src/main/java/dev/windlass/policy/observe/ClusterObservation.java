@@ -1,5 +1,7 @@
 package dev.windlass.policy.observe;
 
+import dev.windlass.policy.state.Reachability;
+
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.state.InventoryEntry;
 import java.util.List;
@@ -43,8 +45,6 @@ public record ClusterObservation(String cluster, Reachability reachability, Stri
                               Map<String, List<InventoryEntry>> inventories) {
         this(cluster, reachability, message, objects, namespaces, nodes, serverSideApply, inventories, "");
     }
-
-    public enum Reachability { Reachable, Unreachable }
 
     public ClusterObservation {
         objects = Map.copyOf(objects);

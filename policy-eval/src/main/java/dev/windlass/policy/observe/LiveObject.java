@@ -1,5 +1,6 @@
 package dev.windlass.policy.observe;
 
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.model.ObjectRef;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.model.TargetKey;
 
 import dev.windlass.policy.diff.ContentHash;
@@ -10,7 +11,7 @@ import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.placement.Placement;
 import dev.windlass.policy.suspension.Hold;
@@ -176,7 +177,7 @@ public final class Planner {
         /** The app's failover, moved on by which of its clusters are now Healthy and Synced. */
         private AppFailover settle(Application app, AppFailover af, List<TargetPlan> targets) {
             java.util.Set<String> ready = new java.util.TreeSet<>();
-            targets.stream().filter(t -> t.health() == Health.Healthy && t.sync() == TargetPlan.Sync.Synced).forEach(t -> ready.add(t.cluster()));
+            targets.stream().filter(t -> t.health() == Health.Healthy && t.sync() == Sync.Synced).forEach(t -> ready.add(t.cluster()));
             AppFailover settled = Failovers.settle(af, desired.failoverPolicy(app.name()), ready, now);
             failovers.put(app.name(), settled);
             return settled;
@@ -343,7 +344,7 @@ public final class Planner {
     }
 
     private static TargetPlan unknown(String cluster, String note) {
-        return new TargetPlan(cluster, TargetPlan.Sync.Unknown, Health.Unknown, "", List.of(), note, List.of(), "", "", "");
+        return new TargetPlan(cluster, Sync.Unknown, Health.Unknown, "", List.of(), note, List.of(), "", "", "");
     }
 
     private static String hash(List<Stage> stages, List<HeldAction> held, List<AppPlan> apps) {

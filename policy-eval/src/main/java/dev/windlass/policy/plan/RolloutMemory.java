@@ -1,7 +1,7 @@
 package dev.windlass.policy.plan;
 
-import dev.windlass.policy.observe.Health;
-import dev.windlass.policy.plan.TargetPlan.Sync;
+import dev.windlass.policy.state.Health;
+import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.AppStatus.GoodRevision;
 import dev.windlass.policy.state.RolloutRecord;
@@ -35,7 +35,7 @@ record RolloutMemory(RolloutState rollout, List<String> invalidRevisions, GoodRe
             if (next.result() == Result.Succeeded) lastGood = new GoodRevision(next.revision(), next.source());
         }
         boolean everywhere = !targets.isEmpty() && targets.stream().allMatch(t -> t.revision().equals(plan.revision())
-                && t.sync().equals(Sync.Synced.name()) && t.health().equals(Health.Healthy.name()));
+                && t.sync() == Sync.Synced && t.health() == Health.Healthy);
         if (everywhere && (rollout == null || !rollout.active()) && !invalid.contains(plan.revision())) {
             lastGood = new GoodRevision(plan.revision(), lastGood != null && lastGood.revision().equals(plan.revision()) ? lastGood.source() : commit);
         }

@@ -3,7 +3,7 @@ package dev.windlass.policy.plan;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.RolloutPolicy;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStep;
 import dev.windlass.policy.state.ClusterStep.State;

@@ -1,6 +1,7 @@
 package dev.windlass.policy.plan;
 
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Sync;
+import dev.windlass.policy.state.Health;
 import java.util.List;
 
 /**
@@ -22,6 +23,4 @@ public record TargetPlan(String cluster, Sync sync, Health health, String health
         drift = List.copyOf(drift);
         released = List.copyOf(released);
     }
-
-    public enum Sync { Synced, OutOfSync, Unknown }
 }

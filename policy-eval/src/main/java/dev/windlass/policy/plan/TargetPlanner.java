@@ -1,5 +1,6 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.diff.FieldDiff;
 import dev.windlass.policy.diff.IgnoredFields;
 import dev.windlass.policy.model.Application;
@@ -8,7 +9,7 @@ import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.Manifest.GcPolicy;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.state.InventoryEntry;
 import dev.windlass.policy.state.TargetStatus;
@@ -111,7 +112,7 @@ final class TargetPlanner {
             deletes.addAll(prunes);
         }
         boolean changes = !applies.isEmpty() || !prunes.isEmpty();
-        TargetPlan.Sync sync = changes || !drift.isEmpty() ? TargetPlan.Sync.OutOfSync : TargetPlan.Sync.Synced;
+        Sync sync = changes || !drift.isEmpty() ? Sync.OutOfSync : Sync.Synced;
         return new Result(applies, deletes, held, released,
                 new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes), released, app.revision(),
                         app.variantOn(cluster), app.renderedOn(cluster)));

@@ -1,9 +1,10 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.state.InventoryEntry;
 import dev.windlass.policy.state.TargetStatus;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ final class TargetRecord {
         }
         for (Manifest m : app.on(planned.cluster()).manifests()) {
             // Objects already as Git wants them but missing from the record (first pass after a lost status) are recorded too.
-            if (!m.implicit() && !inventory.containsKey(m.ref()) && planned.sync() == TargetPlan.Sync.Synced) inventory.put(m.ref(), InventoryEntry.of(m));
+            if (!m.implicit() && !inventory.containsKey(m.ref()) && planned.sync() == Sync.Synced) inventory.put(m.ref(), InventoryEntry.of(m));
         }
         boolean wrote = created + configured + deleted > 0;
         if (wrote) {
@@ -56,19 +57,19 @@ final class TargetRecord {
                     + counts(created, configured, deleted)));
         }
         failures.forEach(f -> events.add(new Event(Event.Type.Error, app.name() + " on " + planned.cluster() + ": " + f)));
-        boolean synced = failures.isEmpty() && heldBy == null && planned.drift().isEmpty() && (planned.sync() == TargetPlan.Sync.Synced || !results.isEmpty());
+        boolean synced = failures.isEmpty() && heldBy == null && planned.drift().isEmpty() && (planned.sync() == Sync.Synced || !results.isEmpty());
         String revision = synced ? planned.revision() : previous == null ? "" : previous.revision();
         Health health = wrote && planned.health() == Health.Healthy ? Health.Progressing : planned.health();
         if (wrote && planned.health() == Health.Missing) health = Health.Progressing;
         String message = !failures.isEmpty() ? String.join("; ", failures)
                 : waiting(results, heldBy) ? "waiting: " + heldBy
                 : planned.healthMessage().isEmpty() || health == Health.Healthy || wrote ? planned.note() : planned.healthMessage();
-        String sync = synced ? "Synced" : "OutOfSync";
+        Sync sync = synced ? Sync.Synced : Sync.OutOfSync;
         List<String> drift = new ArrayList<>(planned.drift());
         drift.addAll(heldDrift);
         String variant = synced ? planned.variant() : previous == null ? null : previous.variant();
         String rendered = synced ? planned.rendered() : previous == null ? null : previous.rendered();
-        return new TargetStatus(planned.cluster(), revision, sync, health.name(), message, drift,
+        return new TargetStatus(planned.cluster(), revision, sync, health, message, drift,
                 List.copyOf(new TreeMap<>(inventory).values())).withVariant(variant, rendered);
     }
 

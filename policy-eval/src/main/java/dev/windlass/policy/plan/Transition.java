@@ -7,9 +7,11 @@ import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.ObservedState;
-import dev.windlass.policy.plan.TargetPlan.Sync;
+import dev.windlass.policy.state.ClusterState;
+import dev.windlass.policy.state.Reachability;
+import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.Condition;
@@ -24,7 +26,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -70,12 +71,12 @@ public final class Transition {
             for (TargetPlan tp : ap.targets()) {
                 TargetStatus prevTarget = prev == null ? null : prev.target(tp.cluster());
                 List<ActionResult> results = byTarget.getOrDefault(new TargetKey(ap.app(), tp.cluster()), List.of());
-                TargetStatus next = tp.sync() == TargetPlan.Sync.Unknown
+                TargetStatus next = tp.sync() == Sync.Unknown
                         ? unknownTarget(tp, prevTarget)
                         : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(new TargetKey(ap.app(), tp.cluster())),
                                 heldDrift.getOrDefault(new TargetKey(ap.app(), tp.cluster()), List.of()), events);
                 boolean written = !results.isEmpty();
-                boolean waiting = tp.sync() != TargetPlan.Sync.Unknown
+                boolean waiting = tp.sync() != Sync.Unknown
                         && TargetRecord.waiting(results, heldBy.get(new TargetKey(ap.app(), tp.cluster())));
                 healthChange(ap.app(), prevTarget, next, written, waiting, healthChanges);
                 driftEvent(ap.app(), prevTarget, next, events);
@@ -123,8 +124,8 @@ public final class Transition {
         healthChanges.forEach((line, clusters) -> {
             String on = " on " + String.join(", ", clusters);
             String text = line.waiting() ? line.app() + on + " " + line.message()
-                    : line.app() + " " + line.health().toLowerCase() + on + (line.message().isEmpty() ? "" : ": " + line.message());
-            events.add(new Event(line.health().equals(Health.Degraded.name()) ? Event.Type.Error : Event.Type.Health, text));
+                    : line.app() + " " + line.health().name().toLowerCase() + on + (line.message().isEmpty() ? "" : ": " + line.message());
+            events.add(new Event(line.health() == Health.Degraded ? Event.Type.Error : Event.Type.Health, text));
         });
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         desired.clusters().forEach((name, c) -> {
@@ -219,7 +220,7 @@ public final class Transition {
     }
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {
-        return new TargetStatus(tp.cluster(), prev == null ? "" : prev.revision(), Sync.Unknown.name(), Health.Unknown.name(), tp.note(),
+        return new TargetStatus(tp.cluster(), prev == null ? "" : prev.revision(), Sync.Unknown, Health.Unknown, tp.note(),
                 prev == null ? List.of() : prev.drift(), prev == null ? List.of() : prev.inventory()).withVariant(prev == null ? null : prev.variant(),
                         prev == null ? null : prev.rendered());
     }
@@ -238,7 +239,7 @@ public final class Transition {
         if (inventory.isEmpty()) return null;
         String message = !failures.isEmpty() ? String.join("; ", failures)
                 : heldBy != null ? "removal pending: " + heldBy : "removal pending: cluster not reachable";
-        return new TargetStatus(t.cluster(), t.revision(), Sync.OutOfSync.name(), t.health(), message, List.of(), inventory);
+        return new TargetStatus(t.cluster(), t.revision(), Sync.OutOfSync, t.health(), message, List.of(), inventory);
     }
 
     /**
@@ -247,20 +248,20 @@ public final class Transition {
      */
     private static void healthChange(String app, TargetStatus prev, TargetStatus next, boolean written, boolean waiting,
                                      Map<HealthLine, List<String>> out) {
-        String before = prev == null ? null : prev.health();
-        String now = next.health();
-        boolean sameHealth = Objects.equals(before, now);
-        if (sameHealth && (now.equals(Health.Healthy.name()) || prev.message().equals(next.message()))) return;
-        if (now.equals(Health.Progressing.name()) && written) return;
-        if (before == null && !now.equals(Health.Healthy.name()) && !now.equals(Health.Degraded.name()) && !waiting) return;
-        String message = now.equals(Health.Healthy.name()) ? "" : next.message();
+        Health before = prev == null ? null : prev.health();
+        Health now = next.health();
+        boolean sameHealth = before == now;
+        if (sameHealth && (now == Health.Healthy || prev.message().equals(next.message()))) return;
+        if (now == Health.Progressing && written) return;
+        if (before == null && now != Health.Healthy && now != Health.Degraded && !waiting) return;
+        String message = now == Health.Healthy ? "" : next.message();
         out.computeIfAbsent(new HealthLine(app, now, message, waiting), k -> new ArrayList<>()).add(next.cluster());
     }
 
     /** One line of the pass's health events: the clusters where {@code app} reached {@code health} with one message. */
-    private record HealthLine(String app, String health, String message, boolean waiting) implements Comparable<HealthLine> {
+    private record HealthLine(String app, Health health, String message, boolean waiting) implements Comparable<HealthLine> {
         private static final java.util.Comparator<HealthLine> ORDER = java.util.Comparator.comparing(HealthLine::app)
-                .thenComparing(HealthLine::health).thenComparing(HealthLine::message).thenComparing(HealthLine::waiting);
+                .thenComparing(l -> l.health().name()).thenComparing(HealthLine::message).thenComparing(HealthLine::waiting);
 
         @Override public int compareTo(HealthLine o) { return ORDER.compare(this, o); }
     }
@@ -273,12 +274,12 @@ public final class Transition {
     }
 
     private static List<Condition> conditions(List<TargetStatus> targets, AppStatus prev, Instant now, String override) {
-        boolean ready = override == null && targets.stream().allMatch(t -> t.sync().equals(Sync.Synced.name()) && t.health().equals(Health.Healthy.name()));
+        boolean ready = override == null && targets.stream().allMatch(t -> t.sync() == Sync.Synced && t.health() == Health.Healthy);
         String reason = override != null ? override
-                : targets.stream().anyMatch(t -> t.sync().equals(Sync.Unknown.name())) ? "ClusterUnreachable"
-                : targets.stream().anyMatch(t -> !t.message().isEmpty() && t.sync().equals(Sync.OutOfSync.name())) ? "ApplyFailed"
+                : targets.stream().anyMatch(t -> t.sync() == Sync.Unknown) ? "ClusterUnreachable"
+                : targets.stream().anyMatch(t -> !t.message().isEmpty() && t.sync() == Sync.OutOfSync) ? "ApplyFailed"
                 : targets.stream().anyMatch(t -> !t.drift().isEmpty()) ? "Drifted"
-                : targets.stream().anyMatch(t -> !t.sync().equals(Sync.Synced.name())) ? "OutOfSync"
+                : targets.stream().anyMatch(t -> t.sync() != Sync.Synced) ? "OutOfSync"
                 : ready ? "Synced" : "Progressing";
         Condition c = new Condition("Ready", Condition.Status.of(ready), reason,
                 ready ? "synced and healthy on " + targets.size() + (targets.size() == 1 ? " cluster" : " clusters") : "", now);
@@ -287,8 +288,8 @@ public final class Transition {
 
     private static ClusterStatus cluster(String name, String definedIn, ClusterObservation obs, ClusterStatus prev, Instant now, List<Event> events) {
         if (obs == null) obs = ClusterObservation.unreachable(name, "not observed");
-        String reach = obs.reachability().name();
-        if (prev != null && !prev.reachability().equals(reach)) {
+        Reachability reach = obs.reachability();
+        if (prev != null && prev.reachability() != reach) {
             events.add(new Event(obs.reachable() ? Event.Type.Health : Event.Type.Error,
                     "cluster " + name + (obs.reachable() ? " reachable again" : " unreachable: " + obs.message())));
         }
@@ -296,10 +297,9 @@ public final class Transition {
                 : prev == null ? "" : prev.applyStrategy();
         long ready = obs.nodes().stream().filter(n -> n.ready()).count();
         ClusterHealth health = ClusterHealth.of(obs, prev, now);
-        boolean notReady = health.state() == ClusterHealth.State.ClusterNotReady;
-        String before = prev == null || prev.health() == null ? null : prev.health();
-        if (obs.reachable() && before != null && !before.equals(health.state().name())
-                && (notReady || before.equals(ClusterHealth.State.ClusterNotReady.name()))) {
+        boolean notReady = health.state() == ClusterState.ClusterNotReady;
+        ClusterState before = prev == null ? null : prev.health();
+        if (obs.reachable() && before != null && before != health.state() && (notReady || before == ClusterState.ClusterNotReady)) {
             events.add(new Event(notReady ? Event.Type.Error : Event.Type.Health,
                     "cluster " + name + (notReady ? " not ready: " + health.message() : " ready again")));
         }
@@ -309,7 +309,7 @@ public final class Transition {
                 obs.reachable() ? obs.nodes().size() : prev == null ? 0 : prev.nodes(),
                 obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
                 List.of(c.since(prev == null ? null : prev.conditions().stream().filter(x -> x.type().equals("Ready")).findFirst().orElse(null))),
-                health.state().name(), health.healthy() ? null : health.since(), health.healthy() ? health.since() : null,
+                health.state(), health.healthy() ? null : health.since(), health.healthy() ? health.since() : null,
                 null, obs.reachable() && obs.server().known() ? obs.server().version() : prev == null ? null : prev.kubernetesVersion(),
                 obs.reachable() && obs.server().known() ? obs.server().apiVersions() : prev == null ? null : prev.apiVersions());
     }

@@ -1,5 +1,6 @@
 package dev.windlass.policy.render;
 
+import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.ActionResult;
@@ -88,9 +89,9 @@ public final class PlanMarkdown {
 
     private static String state(AppPlan app) {
         if (!app.valid()) return "**Invalid**";
-        java.util.Map<TargetPlan.Sync, List<String>> by = new java.util.EnumMap<>(TargetPlan.Sync.class);
+        java.util.Map<Sync, List<String>> by = new java.util.EnumMap<>(Sync.class);
         for (TargetPlan t : app.targets()) by.computeIfAbsent(t.sync(), k -> new java.util.ArrayList<>()).add(t.cluster());
-        String s = by.size() <= 1 && by.containsKey(TargetPlan.Sync.Synced) ? "Synced"
+        String s = by.size() <= 1 && by.containsKey(Sync.Synced) ? "Synced"
                 : String.join("; ", by.entrySet().stream().map(e -> e.getKey() + " on " + String.join(", ", e.getValue())).toList());
         return app.removedFrom().isEmpty() ? s : s + "; leaves " + String.join(", ", app.removedFrom());
     }

@@ -15,24 +15,24 @@ import java.util.List;
  * @param apiVersions    every group/version its API server served when last asked (null before it ever answered): the
  *                       API versions Helm charts for this cluster see
  */
-public record ClusterStatus(String name, String definedIn, String reachability, String message,
+public record ClusterStatus(String name, String definedIn, Reachability reachability, String message,
                             String applyStrategy, int nodes, int readyNodes, List<Condition> conditions,
-                            String health, Instant unhealthySince, Instant healthySince, List<RemediationRecord> remediation,
+                            ClusterState health, Instant unhealthySince, Instant healthySince, List<RemediationRecord> remediation,
                             String kubernetesVersion, List<String> apiVersions) {
 
-    public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
-                         int readyNodes, List<Condition> conditions, String health, Instant unhealthySince, Instant healthySince,
+    public ClusterStatus(String name, String definedIn, Reachability reachability, String message, String applyStrategy, int nodes,
+                         int readyNodes, List<Condition> conditions, ClusterState health, Instant unhealthySince, Instant healthySince,
                          List<RemediationRecord> remediation) {
         this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health, unhealthySince, healthySince,
                 remediation, null, null);
     }
 
-    public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
-                         int readyNodes, List<Condition> conditions, String health, Instant unhealthySince, Instant healthySince) {
+    public ClusterStatus(String name, String definedIn, Reachability reachability, String message, String applyStrategy, int nodes,
+                         int readyNodes, List<Condition> conditions, ClusterState health, Instant unhealthySince, Instant healthySince) {
         this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, health, unhealthySince, healthySince, null);
     }
 
-    public ClusterStatus(String name, String definedIn, String reachability, String message, String applyStrategy, int nodes,
+    public ClusterStatus(String name, String definedIn, Reachability reachability, String message, String applyStrategy, int nodes,
                          int readyNodes, List<Condition> conditions) {
         this(name, definedIn, reachability, message, applyStrategy, nodes, readyNodes, conditions, null, null, null, null);
     }

@@ -16,18 +16,18 @@ import java.util.List;
  *                        revision on this cluster. A new revision of the application that renders the same objects here
  *                        leaves it unchanged, and a rollout passes this cluster by. Null for a plain application
  */
-public record TargetStatus(String cluster, String revision, String sync, String health, String message,
+public record TargetStatus(String cluster, String revision, Sync sync, Health health, String message,
                            List<String> drift, List<InventoryEntry> inventory, Instant unhealthySince,
                            List<PreservedValue> observedState, List<PreservedValue> injectedState, String variant,
                            String rendered) {
 
-    public TargetStatus(String cluster, String revision, String sync, String health, String message,
+    public TargetStatus(String cluster, String revision, Sync sync, Health health, String message,
                         List<String> drift, List<InventoryEntry> inventory, Instant unhealthySince,
                         List<PreservedValue> observedState, List<PreservedValue> injectedState) {
         this(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, null, null);
     }
 
-    public TargetStatus(String cluster, String revision, String sync, String health, String message,
+    public TargetStatus(String cluster, String revision, Sync sync, Health health, String message,
                         List<String> drift, List<InventoryEntry> inventory) {
         this(cluster, revision, sync, health, message, drift, inventory, null, List.of(), List.of());
     }

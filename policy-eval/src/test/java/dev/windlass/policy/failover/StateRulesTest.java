@@ -9,7 +9,7 @@ import dev.windlass.policy.model.FailoverPolicy;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.parse.RepoParser;
 import java.util.HashMap;
@@ -30,7 +30,7 @@ class StateRulesTest {
                 .apps().get("db");
         Map<ObjectRef, LiveObject> live = new HashMap<>();
         for (Manifest m : app.manifests()) if (!m.implicit()) live.put(m.ref(), new LiveObject(m.ref(), m.body(), Health.Healthy, ""));
-        ClusterObservation obs = new ClusterObservation("a", ClusterObservation.Reachability.Reachable, "", live, Set.of("db"), List.of(), true, Map.of());
+        ClusterObservation obs = new ClusterObservation("a", dev.windlass.policy.state.Reachability.Reachable, "", live, Set.of("db"), List.of(), true, Map.of());
 
         StateRules.Reading r = StateRules.read(app, List.of(new FailoverPolicy.StateRule("windlass.dev/password", "{ .data.password }"),
                 new FailoverPolicy.StateRule("windlass.dev/offset", "{ .data.offset }")), obs);

@@ -2,7 +2,7 @@ package dev.windlass.policy.plan;
 
 import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.observe.ClusterObservation;
-import dev.windlass.policy.observe.Health;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.observe.ObservedState;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ final class FakeFleet {
         Map<String, ClusterObservation> m = new HashMap<>();
         for (String c : objects.keySet()) {
             m.put(c, unreachable.containsKey(c) ? ClusterObservation.unreachable(c, unreachable.get(c))
-                    : new ClusterObservation(c, ClusterObservation.Reachability.Reachable, "", objects.get(c),
+                    : new ClusterObservation(c, dev.windlass.policy.state.Reachability.Reachable, "", objects.get(c),
                             namespaces.get(c), List.of(new dev.windlass.policy.observe.NodeObservation(c + "-node-1", Map.of(), true)), false, Map.of()));
         }
         return new ObservedState(m);

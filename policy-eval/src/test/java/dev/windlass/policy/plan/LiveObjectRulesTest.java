@@ -1,5 +1,6 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.state.Sync;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,7 +52,7 @@ class LiveObjectRulesTest {
         Plan after = planAndApply(v1);
         assertEquals(List.of(), describe(after), "it ran: not created again");
         var target = after.apps().get(0).targets().get(0);
-        assertEquals(TargetPlan.Sync.Synced, target.sync());
+        assertEquals(Sync.Synced, target.sync());
         assertTrue(target.note().contains("ran to completion and was removed after its ttlSecondsAfterFinished"), target.note());
 
         Plan changed = planAndApply(repo("  ttlSecondsAfterFinished: 0\n", "2"));

@@ -1,5 +1,6 @@
 package dev.windlass.policy.plan;
 
+import dev.windlass.policy.state.Sync;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.windlass.policy.RepoFiles;
@@ -75,7 +76,7 @@ class PlanMemoTest {
         DesiredState desired = repo("v1");
         fleet.unreachable.put("a", "connection refused");
         Plan away = plan(desired);
-        assertEquals(3, away.apps().stream().filter(a -> a.targets().stream().anyMatch(t -> t.sync() == TargetPlan.Sync.Unknown)).count());
+        assertEquals(3, away.apps().stream().filter(a -> a.targets().stream().anyMatch(t -> t.sync() == Sync.Unknown)).count());
         fleet.unreachable.clear();
         fleet.objects.get("a").remove(WEB_CONFIG);
         Plan back = plan(desired);

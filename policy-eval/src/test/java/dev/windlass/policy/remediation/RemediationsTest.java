@@ -66,7 +66,7 @@ class RemediationsTest {
     static ObservedState observed(ObservedTarget... nodes) {
         List<NodeObservation> n = new ArrayList<>();
         for (ObservedTarget t : nodes) n.add(new NodeObservation(t.name(), Map.of(), t.condition("Ready").status().equals("True")));
-        return new ObservedState(Map.of("cp", new ClusterObservation("cp", ClusterObservation.Reachability.Reachable, "", Map.of(), Set.of(),
+        return new ObservedState(Map.of("cp", new ClusterObservation("cp", dev.windlass.policy.state.Reachability.Reachable, "", Map.of(), Set.of(),
                 n, true, Map.of(), "", Map.of(NODE, List.of(nodes)))));
     }
 
@@ -93,7 +93,7 @@ class RemediationsTest {
     }
 
     static EngineState recorded(List<RemediationRecord> records) {
-        ClusterStatus cp = new ClusterStatus("cp", "clusters/cp.yaml", "Reachable", "", "ServerSide", 3, 3, List.of(), "Healthy", null,
+        ClusterStatus cp = new ClusterStatus("cp", "clusters/cp.yaml", dev.windlass.policy.state.Reachability.Reachable, "", "ServerSide", 3, 3, List.of(), dev.windlass.policy.state.ClusterState.Healthy, null,
                 Instant.parse("2026-11-21T09:00:00Z"), records);
         return EngineState.of("abc", Map.of(), Map.of("cp", cp));
     }

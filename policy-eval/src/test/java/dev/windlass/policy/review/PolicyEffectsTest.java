@@ -53,7 +53,7 @@ class PolicyEffectsTest {
                     "", List.of(), false));
             seen.add(new NodeObservation(n, Map.of(), true));
         }
-        return new ObservedState(Map.of("cp", new ClusterObservation("cp", ClusterObservation.Reachability.Reachable, "", Map.of(), Set.of(),
+        return new ObservedState(Map.of("cp", new ClusterObservation("cp", dev.windlass.policy.state.Reachability.Reachable, "", Map.of(), Set.of(),
                 seen, true, Map.of(), "", Map.of(NODE, nodes))));
     }
 

@@ -34,7 +34,7 @@ class ShardScopeTest {
     }
 
     private static TargetStatus target(String cluster, String revision) {
-        return new TargetStatus(cluster, revision, "Synced", "Healthy", "", List.of(), List.of());
+        return new TargetStatus(cluster, revision, dev.windlass.policy.state.Sync.Synced, dev.windlass.policy.state.Health.Healthy, "", List.of(), List.of());
     }
 
     private static AppStatus app(String revision, TargetStatus... targets) {
@@ -42,7 +42,7 @@ class ShardScopeTest {
     }
 
     private static ClusterStatus clusterStatus(String name, String message) {
-        return new ClusterStatus(name, "clusters/" + name + ".yaml", "Reachable", message, "ServerSide", 1, 1, List.of());
+        return new ClusterStatus(name, "clusters/" + name + ".yaml", dev.windlass.policy.state.Reachability.Reachable, message, "ServerSide", 1, 1, List.of());
     }
 
     private static EngineState state(String source, AppStatus app, ClusterStatus... clusters) {

@@ -1,5 +1,7 @@
 package dev.windlass.engine.status.v1;
 
+import dev.windlass.policy.state.Health;
+import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.state.TargetStatus;
 import java.time.Instant;
 import java.util.List;
@@ -9,13 +11,14 @@ public record TargetStatusV1(String cluster, String revision, String sync, Strin
                              List<InventoryEntryV1> inventory, Instant unhealthySince, List<PreservedValueV1> observedState,
                              List<PreservedValueV1> injectedState, String variant, String rendered) {
     static TargetStatusV1 of(TargetStatus t) {
-        return new TargetStatusV1(t.cluster(), t.revision(), t.sync(), t.health(), t.message(), t.drift(),
+        return new TargetStatusV1(t.cluster(), t.revision(), Words.of(t.sync()), Words.of(t.health()), t.message(), t.drift(),
                 Words.map(t.inventory(), InventoryEntryV1::of), t.unhealthySince(), Words.map(t.observedState(), PreservedValueV1::of),
                 Words.map(t.injectedState(), PreservedValueV1::of), t.variant(), t.rendered());
     }
 
     TargetStatus toDomain() {
-        return new TargetStatus(cluster, revision, sync, health, message, drift, Words.map(inventory, InventoryEntryV1::toDomain),
+        return new TargetStatus(cluster, revision, Words.read(Sync.class, sync, "targets[].sync"),
+                Words.read(Health.class, health, "targets[].health"), message, drift, Words.map(inventory, InventoryEntryV1::toDomain),
                 unhealthySince, Words.map(observedState, PreservedValueV1::toDomain), Words.map(injectedState, PreservedValueV1::toDomain),
                 variant, rendered);
     }

@@ -1,4 +1,4 @@
-package dev.windlass.policy.observe;
+package dev.windlass.policy.state;
 
 /** Health of an object or an application on a cluster, in the words users know from other GitOps tools. */
 public enum Health {
