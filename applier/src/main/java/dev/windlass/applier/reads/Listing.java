@@ -22,8 +22,13 @@ final class Listing {
     static FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
             operation(KubernetesClient client, Query query) {
         // The generic API serves built-in kinds from the client's own registry and custom ones through discovery.
-        MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> kind =
-                client.genericKubernetesResources(query.apiVersion(), query.kind());
+        return scoped(client.genericKubernetesResources(query.apiVersion(), query.kind()), query);
+    }
+
+    /** {@code kind}, narrowed to the query's namespace and label. */
+    static FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            scoped(MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> kind,
+                    Query query) {
         FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> scoped =
                 query.namespace() == null ? kind.inAnyNamespace() : kind.inNamespace(query.namespace());
         return query.label() == null ? scoped : scoped.withLabel(query.label(), query.labelValue());

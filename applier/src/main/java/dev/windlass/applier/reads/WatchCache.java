@@ -66,6 +66,7 @@ public final class WatchCache implements ClusterReads {
     }
 
     private final KubernetesClient client;
+    private final WatchClient watches;
     private final WriteMarks writes;
     private final LongSupplier nanoTime;
     private final Map<Query, Watched> watched = new ConcurrentHashMap<>();
@@ -77,6 +78,7 @@ public final class WatchCache implements ClusterReads {
     /** @param nanoTime the monotonic clock proofs and idleness are timed by */
     WatchCache(KubernetesClient client, WriteMarks writes, LongSupplier nanoTime) {
         this.client = client;
+        this.watches = new WatchClient(client);
         this.writes = writes;
         this.nanoTime = nanoTime;
     }
@@ -179,7 +181,7 @@ public final class WatchCache implements ClusterReads {
 
     private Watched open(Query query, String resource) {
         CachedBodies bodies = new CachedBodies(client.getKubernetesSerialization(), query);
-        SharedIndexInformer<GenericKubernetesResource> informer = Listing.operation(client, query).runnableInformer(0);
+        SharedIndexInformer<GenericKubernetesResource> informer = watches.operation(query).runnableInformer(0);
         informer.itemStore(bodies);
         informer.start().whenComplete((done, failed) -> {
             if (failed != null) log.debug("watch of {} did not start: {}", query, failed.toString());
@@ -208,15 +210,18 @@ public final class WatchCache implements ClusterReads {
         List<Watched> all = List.copyOf(watched.values());
         watched.clear();
         all.forEach(w -> w.informer.stop());
-        for (Watched w : all) {
-            try {
-                w.informer.stopped().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                log.debug("a watch did not stop cleanly: {}", e.toString());
+        try {
+            for (Watched w : all) {
+                try {
+                    w.informer.stopped().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    log.debug("a watch did not stop cleanly: {}", e.toString());
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            watches.close();
         }
     }
 }

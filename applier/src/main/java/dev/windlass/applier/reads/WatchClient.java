@@ -1,0 +1,70 @@
+package dev.windlass.applier.reads;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The client a cluster's watches run on: the cluster's own HTTP client (its connections, limits and counters), with a
+ * serialization that knows no typed kinds but {@code Status}.
+ *
+ * <p>The client library reads each watch event's object into the typed model of its kind (a ConfigMap, a Deployment),
+ * and a watch of generic resources then converts that model into a generic resource, through its serializer once more.
+ * With no typed kinds known, the event is read into the generic resource at once: the same shape a LIST of the query
+ * gives ({@link Listing#list}), for half the work. Every write of the engine brings one event back, so in a first sync
+ * this was the largest part of the engine's Java work. {@code Status} stays known: an ERROR event carries one (410 Gone: the
+ * watch's resource version is too old), and the watch must see it as such to start again from a LIST.
+ *
+ * <p>Closing it stops the threads its watches hand events to; the HTTP client is the cluster client's, closed with it.
+ */
+final class WatchClient implements AutoCloseable {
+
+    private static final AtomicInteger COUNT = new AtomicInteger();
+
+    private final KubernetesClient cluster;
+    private final ExecutorService executor;
+    private final KubernetesClient client;
+
+    WatchClient(KubernetesClient cluster) {
+        this.cluster = cluster;
+        KubernetesSerialization untyped = new KubernetesSerialization(new ObjectMapper(), false);
+        untyped.registerKubernetesResource(Status.class);
+        String name = "windlass-watch-" + COUNT.incrementAndGet() + "-";
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, name + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.client = new KubernetesClientImpl(cluster.getHttpClient(), cluster.getConfiguration(), () -> executor, untyped);
+    }
+
+    /**
+     * The query's kind on this client. A built-in kind is described from the cluster client's registry of typed kinds
+     * (its resource name and scope), which this client's serialization no longer has; a custom kind is found through
+     * discovery, as the cluster client finds it.
+     */
+    FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> operation(Query query) {
+        Class<? extends KubernetesResource> typed = cluster.getKubernetesSerialization().getRegisteredKubernetesResource(query.apiVersion(), query.kind());
+        return Listing.scoped(typed != null
+                ? client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(typed))
+                : client.genericKubernetesResources(query.apiVersion(), query.kind()), query);
+    }
+
+    /** The client the watches run on. */
+    KubernetesClient client() { return client; }
+
+    /** Stops the event threads; the watches must have been stopped first. Leaves the shared HTTP client open. */
+    @Override public void close() { executor.shutdownNow(); }
+}
