@@ -80,8 +80,8 @@ public final class Failovers {
                         + settings.maxUnhealthyClusters() + (settings.maxUnhealthyClusters().percent() ? " = " + allowed : "")
                         + "); the fault is taken to be the engine's own, so no cluster failover starts"
                 : null;
-        int[] slots = {settings.maxConcurrentFailovers() - (int) state.apps().values().stream()
-                .flatMap(a -> a.failoverMemory().evictions().stream()).filter(EvictionTask::inFlight).count()};
+        Slots slots = new Slots(settings.maxConcurrentFailovers() - (int) state.apps().values().stream()
+                .flatMap(a -> a.failoverMemory().evictions().stream()).filter(EvictionTask::inFlight).count());
 
         Map<String, AppFailover> apps = new TreeMap<>();
         for (Application app : desired.apps().values()) {
@@ -93,6 +93,20 @@ public final class Failovers {
                     .decide(slots));
         }
         return new FailoverDecision(health, apps, fleetHold);
+    }
+
+    /** The failovers that may still start in this pass (maxConcurrentFailovers less those in flight), shared by all applications. */
+    private static final class Slots {
+        private int left;
+
+        Slots(int left) { this.left = left; }
+
+        /** Takes a slot for one failover; false when none is left. */
+        boolean take() {
+            if (left <= 0) return false;
+            left--;
+            return true;
+        }
     }
 
     /** One application's decision; a short-lived object so the steps can share what they know. */
@@ -130,7 +144,7 @@ public final class Failovers {
             this.now = now;
         }
 
-        AppFailover decide(int[] slots) {
+        AppFailover decide(Slots slots) {
             FailoverMemory memory = previous == null ? FailoverMemory.EMPTY : previous.failoverMemory();
             failed.addAll(memory.failedAttempts());
             orphanedOn.addAll(memory.orphanedOn());
@@ -208,7 +222,7 @@ public final class Failovers {
             return null;
         }
 
-        private void evict(String from, String reason, List<String> current, int[] slots) {
+        private void evict(String from, String reason, List<String> current, Slots slots) {
             String held = suspensions.heldBy(app.name(), app.labels(), from);
             if (held != null) {
                 block("Suspended", app.name() + " stays on " + from + " (" + reason + "): " + held + "; nothing moves while it holds");
@@ -224,13 +238,12 @@ public final class Failovers {
                         + "; nothing is purged");
                 return;
             }
-            if (slots[0] <= 0) {
+            if (!slots.take()) {
                 block("MaxConcurrentFailovers", app.name() + " waits to leave " + from + " (" + reason + "): "
                         + desired.settings().failover().maxConcurrentFailovers()
                         + " failovers are in flight, the most maxConcurrentFailovers allows");
                 return;
             }
-            slots[0]--;
             Trigger trigger = reason.equals(APPLICATION_FAILURE) ? policy.application() : policy.cluster();
             StateRules.Reading carried = carried(from, trigger, reason);
             PurgeMode mode = trigger.purgeMode();

@@ -26,7 +26,7 @@ final class PolicyPass {
     private final Instant now;
     private final List<RemediationRecord> out;
     private final List<Action> actions;
-    private final String[] blocked;
+    private final FirstBlock blocked;
     private final Assessment assessment;
     private final TargetActions act;
 
@@ -35,10 +35,10 @@ final class PolicyPass {
      * @param rollout the application whose rollout step is under way on the cluster, or null
      * @param out     where the records go
      * @param actions where the actions go
-     * @param blocked the first block of the cluster's pass: {reason, message}, filled in when still empty
+     * @param blocked the first block of the cluster's pass, noted if nothing blocked before
      */
     PolicyPass(RemediationPolicy policy, String cluster, ClusterObservation obs, List<RemediationRecord> before, String hold,
-               String rollout, Instant now, List<RemediationRecord> out, List<Action> actions, String[] blocked) {
+               String rollout, Instant now, List<RemediationRecord> out, List<Action> actions, FirstBlock blocked) {
         this.policy = policy;
         this.cluster = cluster;
         this.obs = obs;
@@ -152,10 +152,7 @@ final class PolicyPass {
 
     private String block(String reason, String why) {
         String text = policy.name() + ": " + why;
-        if (blocked[0] == null) {
-            blocked[0] = reason;
-            blocked[1] = text;
-        }
+        blocked.note(reason, text);
         return text;
     }
 

@@ -82,11 +82,11 @@ public final class Remediations {
             String hold = suspensions.heldBy("", Map.of(), cluster.name());
             String rollout = rolloutOn(cluster.name(), state);
             List<RemediationRecord> records = new ArrayList<>();
-            String[] blocked = {null, null};
+            FirstBlock blocked = new FirstBlock();
             for (RemediationPolicy policy : policies) {
                 new PolicyPass(policy, cluster.name(), obs, before, hold, rollout, now, records, actions, blocked).run();
             }
-            clusters.put(cluster.name(), new ClusterRemediation(records, blocked[0], blocked[1]));
+            clusters.put(cluster.name(), new ClusterRemediation(records, blocked.reason(), blocked.text()));
         }
         return new RemediationDecision(clusters, actions);
     }
