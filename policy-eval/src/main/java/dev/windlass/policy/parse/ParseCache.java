@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -16,7 +15,7 @@ import java.util.function.Supplier;
  * A memo, not state: dropping it changes speed, never results.
  */
 public final class ParseCache {
-    private Map<String, YamlFile> files = new HashMap<>();
+    private Map<FileKey, YamlFile> files = new HashMap<>();
     private int parsedLastPass;
     /** Each cached document read as a manifest, by the document itself: hashing it is most of assembling an app. */
     private Map<YamlDoc, ManifestRead> manifests = new IdentityHashMap<>();
@@ -27,11 +26,14 @@ public final class ParseCache {
     /** What {@link ManifestReader#read} made of a document, and the two things besides the document it depends on. */
     private record ManifestRead(String defaultNamespace, boolean clusterScoped, Manifest manifest, List<Diagnostic> said) {}
 
+    /** A file's content at a path: a file moved or copied elsewhere is parsed again, for its diagnostics name the path. */
+    private record FileKey(String path, String contentId) {}
+
     /** What {@link ListItems#of} made of a list document. */
     private record Items(List<YamlDoc> objects, List<Diagnostic> said) {}
 
     YamlFile get(String path, String contentId, Supplier<byte[]> content) {
-        String key = path + "@" + contentId;
+        FileKey key = new FileKey(path, contentId);
         YamlFile f = files.get(key);
         if (f == null) {
             f = YamlReader.read(path, contentId, content.get());
@@ -84,13 +86,14 @@ public final class ParseCache {
     void beginPass(Map<String, String> current) {
         parsedLastPass = 0;
         manifestsReadLastPass = 0;
-        Map<String, YamlFile> kept = new HashMap<>();
+        Map<FileKey, YamlFile> kept = new HashMap<>();
         Map<YamlDoc, ManifestRead> keptManifests = new IdentityHashMap<>();
         Map<YamlDoc, Items> keptLists = new IdentityHashMap<>();
         current.forEach((path, id) -> {
-            YamlFile f = files.get(path + "@" + id);
+            FileKey key = new FileKey(path, id);
+            YamlFile f = files.get(key);
             if (f == null) return;
-            kept.put(path + "@" + id, f);
+            kept.put(key, f);
             for (YamlDoc doc : f.docs()) {
                 Items items = lists.get(doc);
                 if (items != null) keptLists.put(doc, items);
@@ -110,6 +113,4 @@ public final class ParseCache {
 
     /** How many files the last pass actually parsed (the rest came from the cache). */
     public int parsedLastPass() { return parsedLastPass; }
-
-    public Set<String> cachedKeys() { return Set.copyOf(files.keySet()); }
 }
