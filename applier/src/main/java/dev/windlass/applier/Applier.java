@@ -1,5 +1,6 @@
 package dev.windlass.applier;
 
+import dev.windlass.applier.inventory.InventoryBodies;
 import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.applier.cluster.ClusterClients;
 import dev.windlass.applier.observe.Observer;
@@ -35,6 +36,7 @@ public final class Applier implements AutoCloseable {
     private final ActionWrite writes = new ActionWrite();
     private final DeadlinePool pool;
     private final LaneThreads laneThreads = new LaneThreads();
+    private final InventoryBodies inventoryBodies = new InventoryBodies();
     private final Map<String, ClusterLane> lanes = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Applier(ClusterClients clients) { this(clients, ApplierSettings.DEFAULT); }
@@ -175,7 +177,8 @@ public final class Applier implements AutoCloseable {
         Map<String, CompletableFuture<List<ActionResult>>> running = new LinkedHashMap<>();
         byCluster.forEach((cluster, perStage) -> {
             perStage.removeIf(List::isEmpty);
-            ClusterPipeline pipeline = new ClusterPipeline(cluster, perStage, writes, fence, laneThreads, clients.settings().inFlight());
+            ClusterPipeline pipeline = new ClusterPipeline(cluster, perStage, writes, fence, laneThreads, clients.settings().inFlight(),
+                    inventoryBodies);
             int actions = perStage.stream().mapToInt(List::size).sum();
             Duration deadline = settings.executeDeadline(actions);
             String silent = lane(cluster).notAnswering();
@@ -225,7 +228,8 @@ public final class Applier implements AutoCloseable {
 
     private List<ActionResult> execute(Stage stage, Predicate<String> included) {
         return perCluster(stage, included, "it may or may not have been applied",
-                (cluster, actions) -> new ClusterRun(cluster, actions, writes, WriteFence.OPEN, laneThreads, clients.settings().inFlight()));
+                (cluster, actions) -> new ClusterRun(cluster, actions, writes, WriteFence.OPEN, laneThreads, clients.settings().inFlight(),
+                        inventoryBodies));
     }
 
     /** Runs each cluster's share in parallel under its own deadline; results in the stage's action order. */

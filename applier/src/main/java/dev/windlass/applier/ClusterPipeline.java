@@ -1,6 +1,7 @@
 package dev.windlass.applier;
 
 import dev.windlass.applier.cluster.ClusterConnection;
+import dev.windlass.applier.inventory.InventoryBodies;
 import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.fence.WriteFence;
@@ -20,8 +21,10 @@ final class ClusterPipeline implements ClusterWork {
 
     /** @param fence asked before each stage and each write in it (see {@link ClusterRun}) */
     ClusterPipeline(String cluster, List<List<Action>> actionsByStage, ActionWrite writes, WriteFence fence, LaneThreads threads,
-                    int inFlight) {
-        for (List<Action> actions : actionsByStage) stages.add(new ClusterRun(cluster, actions, writes, fence, threads, inFlight));
+                    int inFlight, InventoryBodies inventoryBodies) {
+        for (List<Action> actions : actionsByStage) {
+            stages.add(new ClusterRun(cluster, actions, writes, fence, threads, inFlight, inventoryBodies));
+        }
     }
 
     @Override public List<ActionResult> run(ClusterConnection connection) {

@@ -1,6 +1,7 @@
 package dev.windlass.applier;
 
 import dev.windlass.applier.cluster.ClusterConnection;
+import dev.windlass.applier.inventory.InventoryBodies;
 import dev.windlass.applier.inventory.StageRecording;
 import dev.windlass.applier.write.Attempt;
 import dev.windlass.applier.write.ActionWrite;
@@ -34,22 +35,29 @@ final class ClusterRun implements ClusterWork {
     private final WriteFence fence;
     private final LaneThreads threads;
     private final int inFlight;
+    private final InventoryBodies inventoryBodies;
     private volatile boolean lost;
     private volatile String refused;
 
     /** One action at a time. */
     ClusterRun(String cluster, List<Action> actions, ActionWrite writes, WriteFence fence) {
-        this(cluster, actions, writes, fence, null, 1);
+        this(cluster, actions, writes, fence, null, 1, new InventoryBodies());
     }
 
-    /** @param inFlight applications written to at once (each has one request in flight); 1 runs everything on the caller's thread */
-    ClusterRun(String cluster, List<Action> actions, ActionWrite writes, WriteFence fence, LaneThreads threads, int inFlight) {
+    /**
+     * @param inFlight        applications written to at once (each has one request in flight); 1 runs everything on the
+     *                        caller's thread
+     * @param inventoryBodies new inventory records' JSON, shared with the other clusters
+     */
+    ClusterRun(String cluster, List<Action> actions, ActionWrite writes, WriteFence fence, LaneThreads threads, int inFlight,
+               InventoryBodies inventoryBodies) {
         this.cluster = cluster;
         this.log = new ResultLog(actions);
         this.writes = writes;
         this.fence = fence;
         this.threads = threads;
         this.inFlight = threads == null ? 1 : Math.max(1, inFlight);
+        this.inventoryBodies = inventoryBodies;
     }
 
     /** One result per action, in order. */
@@ -59,7 +67,7 @@ final class ClusterRun implements ClusterWork {
                     "skipped: cluster " + cluster + " unreachable", true);
         }
         var client = ((ClusterConnection.Connected) connection).client();
-        StageRecording inventory = new StageRecording(log.actions());
+        StageRecording inventory = new StageRecording(log.actions(), inventoryBodies);
         // One write at a time: exactly the plan's order, as one lane.
         List<List<ApplySteps.Lane>> steps = inFlight == 1 ? List.of(List.of(ApplySteps.inOrder(log.actions()))) : ApplySteps.of(log.actions());
         for (List<ApplySteps.Lane> step : steps) {

@@ -72,15 +72,16 @@ public final class InventoryConfigMaps {
      *                     created at once, without reading it first; if it was there after all (409), it is read and
      *                     updated as usual
      * @param namespace    whether {@value #NAMESPACE} is known to exist, shared by the writes of one cluster's stage
+     * @param bodies       the new records' JSON already made for other clusters
      */
-    public static boolean record(KubernetesClient client, String app, Collection<InventoryEntry> entries, boolean likelyAbsent,
-                                 SystemNamespace namespace) {
+    public static boolean record(KubernetesClient client, String app, List<InventoryEntry> entries, boolean likelyAbsent,
+                                 SystemNamespace namespace, InventoryBodies bodies) {
         if (likelyAbsent) {
             namespace.ensure(client);
             try {
                 // Sent as JSON it already is: all its values are strings, and the answer is not needed (issue 22).
                 new Target(client, "v1", new ObjectRef("", "ConfigMap", NAMESPACE, PREFIX + app))
-                        .create(new SentBody(JsonTree.toJson(created(app, InventoryRecord.EMPTY.with(entries)))));
+                        .create(new SentBody(bodies.of(app, entries, () -> JsonTree.toJson(created(app, InventoryRecord.EMPTY.with(entries))))));
                 return true;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) throw e;

@@ -38,8 +38,11 @@ public final class StageRecording {
     private final Map<String, List<ObjectRef>> released = new ConcurrentSkipListMap<>();
     private final Set<String> onlyCreates = new HashSet<>();  // read-only once built: apps whose recorded writes all create
     private final SystemNamespace namespace = new SystemNamespace();
+    private final InventoryBodies bodies;
 
-    public StageRecording(List<Action> actions) {
+    /** @param bodies new records' JSON, shared by the clusters of a pass */
+    public StageRecording(List<Action> actions, InventoryBodies bodies) {
+        this.bodies = bodies;
         Set<String> updating = new HashSet<>();
         for (Action a : actions) {
             if (!isRecorded(a)) continue;
@@ -59,7 +62,7 @@ public final class StageRecording {
         if (!failed.containsKey(app) && isRecorded(action) && !recorded.contains(app)) {
             try {
                 // An app that only creates is most likely new here, its inventory too: written without reading it first.
-                InventoryConfigMaps.record(client, app, toRecord.get(app), onlyCreates.contains(app), namespace);
+                InventoryConfigMaps.record(client, app, toRecord.get(app), onlyCreates.contains(app), namespace, bodies);
                 recorded.add(app);
             } catch (KubernetesClientException e) {
                 failed.put(app, Failures.describe(e));

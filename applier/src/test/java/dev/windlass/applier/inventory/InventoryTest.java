@@ -65,6 +65,36 @@ class InventoryTest {
         }
     }
 
+    @Test void eachClusterGetsTheRecordOfWhatWasAppliedThere() {
+        Manifest otherSettings = configMap("demo", "settings", "green");
+        try (MockCluster eu = MockCluster.crud(); MockCluster us = MockCluster.crud(); MockCluster ap = MockCluster.crud()) {
+            ClusterClients clients = new ClusterClients();
+            clients.registerSandbox("eu-1", eu.config());
+            clients.registerSandbox("us-1", us.config());
+            clients.registerSandbox("ap-1", ap.config());
+            try (Applier applier = new Applier(clients)) {
+                List<ActionResult> results = applier.execute(stage(create("eu-1", NAMESPACE), create("eu-1", SETTINGS),
+                        create("us-1", NAMESPACE), create("us-1", SETTINGS), create("ap-1", NAMESPACE), create("ap-1", otherSettings)));
+                assertTrue(results.stream().allMatch(r -> r.outcome() == Outcome.Created), results.toString());
+            }
+            String record = """
+                    - apiVersion: v1
+                      kind: ConfigMap
+                      namespace: demo
+                      name: settings
+                      hash: %s
+                      gc: OnAppUpdate
+                    """;
+            assertEquals(record.formatted(SETTINGS.hash()), inventoryText(eu));
+            assertEquals(record.formatted(SETTINGS.hash()), inventoryText(us));
+            assertEquals(record.formatted(otherSettings.hash()), inventoryText(ap), "another hash on ap-1, its own record");
+        }
+    }
+
+    private static String inventoryText(MockCluster cluster) {
+        return cluster.client().configMaps().inNamespace("windlass-system").withName("windlass-inventory-web").get().getData().get("inventory.yaml");
+    }
+
     @Test void aPassThatChangesNothingWritesNothing() {
         try (MockCluster cluster = MockCluster.crud(); Applier applier = applier(cluster)) {
             applier.execute(stage(create("eu-1", NAMESPACE), create("eu-1", SETTINGS)));
