@@ -310,9 +310,12 @@ abstract class RemediationContract {
             assertNull(mark(fleet, "cp-cp-2"), "deferred while web's step on cp is under way");
             assertEquals("RolloutInProgress", blocked(fleet).reason());
             assertEquals("control-plane: deferred: a rollout step of web is under way on cp", blocked(fleet).message());
-            for (int i = 0; i < 70 && fleet.engine.reconciler().state().apps().get("web").rollout().active(); i++) after(fleet, 10);
+            // The step ends by its progressDeadline (30m) plus minSuccessTime (10m) at the latest, Succeeded or Failed: on a
+            // real control plane web may turn healthy at any pass, and soaks for 10m from there. 250 passes of 10s cover it.
+            for (int i = 0; i < 250 && fleet.engine.reconciler().state().apps().get("web").rollout().active(); i++) after(fleet, 10);
             after(fleet, 5);
-            assertNotNull(mark(fleet, "cp-cp-2"), "marked once the rollout step is done");
+            assertNotNull(mark(fleet, "cp-cp-2"), "marked once the rollout step is done; web's rollout: "
+                    + fleet.engine.reconciler().state().apps().get("web").rollout());
         }
     }
 
