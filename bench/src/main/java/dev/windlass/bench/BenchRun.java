@@ -48,9 +48,15 @@ final class BenchRun {
     private final Figures figures;
     private final Memory memory;
     private final PrintStream log;
+    private final boolean engineWarm;
+    private java.util.List<io.fabric8.kubernetes.api.model.GenericKubernetesResource> placed = java.util.List.of();
 
+    /**
+     * @param engineWarm the engine's code already ran in this JVM (an earlier run): its first sync is then that of a
+     *                   running engine given new clusters, not of one just started
+     */
     BenchRun(FleetShape shape, int statusHistoryLimit, Clusters clusters, ClientSettings client, Path dir, Figures figures, Memory memory,
-             PrintStream log) {
+             PrintStream log, boolean engineWarm) {
         this.shape = shape;
         this.statusHistoryLimit = statusHistoryLimit;
         this.clusters = clusters;
@@ -59,6 +65,7 @@ final class BenchRun {
         this.figures = figures;
         this.memory = memory;
         this.log = log;
+        this.engineWarm = engineWarm;
     }
 
     /**
@@ -207,10 +214,14 @@ final class BenchRun {
             Baselines.roundTripFloor(clusters, objects, figures);
             if (client.inFlight() > 1) Baselines.roundTripFloorInFlight(clusters, objects, client.inFlight(), figures);
             Baselines.naiveLoop(clusters, objects, figures);
+            placed = objects;
             figures.add("API requests, whole run", COUNT, clusters.counts().minus(start).reads() + clusters.counts().minus(start).writes());
             mirror.close();
         }
     }
+
+    /** The objects every cluster got, each in its app's namespace, once the full scenario has run; empty before. */
+    java.util.List<io.fabric8.kubernetes.api.model.GenericKubernetesResource> placed() { return placed; }
 
     /**
      * Clone, read the (empty) status branch, parse everything, observe every cluster, plan: nothing applied.
@@ -264,6 +275,7 @@ final class BenchRun {
         figures.add("  API writes", COUNT, syncCounts.writes());
         figures.add("  API reads", COUNT, syncCounts.reads());
         figures.add("  failed actions", COUNT, failures);
+        if (engineWarm) figures.addNanos(Report.SYNC_WARM, s1 - s0);
         log.printf("  initial sync %.0f ms, %d writes, %d failed%n", (s1 - s0) / 1e6, syncCounts.writes(), failures);
         // Failures are reported by what they said, so a figure with failures can be explained.
         sync.applied().results().stream().filter(r -> !r.succeeded()).map(r -> r.message()).distinct().limit(3)

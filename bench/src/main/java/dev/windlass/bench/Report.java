@@ -11,6 +11,8 @@ final class Report {
 
     static final String COLD = "cold start: clone + first full plan";
     static final String SYNC = "initial sync: first pass, all objects applied";
+    /** The initial sync of the runs after the first, whose engine code the JVM has run (and compiled) already. */
+    static final String SYNC_WARM = "  of them, runs after the first (engine JVM warm)";
     static final String NOOP = "no-op pass";
     static final String INCREMENTAL = "incremental pass: one file changed";
     static final String POLL = "git poll, nothing new (fetch)";
@@ -66,6 +68,12 @@ final class Report {
         f.all().stream().filter(x -> x.name().startsWith(TRIP_FLOOR + ", ")).findFirst().ifPresent(inFlight ->
                 ratio(out, "initial sync / round-trip floor," + inFlight.name().substring(TRIP_FLOOR.length() + 1), f.median(SYNC), inFlight.median()));
         ratio(out, "initial sync / naive loop pass", f.median(SYNC), f.median(NAIVE));
+        ratio(out, "initial sync / naive loop's first pass on new clusters", f.median(SYNC), f.median(Baselines.NAIVE_FIRST));
+        if (!Double.isNaN(f.median(SYNC, SYNC_WARM))) {
+            ratio(out, "initial sync, engine JVM warm / round-trip floor", f.median(SYNC, SYNC_WARM), f.median(TRIP_FLOOR));
+            ratio(out, "initial sync, engine JVM warm / naive loop pass", f.median(SYNC, SYNC_WARM), f.median(NAIVE));
+            ratio(out, "initial sync, engine JVM warm / naive loop's first pass", f.median(SYNC, SYNC_WARM), f.median(Baselines.NAIVE_FIRST));
+        }
         ratio(out, "no-op pass / naive loop pass (time)", f.median(NOOP), f.median(NAIVE));
         out.printf("  %-52s %s vs %s%n", "no-op pass writes vs naive loop writes", count(f.median(NOOP, "  API writes (must be 0)")),
                 count(f.median(NAIVE, "  API writes")));
