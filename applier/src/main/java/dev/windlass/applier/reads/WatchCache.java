@@ -25,6 +25,14 @@ import org.slf4j.LoggerFactory;
  * behind (a dropped watch, a missed event) costs a LIST, never a wrong answer. What others change reaches the cache
  * through the watch, usually within milliseconds.
  *
+ * <p>A query whose first LIST finds nothing (a new cluster, or a kind new to it) is not watched at once. The pass that
+ * read it is about to create what it lists: a watch opened now would bring every one of those creates back as an
+ * event, and prove nothing the next pass does not LIST again anyway (its kind was written). So a first sync sends its
+ * writes without the events coming back. The watch opens at the query's first read after a write of its kind, on a
+ * cluster that holds what the sync made, from one LIST; or at a read whose LIST finds something; or, for a kind that
+ * stays empty and unwritten, at the read after {@value #PUT_OFF_READS} empty ones. {@link #awaitCurrent} opens such
+ * watches at once.
+ *
  * <p>A watch is trusted for {@link #PROOF_LASTS} after its last proof at most: a connection that died without the
  * client noticing (a half-open TCP connection stays "watching") would otherwise hide changes until the server ends
  * the watch. So a quiet fleet still LISTs each query once in that time. A watch not read for {@link #IDLE} (its
@@ -39,6 +47,11 @@ public final class WatchCache implements ClusterReads {
     /** How long a watch proven current is believed without another LIST, writes or not. */
     static final Duration PROOF_LASTS = Duration.ofMinutes(5);
     private static final long WAIT_FOR_DELIVERY_MILLIS = 100;
+    /** Empty reads a query stays unwatched for while nothing of its kind is written. */
+    static final int PUT_OFF_READS = 2;
+
+    /** A query not watched yet: its first LIST found nothing (see the class comment). */
+    private record PutOff(String resource, long writes, int reads, long lastRead) {}
 
     /** One query's watch and what it holds. */
     private static final class Watched {
@@ -70,6 +83,7 @@ public final class WatchCache implements ClusterReads {
     private final WriteMarks writes;
     private final LongSupplier nanoTime;
     private final Map<Query, Watched> watched = new ConcurrentHashMap<>();
+    private final Map<Query, PutOff> unwatched = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> pluralsByKind = new ConcurrentHashMap<>();
 
     /** @param writes the marks installed in {@code client}'s HTTP stack */
@@ -89,8 +103,17 @@ public final class WatchCache implements ClusterReads {
         if (w != null) {
             w.lastRead = nanoTime.getAsLong();
             if (w.current(writes, w.lastRead)) return w.bodies.bodies();
+            return listAndProve(query);
         }
-        return listAndProve(query);
+        PutOff off = unwatched.remove(query);
+        String resource = off != null ? off.resource() : resourceOf(query);
+        long before = writeCount(resource);
+        if (off != null && (before != off.writes() || off.reads() >= PUT_OFF_READS)) return listAndProve(query);
+        List<Map<String, Object>> listed = Listing.list(client, query);
+        if (!listed.isEmpty()) return prove(query, resource, before, listed);
+        unwatched.put(query, off == null ? new PutOff(resource, before, 1, nanoTime.getAsLong())
+                : new PutOff(resource, off.writes(), off.reads() + 1, nanoTime.getAsLong()));
+        return listed;
     }
 
     /** Whether {@code query} would be answered from its watch now, without asking the cluster. */
@@ -101,6 +124,15 @@ public final class WatchCache implements ClusterReads {
 
     @Override public boolean awaitCurrent(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();  // a real wait, whatever clock proofs run on
+        for (Query query : List.copyOf(unwatched.keySet())) {
+            if (unwatched.remove(query) == null) continue;
+            try {
+                listAndProve(query);
+            } catch (KubernetesClientException e) {
+                // Nothing can be proven of a cluster that does not answer; the next read opens the watch.
+                return true;
+            }
+        }
         for (Query query : List.copyOf(watched.keySet())) {
             while (true) {
                 // Every query is compared with a LIST, proven or not: a proof says nothing of changes made behind
@@ -133,8 +165,17 @@ public final class WatchCache implements ClusterReads {
     private List<Map<String, Object>> listAndProve(Query query) {
         Watched existing = watched.get(query);
         String resource = existing != null ? existing.resource : resourceOf(query);
-        long before = resource == null ? writes.count() : writes.count(resource);
-        List<Map<String, Object>> listed = Listing.list(client, query);
+        long before = writeCount(resource);
+        return prove(query, resource, before, Listing.list(client, query));
+    }
+
+    private long writeCount(String resource) { return resource == null ? writes.count() : writes.count(resource); }
+
+    /**
+     * With what a LIST just returned ({@code before}: the write count taken before it was sent): proves the watch
+     * current when it holds the same, or opens one when there is none (or it stopped). Returns what the LIST said.
+     */
+    private List<Map<String, Object>> prove(Query query, String resource, long before, List<Map<String, Object>> listed) {
         Watched updated = watched.compute(query, (q, w) -> {
             if (w != null && w.informer.isRunning()) {
                 if (w.up() && w.bodies.matches(listed)) {
@@ -192,6 +233,7 @@ public final class WatchCache implements ClusterReads {
 
     private void closeIdle() {
         long now = nanoTime.getAsLong();
+        unwatched.values().removeIf(off -> now - off.lastRead() > IDLE.toNanos());
         watched.entrySet().removeIf(e -> {
             boolean idle = now - e.getValue().lastRead > IDLE.toNanos();
             if (idle) {

@@ -186,10 +186,75 @@ class WatchCacheIT {
             assertEquals(1, cluster.countsSince(before).count("LIST", "configmaps"));
             assertTrue(cache.answersFromWatch(configMaps), "the LIST proved the watch again");
 
+            // A Secret there, so that the first read of the query opens its watch (see the test below for one that lists nothing).
+            cluster.admin().secrets().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("s")
+                    .endMetadata().addToStringData("key", "1").build()).create();
             cache.read(secrets);
             now.addAndGet(WatchCache.IDLE.plusSeconds(1).toNanos());
             cache.read(secrets);
             assertEquals(List.of(secrets), cache.watching());
+        }
+    }
+
+    @Test void aQueryThatListsNothingAtFirstIsWatchedFromItsNextReadSoTheCreatesBetweenBringNoEvents() {
+        String ns = cluster.newNamespace("first");
+        WriteMarks marks = new WriteMarks();
+        Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
+                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+             WatchCache cache = new WatchCache(client, marks)) {
+            RequestCounts before = cluster.counts();
+            assertEquals(List.of(), cache.read(configMaps));
+            // What a first sync does next: it creates what the query lists.
+            for (String name : List.of("a", "b")) {
+                client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata()
+                        .addToData("key", "1").build()).create();
+            }
+            assertEquals(List.of(), cache.watching());
+            assertEquals(0, cluster.countsSince(before).count("WATCH", "configmaps"), cluster.countsSince(before).samples().toString());
+
+            // The next read lists the creates and opens the watch; once it is proven, reads come from it.
+            assertEquals(2, cache.read(configMaps).size());
+            assertEquals(List.of(configMaps), cache.watching());
+            assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
+            RequestCounts quiet = cluster.counts();
+            assertEquals(2, cache.read(configMaps).size());
+            assertEquals(0, cluster.countsSince(quiet).count("LIST", "configmaps"), cluster.countsSince(quiet).samples().toString());
+        }
+    }
+
+    @Test void aQueryThatStaysEmptyAndUnwrittenIsWatchedFromItsThirdRead() {
+        String ns = cluster.newNamespace("empty");
+        WriteMarks marks = new WriteMarks();
+        Query secrets = Query.of("v1", "Secret").inNamespace(ns);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
+                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+             WatchCache cache = new WatchCache(client, marks)) {
+            for (int read = 1; read <= WatchCache.PUT_OFF_READS; read++) {
+                assertEquals(List.of(), cache.read(secrets));
+                assertEquals(List.of(), cache.watching(), "after read " + read);
+            }
+            assertEquals(List.of(), cache.read(secrets));
+            assertEquals(List.of(secrets), cache.watching());
+        }
+    }
+
+    @Test void awaitingTheWatchesOpensThosePutOffSoChangesByOthersArriveWithoutAList() {
+        String ns = cluster.newNamespace("putoff");
+        WriteMarks marks = new WriteMarks();
+        Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
+                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+             WatchCache cache = new WatchCache(client, marks)) {
+            assertEquals(List.of(), cache.read(configMaps));
+            assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
+            assertEquals(List.of(configMaps), cache.watching());
+
+            RequestCounts before = cluster.counts();
+            cluster.admin().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("theirs").endMetadata()
+                    .addToData("key", "1").build()).create();
+            Await.until(Duration.ofSeconds(10), "their ConfigMap to be read from the watch", () -> cache.read(configMaps), read -> read.size() == 1);
+            assertEquals(0, cluster.countsSince(before).count("LIST", "configmaps"), cluster.countsSince(before).samples().toString());
         }
     }
 
