@@ -3,6 +3,8 @@ package dev.windlass.bench;
 import static dev.windlass.bench.Figures.Unit.COUNT;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -11,8 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -114,11 +118,11 @@ final class Baselines {
         Clusters.Counts before = fresh.counts();
         long t0 = System.nanoTime();
         perCluster(fresh, (client, name) -> {
-            java.util.Set<String> namespaces = new java.util.HashSet<>();
+            Set<String> namespaces = new HashSet<>();
             for (GenericKubernetesResource o : objects) {
                 String namespace = o.getMetadata().getNamespace();
                 if (namespaces.add(namespace)) {
-                    apply(fresh, client, new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(namespace)
+                    apply(fresh, client, new NamespaceBuilder().withNewMetadata().withName(namespace)
                             .endMetadata().build(), null);
                 }
                 apply(fresh, client, o, namespace);
@@ -134,7 +138,7 @@ final class Baselines {
      * Server-side apply where the clusters have it, else create or replace: once, or again after a conflict. Each
      * attempt sends a copy, as the client library fills in what it read into the object it sends.
      */
-    private static void apply(Clusters clusters, KubernetesClient client, io.fabric8.kubernetes.api.model.HasMetadata o, String namespace) {
+    private static void apply(Clusters clusters, KubernetesClient client, HasMetadata o, String namespace) {
         for (int attempt = 1; ; attempt++) {
             var resource = namespace == null ? client.resource(JSON.clone(o)) : client.resource(JSON.clone(o)).inNamespace(namespace);
             try {
@@ -148,7 +152,6 @@ final class Baselines {
         }
     }
 
-    /** Every object of the repo's app manifests, in the app's namespace. */
     /**
      * The objects of a rendered fleet, as the engine rendered them for {@code cluster} (every cluster gets the same
      * objects but for values), each in its application's namespace.
@@ -166,6 +169,7 @@ final class Baselines {
         return out;
     }
 
+    /** Every object of the repo's app manifests, in the app's namespace. */
     static List<GenericKubernetesResource> objects(Map<String, byte[]> files) {
         List<GenericKubernetesResource> out = new ArrayList<>();
         for (Map.Entry<String, byte[]> f : files.entrySet()) {

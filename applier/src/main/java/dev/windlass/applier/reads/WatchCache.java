@@ -125,11 +125,13 @@ public final class WatchCache implements ClusterReads {
     @Override public boolean awaitCurrent(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();  // a real wait, whatever clock proofs run on
         for (Query query : List.copyOf(unwatched.keySet())) {
-            if (unwatched.remove(query) == null) continue;
+            PutOff off = unwatched.remove(query);
+            if (off == null) continue;
             try {
                 listAndProve(query);
             } catch (KubernetesClientException e) {
-                // Nothing can be proven of a cluster that does not answer; the next read opens the watch.
+                // Nothing can be proven of a cluster that does not answer: the query stays put off, as it was.
+                unwatched.put(query, off);
                 return true;
             }
         }

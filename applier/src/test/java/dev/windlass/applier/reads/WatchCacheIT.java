@@ -169,8 +169,7 @@ class WatchCacheIT {
         WriteMarks marks = new WriteMarks();
         Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
         Query secrets = Query.of("v1", "Secret").inNamespace(ns);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
-                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+        try (KubernetesClient client = clientCounting(marks);
              WatchCache cache = new WatchCache(client, marks, now::get)) {
             cache.read(configMaps);
             assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
@@ -200,8 +199,7 @@ class WatchCacheIT {
         String ns = cluster.newNamespace("first");
         WriteMarks marks = new WriteMarks();
         Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
-                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+        try (KubernetesClient client = clientCounting(marks);
              WatchCache cache = new WatchCache(client, marks)) {
             RequestCounts before = cluster.counts();
             assertEquals(List.of(), cache.read(configMaps));
@@ -227,8 +225,7 @@ class WatchCacheIT {
         String ns = cluster.newNamespace("empty");
         WriteMarks marks = new WriteMarks();
         Query secrets = Query.of("v1", "Secret").inNamespace(ns);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
-                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+        try (KubernetesClient client = clientCounting(marks);
              WatchCache cache = new WatchCache(client, marks)) {
             for (int read = 1; read <= WatchCache.PUT_OFF_READS; read++) {
                 assertEquals(List.of(), cache.read(secrets));
@@ -243,8 +240,7 @@ class WatchCacheIT {
         String ns = cluster.newNamespace("putoff");
         WriteMarks marks = new WriteMarks();
         Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
-                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+        try (KubernetesClient client = clientCounting(marks);
              WatchCache cache = new WatchCache(client, marks)) {
             assertEquals(List.of(), cache.read(configMaps));
             assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
@@ -267,8 +263,7 @@ class WatchCacheIT {
         AtomicLong now = new AtomicLong();
         WriteMarks marks = new WriteMarks();
         Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.server().config())
-                     .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
+        try (KubernetesClient client = clientCounting(marks);
              WatchCache cache = new WatchCache(client, marks, now::get)) {
             cache.read(configMaps);
             assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
@@ -309,6 +304,12 @@ class WatchCacheIT {
             out.put(e.getKey().name(), String.valueOf(data.get("key")));
         }
         return out;
+    }
+
+    /** A client of the cluster whose writes {@code marks} counts, as the engine's clients are built. */
+    private static KubernetesClient clientCounting(WriteMarks marks) {
+        return new KubernetesClientBuilder().withConfig(cluster.server().config())
+                .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("marks", marks)).build();
     }
 
     private static long lists(RequestCounts counts) {
