@@ -8,11 +8,13 @@ import java.util.Optional;
 import java.util.SortedSet;
 import dev.windlass.policy.fence.WriteFence;
 import java.util.function.Function;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevTree;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
@@ -27,6 +29,9 @@ import org.slf4j.LoggerFactory;
 final class BranchCommitter {
 
     private static final Logger LOG = LoggerFactory.getLogger(BranchCommitter.class);
+
+    /** From this many files on, a change is written as one pack ({@link #inserterFor}). */
+    static final int PACKED_WRITES = 100;
 
     private final Mirror mirror;
     private final String ref;
@@ -113,7 +118,7 @@ final class BranchCommitter {
 
     /** The new commit on top of {@code tip}, or empty when the edit leaves the tree as it was. */
     private Optional<ObjectId> build(Optional<RevCommit> tip, BranchChange change) throws IOException {
-        try (ObjectInserter inserter = mirror.repository().newObjectInserter();
+        try (ObjectInserter inserter = inserterFor(change);
                 ObjectReader reader = inserter.newReader()) {
             Optional<RevTree> base = tip.map(RevCommit::getTree);
             ObjectId tree = TreeEdits.write(inserter, reader, base, change);
@@ -129,6 +134,22 @@ final class BranchCommitter {
             inserter.flush();
             return Optional.of(id);
         }
+    }
+
+    /**
+     * A change of {@value #PACKED_WRITES} files or more (a first sync records one per application) is written as one
+     * pack: as loose objects, each file would be compressed into a file of its own, renamed into place and looked up
+     * among the packs first, which took a first sync of 200 applications 0.2 to 0.4 s. Git keeps a push of that many
+     * objects as a pack for the same reason (its {@code receive.unpackLimit}, 100 by default). Smaller changes, the
+     * usual pass's, stay loose: a pack per status commit would make the mirror compact itself far more often.
+     */
+    private ObjectInserter inserterFor(BranchChange change) {
+        Repository repository = mirror.repository();
+        // The file-backed object store's own pack writer; JGit offers no public way to ask for it.
+        if (change.writes().size() >= PACKED_WRITES && repository.getObjectDatabase() instanceof ObjectDirectory directory) {
+            return directory.newPackInserter();
+        }
+        return repository.newObjectInserter();
     }
 
     private RevCommit tipCommit(ObjectId id) throws IOException {

@@ -92,6 +92,32 @@ class StatusWriterTest {
         assertEquals(Set.of("status/keep.yaml"), origin.files(STATUS).keySet());
     }
 
+    @Test void aChangeOfManyFilesIsWrittenAsOnePackAndASmallOneAsLooseObjects() throws Exception {
+        Map<String, byte[]> files = new java.util.TreeMap<>();
+        for (int i = 0; i < BranchCommitter.PACKED_WRITES; i++) {
+            files.put("status/apps/app-" + i + ".yaml", ("app: app-" + i + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        mirror.fetch();
+        MirrorStorage before = mirror.storage();
+
+        committed(writer.write(new BranchChange(files, Set.of(), "first sync", "Windlass", "windlass@example.com")));
+        MirrorStorage afterMany = mirror.storage();
+        committed(writer.write(change("one app").write("status/apps/app-7.yaml", "app: changed\n")));
+        MirrorStorage afterOne = mirror.storage();
+
+        assertEquals(before.packs() + 1, afterMany.packs(), before + " -> " + afterMany);
+        assertEquals(before.looseObjects(), afterMany.looseObjects(), before + " -> " + afterMany);
+        // One blob, its three directories' trees and the commit.
+        assertEquals(afterMany.looseObjects() + 5, afterOne.looseObjects(), afterMany + " -> " + afterOne);
+        assertEquals(afterMany.packs(), afterOne.packs(), afterMany + " -> " + afterOne);
+        Map<String, String> recorded = origin.files(STATUS);
+        assertEquals(BranchCommitter.PACKED_WRITES, recorded.size());
+        assertEquals("app: app-99\n", recorded.get("status/apps/app-99.yaml"));
+        assertEquals("app: changed\n", recorded.get("status/apps/app-7.yaml"));
+        assertEquals("app: changed\n", text(writer.readStatus("status/apps/app-7.yaml").orElseThrow()));
+        assertEquals("app: app-0\n", text(writer.readStatus("status/apps/app-0.yaml").orElseThrow()));
+    }
+
     @Test void writesAreAppliedOnTheRemoteTipEvenWhenAnotherMirrorWroteMeanwhile() throws Exception {
         writer.write(change("mine").write("status/mine.yaml", "1\n"));
         try (Mirror other = Mirror.open(tmp.resolve("other"), GitRemote.anonymous(origin.url()))) {
