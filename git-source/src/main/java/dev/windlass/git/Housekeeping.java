@@ -16,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps a long-running mirror's object store compact. Every fetch that brings something leaves a pack and every status
- * commit leaves loose objects; object lookups slow down as packs pile up. Git's automatic GC is switched off for the
+ * Keeps a long-running mirror's object store compact. Every fetch that brings something leaves a pack, and every status
+ * commit leaves loose objects (one of 100 files or more, a pack: {@code BranchCommitter}); object lookups slow down as
+ * packs pile up. Git's automatic GC is switched off for the
  * mirror ({@link #disableAutomaticGc}): it runs on a thread of its own, removes loose-object directories under
  * concurrent inserts and keeps the packs it replaced for an hour. Instead, once {@value #PACKS_BEFORE_COMPACTING} packs
  * or {@value #LOOSE_OBJECTS_BEFORE_COMPACTING} loose objects have piled up since the last time, {@link #compactIfDue}

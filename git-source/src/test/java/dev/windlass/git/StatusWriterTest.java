@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
 import org.junit.jupiter.api.AfterEach;
@@ -93,7 +94,7 @@ class StatusWriterTest {
     }
 
     @Test void aChangeOfManyFilesIsWrittenAsOnePackAndASmallOneAsLooseObjects() throws Exception {
-        Map<String, byte[]> files = new java.util.TreeMap<>();
+        Map<String, byte[]> files = new TreeMap<>();
         for (int i = 0; i < BranchCommitter.PACKED_WRITES; i++) {
             files.put("status/apps/app-" + i + ".yaml", ("app: app-" + i + "\n").getBytes(StandardCharsets.UTF_8));
         }
@@ -112,7 +113,8 @@ class StatusWriterTest {
         assertEquals(afterMany.packs(), afterOne.packs(), afterMany + " -> " + afterOne);
         Map<String, String> recorded = origin.files(STATUS);
         assertEquals(BranchCommitter.PACKED_WRITES, recorded.size());
-        assertEquals("app: app-99\n", recorded.get("status/apps/app-99.yaml"));
+        int last = BranchCommitter.PACKED_WRITES - 1;
+        assertEquals("app: app-" + last + "\n", recorded.get("status/apps/app-" + last + ".yaml"));
         assertEquals("app: changed\n", recorded.get("status/apps/app-7.yaml"));
         assertEquals("app: changed\n", text(writer.readStatus("status/apps/app-7.yaml").orElseThrow()));
         assertEquals("app: app-0\n", text(writer.readStatus("status/apps/app-0.yaml").orElseThrow()));
