@@ -128,12 +128,13 @@ class ShardTakeoverIT {
                 Replica next = successor.startsWith("replica-b_") ? b : c;
                 Instant firstPass = Await.until(WAIT, successor + " runs a pass for shard 0", () -> firstPassFor(next, 0, killedAt),
                         t -> t != null);
-                Await.until(WAIT, "the rollout finished", () -> String.join("\n", messages(fleet).subList(0, messages(fleet).size() - before)),
+                Await.until(WAIT, "the rollout finished", () -> String.join("\n", messagesSince(fleet, before)),
                         s -> s.contains("rolled out to 2 clusters"));
-                assertEquals("1.5.0", image(fleet, "eu-2"));
+                assertEquals("1.5.0", image(fleet, "eu-2"), "eu-2 after the rollout was recorded finished; the status commits since the push:\n"
+                        + String.join("\n---\n", messagesSince(fleet, before)));
                 assertEquals(1, counted(clusters, "eu-1").since(eu1).objectWrites("deployments"), "web written once on eu-1");
                 assertEquals(1, counted(clusters, "eu-2").since(eu2).objectWrites("deployments"), "web written once on eu-2");
-                List<String> rollout = messages(fleet).subList(0, fleet.statusLog().size() - before);
+                List<String> rollout = messagesSince(fleet, before);
                 assertEquals(1, rollout.stream().filter(m -> m.contains("wave 1/2 started on eu-1")).count(), String.join("\n---\n", rollout));
                 assertEquals(1, rollout.stream().filter(m -> m.contains("wave 2/2 started on eu-2")).count(), String.join("\n---\n", rollout));
                 Duration lease = LEASE.plus(INTERVAL);
@@ -168,6 +169,9 @@ class ShardTakeoverIT {
                 assertEquals(thawedSuccessor, holder(leases, 1));
                 System.out.printf("SIGSTOP of the holder of shard 1: %s held it %d ms later; after SIGCONT the old holder refused %d passes%n",
                         thawedSuccessor, freezeTakeover.toMillis(), refusalsSince(frozen, thawed));
+            } catch (Throwable e) {
+                keepLogs();
+                throw e;
             } finally {
                 for (Process p : processes) {
                     p.destroyForcibly();
@@ -178,6 +182,26 @@ class ShardTakeoverIT {
     }
 
     record Replica(String name, Process process, Path log) {}
+
+    /** A failure keeps the replicas' logs and the origin repository beside the report, where the temporary directory would lose them. */
+    private void keepLogs() throws IOException {
+        Path kept = Path.of("target", "failsafe-reports", getClass().getSimpleName());
+        Files.createDirectories(kept);
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".jsonl") || f.toString().endsWith(".out")).toList()) {
+                Files.copy(f, kept.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Path origin = dir.resolve("origin.git");
+        try (var tree = Files.walk(origin)) {
+            for (Path f : tree.toList()) {
+                Path to = kept.resolve("origin.git").resolve(origin.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(to);
+                else Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        System.err.println("the replicas' logs and the origin repository are kept in " + kept.toAbsolutePath());
+    }
 
     private Replica start(TestFleet fleet, Path managementKubeconfig, String name, int preferred) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -271,6 +295,15 @@ class ShardTakeoverIT {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The messages of the status commits after the first {@code before}, newest first, from one read of the branch: two reads
+     * would count a commit that lands between them and reach back to one made before.
+     */
+    private static List<String> messagesSince(TestFleet fleet, int before) {
+        List<String> all = messages(fleet);
+        return all.subList(0, all.size() - before);
     }
 
     private static String story(TestFleet fleet) { return String.join("\n", messages(fleet)); }

@@ -103,7 +103,8 @@ class ShardedEnginesIT {
             assertEquals(List.of("eu-1", "eu-2", "us-1"), order, "the waves in the policy's order, across the shards");
             assertEquals(Map.of("eu-1", 1L, "eu-2", 1L, "us-1", 1L), webWrites, "web's Deployment written once on each cluster");
 
-            List<String> messages = fleet.statusLog().subList(0, fleet.statusLog().size() - before).stream().map(RevCommit::getFullMessage).toList();
+            List<RevCommit> log = fleet.statusLog();
+            List<String> messages = log.subList(0, log.size() - before).stream().map(RevCommit::getFullMessage).toList();
             String story = String.join("\n---\n", messages);
             for (String wave : List.of("wave 1/3 started on eu-1", "wave 2/3 started on eu-2", "wave 3/3 started on us-1")) {
                 assertEquals(1, messages.stream().filter(m -> m.contains(wave)).count(), "recorded once: " + wave + "\n" + story);
