@@ -14,6 +14,7 @@ import dev.windlass.git.Mirror;
 import dev.windlass.kubetest.Await;
 import dev.windlass.kubetest.KubeApiServer;
 import dev.windlass.policy.state.AppStatus;
+import dev.windlass.policy.shard.ShardScope;
 import dev.windlass.policy.state.RolloutState;
 import dev.windlass.sandbox.RequestLog;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -90,9 +91,13 @@ class ShardedEnginesIT {
             int before = fleet.statusLog().size();
             Map<String, Long> webWrites = new TreeMap<>();
             List<String> order = new ArrayList<>();
+            List<String> awaited = new ArrayList<>();
             for (int i = 0; i < 60 && (web(engineA).rollout() == null || web(engineA).rollout().active()
                     || !web(engineA).revision().equals(web(engineA).rollout().revision()) || order.size() < 3); i++) {
                 onlyOwn(fleet, engineB, Set.of("eu-2", "us-1"), webWrites);
+                // Replica b runs first: once wave 1 has soaked, its own plan starts eu-2 before the coordinator has recorded it.
+                String bRecorded = fleet.statusFile("status/apps/web.yaml");
+                if (bRecorded.contains(ShardScope.AWAITING)) awaited.add(bRecorded);
                 onlyOwn(fleet, engineA, Set.of("eu-1"), webWrites);
                 for (String c : List.of("eu-1", "eu-2", "us-1")) if (image(fleet, c).equals("1.5.0") && !order.contains(c)) order.add(c);
                 fleet.backend.advance(fleet.clock, Duration.ofSeconds(10));
@@ -110,6 +115,8 @@ class ShardedEnginesIT {
                 assertEquals(1, messages.stream().filter(m -> m.contains(wave)).count(), "recorded once: " + wave + "\n" + story);
             }
             assertTrue(story.contains("rolled out to 3 clusters"), story);
+            assertTrue(!awaited.isEmpty(), "replica b recorded web waiting for the coordinator when its own plan would start a wave");
+            assertTrue(awaited.get(0).contains("waiting: " + ShardScope.AWAITING), awaited.get(0));
 
             // A branch's review, made by the coordinator: the other shard's clusters are planned from their record, as in
             // its passes, not taken for unreachable; the review writes to no cluster.

@@ -205,6 +205,8 @@ public final class Reconciler {
             }
             state = intent.state();
             events.addAll(intent.events());
+            // Their targets on this replica's clusters are recorded as waiting for the coordinator, not as left undone.
+            plan = scope == null ? plan : scope.holdAwaiting(plan, awaiting);
         }
         abandonIfFenced();
         ApplyResult applied = execute(plan, awaiting);

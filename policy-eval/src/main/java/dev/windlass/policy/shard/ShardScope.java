@@ -1,6 +1,7 @@
 package dev.windlass.policy.shard;
 
 import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.HeldAction;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.policy.state.AppStatus;
@@ -84,6 +85,30 @@ public record ShardScope(SortedSet<Integer> held, ShardAssignment assignment) {
     /** What this replica may record of a plan's intent: the state as before, but for its own clusters' files (remediation records). */
     public EngineState intentToRecord(EngineState before, EngineState intent) {
         return coordinator() ? merge(before, intent) : merge(before, EngineState.of(intent.source(), before.apps(), intent.clusters(), intent.policyFiles()));
+    }
+
+    /** Why an application's actions wait on a replica that is not the coordinator: what its targets say meanwhile. */
+    public static final String AWAITING = "waits for the coordinator (the holder of shard " + COORDINATOR + ") to record the rollout step or eviction first";
+
+    /**
+     * The plan with every action of the applications {@code awaiting} the coordinator held ({@link #AWAITING}) instead of
+     * staged: this replica's record of their targets on its clusters says they wait, rather than what the unapplied change
+     * leaves them (a new object missing, say).
+     */
+    public Plan holdAwaiting(Plan plan, Set<String> awaiting) {
+        if (awaiting.isEmpty()) return plan;
+        List<Stage> stages = new ArrayList<>();
+        List<HeldAction> held = new ArrayList<>(plan.held());
+        for (Stage s : plan.stages()) {
+            List<Action> go = new ArrayList<>();
+            for (Action a : s.actions()) {
+                if (awaiting.contains(a.app())) held.add(new HeldAction(a, AWAITING));
+                else go.add(a);
+            }
+            if (!go.isEmpty()) stages.add(new Stage(s.name(), s.gate(), go));
+        }
+        return new Plan(plan.sourceCommit(), stages, held, plan.apps(), plan.diagnostics(), plan.hash(), plan.rollouts(), plan.recordFirst(),
+                plan.failovers(), plan.failoverHold(), plan.remediation());
     }
 
     /** The stages this replica executes: actions on its own clusters, less those of applications awaiting the coordinator. */

@@ -9,6 +9,7 @@ import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.Operation;
+import dev.windlass.policy.plan.HeldAction;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.policy.state.AppStatus;
@@ -102,6 +103,20 @@ class ShardScopeTest {
         assertEquals(List.of(new Stage("apply", "", List.of(api2))), SHARD_1.stages(plan, Set.of("web")));
         assertEquals(List.of(new Stage("apply", "", List.of(web1))), COORDINATOR.stages(plan, Set.of()));
         assertEquals(List.of(), ShardScope.of(Set.of(), TWO).stages(plan, Set.of()));
+    }
+
+    @Test void anApplicationAwaitingTheCoordinatorHasItsActionsHeldAndSaysWhy() {
+        Action web1 = action("web", "eu-1");
+        Action web2 = action("web", "eu-2");
+        Action api2 = action("api", "eu-2");
+        Plan plan = new Plan("c0ffee", List.of(new Stage("apply", "", List.of(web1, web2, api2)), new Stage("prune", "", List.of(web2))), List.of(),
+                List.of(), List.of(), "h", Map.of(), true);
+        Plan held = SHARD_1.holdAwaiting(plan, Set.of("web"));
+        assertEquals(List.of(new Stage("apply", "", List.of(api2))), held.stages());
+        assertEquals(List.of(new HeldAction(web1, ShardScope.AWAITING), new HeldAction(web2, ShardScope.AWAITING), new HeldAction(web2, ShardScope.AWAITING)),
+                held.held());
+        assertEquals(plan.rollouts(), held.rollouts());
+        assertEquals(plan, SHARD_1.holdAwaiting(plan, Set.of()));
     }
 
     private static Action action(String app, String cluster) {
