@@ -18,11 +18,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps a long-running mirror's object store compact. Every fetch that brings something leaves a pack, and every status
  * commit leaves loose objects (one of 100 files or more, a pack: {@code BranchCommitter}); object lookups slow down as
- * packs pile up. Git's automatic GC is switched off for the
- * mirror ({@link #disableAutomaticGc}): it runs on a thread of its own, removes loose-object directories under
- * concurrent inserts and keeps the packs it replaced for an hour. Instead, once {@value #PACKS_BEFORE_COMPACTING} packs
- * or {@value #LOOSE_OBJECTS_BEFORE_COMPACTING} loose objects have piled up since the last time, {@link #compactIfDue}
- * packs everything reachable into one pack on the caller's thread, while no object is being written.
+ * packs pile up. Git's automatic GC is switched off for the mirror ({@link #disableAutomaticGc}): it runs on a thread of
+ * its own, removes loose-object directories under concurrent inserts and keeps the packs it replaced for an hour.
+ * Instead, once {@value #PACKS_BEFORE_COMPACTING} packs or {@value #LOOSE_OBJECTS_BEFORE_COMPACTING} loose objects have
+ * piled up since the last time, {@link #compactIfDue} packs everything reachable into one pack on the caller's thread,
+ * while no object is being written.
  *
  * <p>Nothing a reader may still want is deleted at once: objects that no ref reaches (a pull request head that was
  * force-pushed away, a merge preview, status commits a history trim rewrote) are kept loose for

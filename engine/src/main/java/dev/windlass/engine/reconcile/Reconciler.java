@@ -187,13 +187,13 @@ public final class Reconciler {
                     planMemo.lastWork(), renders, scope);
         }
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
-        Set<String> awaiting = Set.of();
         if (plan.recordFirst()) {
             // Record-then-apply: the rollout steps this plan starts are on the status branch before any cluster sees them.
             Transition.Result intent = Transition.intent(state, plan, now);
             if (scope != null) {
                 // Only the coordinator records fleet-wide decisions; another shard acts on them once they are recorded.
-                awaiting = scope.awaitingCoordinator(state, intent.state());
+                // Their actions are held: this replica's record of their targets says they wait for the coordinator.
+                plan = scope.holdAwaiting(plan, scope.awaitingCoordinator(state, intent.state()));
                 intent = new Transition.Result(scope.intentToRecord(state, intent.state()), ownEvents(intent.events()));
             }
             CommitOutcome recorded = record(intent, planText, source, Pinning.PinDecision.NONE, this.recorded);
@@ -205,11 +205,9 @@ public final class Reconciler {
             }
             state = intent.state();
             events.addAll(intent.events());
-            // Their targets on this replica's clusters are recorded as waiting for the coordinator, not as left undone.
-            plan = scope == null ? plan : scope.holdAwaiting(plan, awaiting);
         }
         abandonIfFenced();
-        ApplyResult applied = execute(plan, awaiting);
+        ApplyResult applied = execute(plan);
         Transition.Result next = after(desired, observed, plan, applied, now);
         Map<String, byte[]> read = new TreeMap<>(recorded);
         for (String path : pin.writes().keySet()) {
@@ -289,8 +287,8 @@ public final class Reconciler {
      * Stages run in order on each cluster; a cluster moves to the next stage only when every action of the last one
      * succeeded there, and never waits for another cluster's stages.
      */
-    private ApplyResult execute(Plan plan, Set<String> awaiting) {
-        return new ApplyResult(fleet.executeStages(scope == null ? plan.stages() : scope.stages(plan, awaiting), fence));
+    private ApplyResult execute(Plan plan) {
+        return new ApplyResult(fleet.executeStages(scope == null ? plan.stages() : scope.stages(plan), fence));
     }
 
     /** Ends the pass before it writes to a cluster when the fence refuses now. */

@@ -29,7 +29,7 @@ import java.util.TreeSet;
  *       own part of its file (rollout steps and waves, evictions, placement, revision and conditions), and only the
  *       coordinator records them. A replica that is not the coordinator and whose plan would start a rollout step or an
  *       eviction records none of it and leaves the actions of those applications for a later pass
- *       ({@link #awaitingCoordinator}, {@link #stages}): once the coordinator has recorded the decision, the owning shard
+ *       ({@link #awaitingCoordinator}, {@link #holdAwaiting}): once the coordinator has recorded the decision, the owning shard
  *       acts on the record like any recorded step.</li>
  * </ul>
  *
@@ -93,7 +93,7 @@ public record ShardScope(SortedSet<Integer> held, ShardAssignment assignment) {
     /**
      * The plan with every action of the applications {@code awaiting} the coordinator held ({@link #AWAITING}) instead of
      * staged: this replica's record of their targets on its clusters says they wait, rather than what the unapplied change
-     * leaves them (a new object missing, say).
+     * leaves them (a new object missing, say). The plan's hash stays the one of the plan as made: the decisions are the same.
      */
     public Plan holdAwaiting(Plan plan, Set<String> awaiting) {
         if (awaiting.isEmpty()) return plan;
@@ -111,11 +111,11 @@ public record ShardScope(SortedSet<Integer> held, ShardAssignment assignment) {
                 plan.failovers(), plan.failoverHold(), plan.remediation());
     }
 
-    /** The stages this replica executes: actions on its own clusters, less those of applications awaiting the coordinator. */
-    public List<Stage> stages(Plan plan, Set<String> awaiting) {
+    /** The stages this replica executes: actions on its own clusters (those of applications awaiting the coordinator are held). */
+    public List<Stage> stages(Plan plan) {
         List<Stage> out = new ArrayList<>();
         for (Stage s : plan.stages()) {
-            List<Action> mine = s.actions().stream().filter(a -> owns(a.cluster()) && !awaiting.contains(a.app())).toList();
+            List<Action> mine = s.actions().stream().filter(a -> owns(a.cluster())).toList();
             if (!mine.isEmpty()) out.add(new Stage(s.name(), s.gate(), mine));
         }
         return out;

@@ -99,10 +99,10 @@ class ShardScopeTest {
         Action api2 = action("api", "eu-2");
         Plan plan = new Plan("c0ffee", List.of(new Stage("apply", "", List.of(web1, web2, api2))), List.of(), List.of(), List.of(), "h",
                 Map.of(), true);
-        assertEquals(List.of(new Stage("apply", "", List.of(web2, api2))), SHARD_1.stages(plan, Set.of()));
-        assertEquals(List.of(new Stage("apply", "", List.of(api2))), SHARD_1.stages(plan, Set.of("web")));
-        assertEquals(List.of(new Stage("apply", "", List.of(web1))), COORDINATOR.stages(plan, Set.of()));
-        assertEquals(List.of(), ShardScope.of(Set.of(), TWO).stages(plan, Set.of()));
+        assertEquals(List.of(new Stage("apply", "", List.of(web2, api2))), SHARD_1.stages(plan));
+        assertEquals(List.of(new Stage("apply", "", List.of(api2))), SHARD_1.stages(SHARD_1.holdAwaiting(plan, Set.of("web"))));
+        assertEquals(List.of(new Stage("apply", "", List.of(web1))), COORDINATOR.stages(plan));
+        assertEquals(List.of(), ShardScope.of(Set.of(), TWO).stages(plan));
     }
 
     @Test void anApplicationAwaitingTheCoordinatorHasItsActionsHeldAndSaysWhy() {
