@@ -116,6 +116,7 @@ final class Baselines {
      */
     static void naiveFirstPass(Clusters fresh, List<GenericKubernetesResource> objects, Figures figures) throws Exception {
         Clusters.Counts before = fresh.counts();
+        CpuTime.Snapshot cpu0 = CpuTime.now();
         long t0 = System.nanoTime();
         perCluster(fresh, (client, name) -> {
             Set<String> namespaces = new HashSet<>();
@@ -128,8 +129,11 @@ final class Baselines {
                 apply(fresh, client, o, namespace);
             }
         });
-        figures.addNanos(NAIVE_FIRST, System.nanoTime() - t0);
+        long t1 = System.nanoTime();
+        CpuTime.Snapshot cpu1 = CpuTime.now();
+        figures.addNanos(NAIVE_FIRST, t1 - t0);
         figures.add("  API writes", COUNT, fresh.counts().minus(before).writes());
+        if (CpuTime.available()) CpuTime.report(figures, CpuTime.between(cpu0, cpu1));
     }
 
     static final String NAIVE_FIRST = "naive loop: first pass, on new clusters (namespaces too)";

@@ -265,9 +265,11 @@ final class BenchRun {
     /** The first pass, which applies everything. */
     private void initialSync(Reconciler reconciler) throws IOException {
         Clusters.Counts before = clusters.counts();
+        CpuTime.Snapshot cpu0 = CpuTime.now();
         long s0 = System.nanoTime();
         PassReport sync = reconciler.reconcile();
         long s1 = System.nanoTime();
+        CpuTime.Snapshot cpu1 = CpuTime.now();
         Clusters.Counts syncCounts = clusters.counts().minus(before);
         long failures = sync.applied().failures();
         figures.addNanos("initial sync: first pass, all objects applied", s1 - s0);
@@ -275,8 +277,14 @@ final class BenchRun {
         figures.add("  API writes", COUNT, syncCounts.writes());
         figures.add("  API reads", COUNT, syncCounts.reads());
         figures.add("  failed actions", COUNT, failures);
+        CpuTime.Used cpu = CpuTime.between(cpu0, cpu1);
+        if (CpuTime.available()) CpuTime.report(figures, cpu);
         if (engineWarm) figures.addNanos(Report.SYNC_WARM, s1 - s0);
         log.printf("  initial sync %.0f ms, %d writes, %d failed%n", (s1 - s0) / 1e6, syncCounts.writes(), failures);
+        if (CpuTime.available()) {
+            log.printf("  CPU in it: engine JVM %.2f s (its JIT %.2f s, its GC %.2f s), clusters %.2f s; %.2f cores busy%n", cpu.jvmNanos() / 1e9,
+                    cpu.jitNanos() / 1e9, cpu.gcNanos() / 1e9, cpu.childrenNanos() / 1e9, cpu.coresBusy());
+        }
         // Failures are reported by what they said, so a figure with failures can be explained.
         sync.applied().results().stream().filter(r -> !r.succeeded()).map(r -> r.message()).distinct().limit(3)
                 .forEach(m -> log.printf("  initial sync failure: %s%n", m));

@@ -74,6 +74,11 @@ final class Report {
             ratio(out, "initial sync, engine JVM warm / naive loop pass", f.median(SYNC, SYNC_WARM), f.median(NAIVE));
             ratio(out, "initial sync, engine JVM warm / naive loop's first pass", f.median(SYNC, SYNC_WARM), f.median(Baselines.NAIVE_FIRST));
         }
+        ratio(out, "naive loop's first pass / round-trip floor", f.median(Baselines.NAIVE_FIRST), f.median(TRIP_FLOOR));
+        ratio(out, "clusters' CPU per write, initial sync / naive first pass",
+                f.median(SYNC, CpuTime.CLUSTERS) / f.median(SYNC, "  API writes"),
+                f.median(Baselines.NAIVE_FIRST, CpuTime.CLUSTERS) / f.median(Baselines.NAIVE_FIRST, "  API writes"));
+        ratio(out, "this JVM's CPU, initial sync / naive first pass", f.median(SYNC, CpuTime.JVM), f.median(Baselines.NAIVE_FIRST, CpuTime.JVM));
         ratio(out, "no-op pass / naive loop pass (time)", f.median(NOOP), f.median(NAIVE));
         out.printf("  %-52s %s vs %s%n", "no-op pass writes vs naive loop writes", count(f.median(NOOP, "  API writes (must be 0)")),
                 count(f.median(NAIVE, "  API writes")));

@@ -94,6 +94,17 @@ class BenchCommandTest {
         assertTrue(table.contains("initial sync, engine JVM warm / naive loop's first pass"), table);
     }
 
+    @Test void theCpuOfTheEngineAndOfTheClustersIsShownForTheSyncAndTheNaiveLoopsFirstPass() {
+        // Read from /proc: both the engine's JVM and the cluster host (a child process) worked during each.
+        for (String phase : new String[] {"initial sync: first pass, all objects applied", "naive loop: first pass, on new clusters (namespaces too)"}) {
+            assertTrue(median(phase, "  CPU, this JVM (the engine or the baseline)") > 0, table);
+            assertTrue(median(phase, "  CPU, the clusters' processes") > 0, table);
+            double busy = median(phase, "  cores busy, whole machine (average)");
+            assertTrue(busy > 0 && busy <= Runtime.getRuntime().availableProcessors() + 0.05, table);
+        }
+        assertTrue(table.contains("clusters' CPU per write, initial sync / naive first pass"), table);
+    }
+
     @Test void theInitialSyncReadsNoInventoryBeforeCreatingIt() {
         // Per cluster: the inventory namespace looked up once, and the LISTs and readiness checks of the pass; a read
         // per app (its inventory, or the namespace before creating it) would be 12 or more per cluster.
