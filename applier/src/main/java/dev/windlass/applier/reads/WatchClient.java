@@ -32,14 +32,24 @@ final class WatchClient implements AutoCloseable {
 
     private static final AtomicInteger COUNT = new AtomicInteger();
 
+    /**
+     * The watches' JSON mapping, shared by every cluster's watch client (one per cluster would learn the same types
+     * once per cluster): objects as generic resources, and the server's Status, which the library reads for errors.
+     */
+    private static final KubernetesSerialization UNTYPED = untyped();
+
+    private static KubernetesSerialization untyped() {
+        KubernetesSerialization untyped = new KubernetesSerialization(new ObjectMapper(), false);
+        untyped.registerKubernetesResource(Status.class);
+        return untyped;
+    }
+
     private final KubernetesClient cluster;
     private final ExecutorService executor;
     private final KubernetesClient client;
 
     WatchClient(KubernetesClient cluster) {
         this.cluster = cluster;
-        KubernetesSerialization untyped = new KubernetesSerialization(new ObjectMapper(), false);
-        untyped.registerKubernetesResource(Status.class);
         String name = "windlass-watch-" + COUNT.incrementAndGet() + "-";
         AtomicInteger threads = new AtomicInteger();
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -47,7 +57,7 @@ final class WatchClient implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.client = new KubernetesClientImpl(cluster.getHttpClient(), cluster.getConfiguration(), () -> executor, untyped);
+        this.client = new KubernetesClientImpl(cluster.getHttpClient(), cluster.getConfiguration(), () -> executor, UNTYPED);
     }
 
     /**

@@ -48,6 +48,20 @@ class ClusterClientsTest {
         assertTrue(connected.client().namespaces().list().getItems().isEmpty());
     }
 
+    @Test void everyClustersClientSharesOneJsonMappingWhichStillReadsTypedObjects() throws IOException {
+        Path kubeconfig = kubeconfig();
+        var eu = assertInstanceOf(ClusterConnection.Connected.class, clients.connect(cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1"))));
+        clients.register("us-1", cluster.config(), false);
+        var us = assertInstanceOf(ClusterConnection.Connected.class, clients.connection("us-1"));
+
+        assertNotSame(eu.client(), us.client());
+        assertSame(eu.client().getKubernetesSerialization(), us.client().getKubernetesSerialization(),
+                "one mapping for the fleet: a mapping per cluster learns every kind's model again, in CPU and heap");
+        us.client().configMaps().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata().withName("shared").endMetadata().addToData("n", "1").build()).create();
+        assertEquals(Map.of("n", "1"), eu.client().configMaps().inNamespace("default").withName("shared").get().getData());
+    }
+
     @Test void unchangedClusterKeepsItsClientAndChangedOneGetsANewOne() throws IOException {
         Path kubeconfig = kubeconfig();
         var first = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1")));
