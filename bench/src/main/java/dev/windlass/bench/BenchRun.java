@@ -109,6 +109,7 @@ final class BenchRun {
             // The JVM keeps heap it once committed, so a later run in the same process starts from the earlier peak.
             figures.add("RSS: peak, cold start to synced", BYTES, Memory.peakRssBytes());
             figures.add("  RSS when the run started", BYTES, rssAtStart);
+            figures.add("threads: live in this JVM after sync", COUNT, java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
             if (hungClusterPushes > 0) {
                 new HungCluster(shape, repo, origin, mirror, reconciler, clusters, figures, log).measure(hungClusterPushes, hungFirst);
                 mirror.close();

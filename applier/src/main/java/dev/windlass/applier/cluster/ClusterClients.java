@@ -10,6 +10,11 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +53,16 @@ public final class ClusterClients implements AutoCloseable {
     private final ManagementCluster management;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private KubernetesClient secretReader;
+    /**
+     * The event loops of every cluster's HTTP client, closed with this. The client library would start one set per
+     * client (up to twice as many threads as cores, and a checker thread): with a fleet of clusters, thousands of
+     * threads for I/O that never blocks. A cluster that hangs leaves its connections idle and its requests to their
+     * timeouts, which the loops keep for every cluster alike.
+     */
+    private final Vertx eventLoops = Vertx.vertx(new VertxOptions().setUseDaemonThread(true)
+            .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
+    private final HttpClient.Factory http1 = new VertxHttpClientFactory(eventLoops);
+    private final HttpClient.Factory http2 = new Http2Clients(eventLoops);
 
     public ClusterClients() { this(ClientSettings.DEFAULT); }
 
@@ -116,6 +131,7 @@ public final class ClusterClients implements AutoCloseable {
             if (secretReader != null) secretReader.close();
             secretReader = null;
         }
+        eventLoops.close();
     }
 
     /**
@@ -214,10 +230,9 @@ public final class ClusterClients implements AutoCloseable {
         config.setRequestTimeout(Math.toIntExact(settings.requestTimeout().toMillis()));
         config.setRequestRetryBackoffLimit(settings.retryLimit());
         config.setRequestRetryBackoffInterval(Math.toIntExact(settings.retryInterval().toMillis()));
-        KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(SERIALIZATION);
-        if (settings.http2() && config.getMasterUrl() != null && config.getMasterUrl().startsWith("https:")) {
-            builder.withHttpClientFactory(new Http2Clients());
-        }
+        boolean http2 = settings.http2() && config.getMasterUrl() != null && config.getMasterUrl().startsWith("https:");
+        KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(SERIALIZATION)
+                .withHttpClientFactory(http2 ? this.http2 : http1);
         if (!settings.watch()) return new Connected(builder.build(), serverSideApply);
         WriteMarks writes = new WriteMarks();
         KubernetesClient client = builder

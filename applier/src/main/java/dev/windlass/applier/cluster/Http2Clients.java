@@ -12,6 +12,9 @@ import io.vertx.ext.web.client.WebClientOptions;
  */
 final class Http2Clients extends VertxHttpClientFactory {
 
+    /** @param eventLoops shared by the clients it makes, which leave it open when they close */
+    Http2Clients(io.vertx.core.Vertx eventLoops) { super(eventLoops); }
+
     @Override protected void additionalConfig(WebClientOptions options) {
         options.setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true);
     }

@@ -62,6 +62,23 @@ class ClusterClientsTest {
         assertEquals(Map.of("n", "1"), eu.client().configMaps().inNamespace("default").withName("shared").get().getData());
     }
 
+    @Test void theFleetsClientsShareOneSetOfEventLoopsInsteadOfStartingThreadsPerCluster() {
+        long before = eventLoopThreads();
+        int fleet = 20;
+        for (int i = 0; i < fleet; i++) {
+            clients.register("c-" + i, cluster.config(), false);
+            var c = assertInstanceOf(ClusterConnection.Connected.class, clients.connection("c-" + i));
+            assertTrue(c.client().namespaces().list().getItems().isEmpty());
+        }
+        // One set for the fleet: at most twice the cores, and the mock server's own loops (as many again).
+        long started = eventLoopThreads() - before;
+        assertTrue(started <= 4L * Runtime.getRuntime().availableProcessors(), started + " event-loop threads for " + fleet + " clusters");
+    }
+
+    private static long eventLoopThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("vert.x-eventloop-thread-")).count();
+    }
+
     @Test void unchangedClusterKeepsItsClientAndChangedOneGetsANewOne() throws IOException {
         Path kubeconfig = kubeconfig();
         var first = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1")));
