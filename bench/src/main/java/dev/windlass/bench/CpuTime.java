@@ -69,7 +69,10 @@ final class CpuTime {
         figures.add("  cores busy, whole machine (average)", Figures.Unit.RATIO, used.coresBusy());
     }
 
-    /** HotSpot's names for the threads of the garbage collectors it ships (G1, Parallel, Serial, ZGC, Shenandoah). */
+    /**
+     * HotSpot's names for the threads of the garbage collectors it ships (G1, Parallel, ZGC, Shenandoah), and its VM
+     * thread, which runs the serial collector's pauses and, with any collector, the other work done at a safepoint.
+     */
     private static boolean gcThread(String name) {
         return name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM Thread") || name.startsWith("ZWorker")
                 || name.startsWith("ZDriver") || name.startsWith("Shenandoah") || name.startsWith("Parallel GC");
