@@ -108,7 +108,8 @@ final class RemoteSync {
 
     /**
      * Pushes {@code commit} to {@code ref} only if the remote ref is still {@code expected} (absent when empty).
-     * JGit checks the lease against the advertisement and the server re-checks it under its ref lock.
+     * JGit checks the lease against the advertisement and the server re-checks it under its ref lock. An origin on
+     * this machine first loses a lock on the ref that a writer left behind ({@link StaleRefLock}).
      */
     RemoteRefUpdate pushWithLease(String ref, Optional<ObjectId> expected, ObjectId commit) throws IOException {
         return pushWithLease(ref, expected, commit, false);
@@ -116,6 +117,7 @@ final class RemoteSync {
 
     /** As {@link #pushWithLease(String, Optional, ObjectId)}; {@code rewrite} allows a commit that does not descend from the lease. */
     RemoteRefUpdate pushWithLease(String ref, Optional<ObjectId> expected, ObjectId commit, boolean rewrite) throws IOException {
+        StaleRefLock.clear(remote.uri(), ref, java.time.Instant.now());
         HttpStatusRecorder statuses = new HttpStatusRecorder(HTTP);
         try (Transport transport = open(statuses)) {
             RemoteRefUpdate update = new RemoteRefUpdate(

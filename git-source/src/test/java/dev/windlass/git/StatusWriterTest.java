@@ -239,4 +239,42 @@ class StatusWriterTest {
     static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
+
+    /** A writer killed in the middle of updating the status branch of an origin on this machine leaves its ref locked. */
+    @Test void aRefLockLeftByAWriterThatDiedIsRemovedAndTheNextStatusCommitLands() throws Exception {
+        writer.write(BranchChange.of("first", "Windlass Engine", "engine@windlass.dev").write("status/apps/web.yaml", "phase: Synced\n"));
+        Path lock = leftBehindLock(java.time.Instant.now().minus(java.time.Duration.ofMinutes(5)));
+
+        CommitOutcome outcome = writer.write(BranchChange.of("second", "Windlass Engine", "engine@windlass.dev")
+                .write("status/apps/web.yaml", "phase: Degraded\n"));
+
+        CommitOutcome.Committed committed = assertInstanceOf(CommitOutcome.Committed.class, outcome);
+        assertEquals(Optional.of(committed.commit()), origin.tip(STATUS));
+        assertEquals(Map.of("status/apps/web.yaml", "phase: Degraded\n"), origin.files(STATUS));
+        assertFalse(java.nio.file.Files.exists(lock));
+    }
+
+    /** A lock only just taken may be another writer's update going on: it is left alone, and the push refused. */
+    @Test void aRefLockTakenJustNowIsLeftToItsWriter() throws Exception {
+        CommitOutcome.Committed first = assertInstanceOf(CommitOutcome.Committed.class,
+                writer.write(BranchChange.of("first", "Windlass Engine", "engine@windlass.dev").write("status/apps/web.yaml", "phase: Synced\n")));
+        Path lock = leftBehindLock(java.time.Instant.now());
+        StatusWriter quick = new StatusWriter(mirror, STATUS, new RetryPolicy(2, java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(1)));
+
+        CommitOutcome outcome = quick.write(BranchChange.of("second", "Windlass Engine", "engine@windlass.dev")
+                .write("status/apps/web.yaml", "phase: Degraded\n"));
+
+        assertInstanceOf(CommitOutcome.Failed.class, outcome);
+        assertEquals(Optional.of(first.commit()), origin.tip(STATUS));
+        assertTrue(java.nio.file.Files.exists(lock));
+    }
+
+    /** The lock file Git takes on the status branch of the bare origin, made {@code when}. */
+    private Path leftBehindLock(java.time.Instant when) throws java.io.IOException {
+        Path lock = origin.bareDir.resolve("refs/heads/" + STATUS + ".lock");
+        java.nio.file.Files.createDirectories(lock.getParent());
+        java.nio.file.Files.writeString(lock, origin.tip(STATUS).orElseThrow() + "\n");
+        java.nio.file.Files.setLastModifiedTime(lock, java.nio.file.attribute.FileTime.from(when));
+        return lock;
+    }
 }

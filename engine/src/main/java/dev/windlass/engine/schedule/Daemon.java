@@ -118,6 +118,7 @@ public final class Daemon implements AutoCloseable {
             String summary = "source " + r.source().substring(0, 7) + ", " + r.applied().results().size() + " actions, "
                     + r.applied().failures() + " failed";
             if (r.status() instanceof CommitOutcome.Failed f) {
+                log.warn("the status commit failed: {}", f.reason());
                 health.passFailed("the status commit failed: " + f.reason());
             } else {
                 health.passSucceeded(summary);
