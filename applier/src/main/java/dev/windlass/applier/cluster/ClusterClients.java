@@ -24,6 +24,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One Kubernetes client per cluster name. Clusters from Git are {@linkplain #connect connected} through a kubeconfig
@@ -63,6 +67,15 @@ public final class ClusterClients implements AutoCloseable {
             .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
     private final HttpClient.Factory http1 = new VertxHttpClientFactory(eventLoops);
     private final HttpClient.Factory http2 = new Http2Clients(eventLoops);
+    /**
+     * The threads every cluster's client hands its tasks to, closed with this: above all each watch event, read from
+     * its JSON and stored ({@code reads.WatchCache}). The client library would start a pool per client that grows by
+     * a thread for every watch with an event to deliver: about 8 per cluster, 469 at 60 clusters. Here each watch
+     * still delivers its events one at a time and in order, on whichever of these threads is free, and every event is
+     * a task of its own, so the watches of all clusters take turns. No task waits on a cluster: a hung cluster
+     * delivers nothing, and a watch hands over its next event only when the last is done.
+     */
+    private final ThreadPoolExecutor tasks = fleetTasks();
 
     public ClusterClients() { this(ClientSettings.DEFAULT); }
 
@@ -132,6 +145,20 @@ public final class ClusterClients implements AutoCloseable {
             secretReader = null;
         }
         eventLoops.close();
+        tasks.shutdownNow();
+    }
+
+    /** As many threads as cores (4 at least), started as tasks come and ended after a minute without one. */
+    private static ThreadPoolExecutor fleetTasks() {
+        int threads = Math.max(4, Runtime.getRuntime().availableProcessors());
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "windlass-cluster-tasks-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /**
@@ -232,7 +259,7 @@ public final class ClusterClients implements AutoCloseable {
         config.setRequestRetryBackoffInterval(Math.toIntExact(settings.retryInterval().toMillis()));
         boolean http2 = settings.http2() && config.getMasterUrl() != null && config.getMasterUrl().startsWith("https:");
         KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(SERIALIZATION)
-                .withHttpClientFactory(http2 ? this.http2 : http1);
+                .withHttpClientFactory(http2 ? this.http2 : http1).withTaskExecutor(tasks);
         if (!settings.watch()) return new Connected(builder.build(), serverSideApply);
         WriteMarks writes = new WriteMarks();
         KubernetesClient client = builder

@@ -264,8 +264,6 @@ public final class WatchCache implements ClusterReads {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            watches.close();
         }
     }
 }

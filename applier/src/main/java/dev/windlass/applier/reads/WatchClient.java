@@ -9,15 +9,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.impl.BaseClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Executor;
 
 /**
- * The client a cluster's watches run on: the cluster's own HTTP client (its connections, limits and counters), with a
- * serialization that knows no typed kinds but {@code Status}.
+ * The client a cluster's watches run on: the cluster's own HTTP client (its connections, limits and counters) and the
+ * threads its client hands tasks to (where each watch event is read and stored), with a serialization that knows no
+ * typed kinds but {@code Status}.
  *
  * <p>The client library reads each watch event's object into the typed model of its kind (a ConfigMap, a Deployment),
  * and a watch of generic resources then converts that model into a generic resource, through its serializer once more.
@@ -26,11 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * this was the largest part of the engine's Java work. {@code Status} stays known: an ERROR event carries one (410 Gone: the
  * watch's resource version is too old), and the watch must see it as such to start again from a LIST.
  *
- * <p>Closing it stops the threads its watches hand events to; the HTTP client is the cluster client's, closed with it.
+ * <p>It owns nothing to close: the HTTP client and the task threads are the cluster client's, closed with it (the
+ * engine's cluster clients share one set of task threads for the fleet: {@code cluster.ClusterClients}).
  */
-final class WatchClient implements AutoCloseable {
-
-    private static final AtomicInteger COUNT = new AtomicInteger();
+final class WatchClient {
 
     /**
      * The watches' JSON mapping, shared by every cluster's watch client (one per cluster would learn the same types
@@ -45,19 +44,12 @@ final class WatchClient implements AutoCloseable {
     }
 
     private final KubernetesClient cluster;
-    private final ExecutorService executor;
     private final KubernetesClient client;
 
     WatchClient(KubernetesClient cluster) {
         this.cluster = cluster;
-        String name = "windlass-watch-" + COUNT.incrementAndGet() + "-";
-        AtomicInteger threads = new AtomicInteger();
-        this.executor = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, name + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        this.client = new KubernetesClientImpl(cluster.getHttpClient(), cluster.getConfiguration(), () -> executor, UNTYPED);
+        Executor tasks = cluster.adapt(BaseClient.class).getExecutor();
+        this.client = new KubernetesClientImpl(cluster.getHttpClient(), cluster.getConfiguration(), () -> tasks, UNTYPED);
     }
 
     /**
@@ -74,7 +66,4 @@ final class WatchClient implements AutoCloseable {
 
     /** The client the watches run on. */
     KubernetesClient client() { return client; }
-
-    /** Stops the event threads; the watches must have been stopped first. Leaves the shared HTTP client open. */
-    @Override public void close() { executor.shutdownNow(); }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.windlass.applier.reads.Query;
+import dev.windlass.applier.reads.WatchCache;
 import dev.windlass.applier.support.MockCluster;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.SourceLocation;
@@ -13,7 +15,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,6 +78,40 @@ class ClusterClientsTest {
         // One set for the fleet: at most twice the cores, and the mock server's own loops (as many again).
         long started = eventLoopThreads() - before;
         assertTrue(started <= 4L * Runtime.getRuntime().availableProcessors(), started + " event-loop threads for " + fleet + " clusters");
+    }
+
+    @Test void theFleetsWatchesDeliverTheirEventsOnOneSetOfThreadsInsteadOfAPoolPerCluster() {
+        var configMaps = cluster.client().configMaps().inNamespace("default");
+        configMaps.resource(configMap("there-before")).create();
+        Query query = Query.of("v1", "ConfigMap").inNamespace("default");
+        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+        int fleet = 40;
+        for (int i = 0; i < fleet; i++) {
+            clients.register("c-" + i, cluster.config(), false);
+            var c = assertInstanceOf(ClusterConnection.Connected.class, clients.connection("c-" + i));
+            assertEquals(1, c.reads().read(query).size(), "the first read finds an object and opens the watch");
+        }
+
+        configMaps.resource(configMap("made-behind-the-engine")).create();
+        assertTrue(clients.awaitCurrent(Duration.ofSeconds(30)));
+
+        for (int i = 0; i < fleet; i++) {
+            var c = assertInstanceOf(ClusterConnection.Connected.class, clients.connection("c-" + i));
+            assertTrue(((WatchCache) c.reads()).answersFromWatch(query), "c-" + i + " reads from its watch");
+            assertEquals(Set.of("there-before", "made-behind-the-engine"), c.reads().read(query).stream()
+                    .map(body -> ((Map<?, ?>) body.get("metadata")).get("name")).collect(java.util.stream.Collectors.toSet()),
+                    "c-" + i + "'s watch delivered the new object");
+        }
+        // The clients' threads are daemons (the mock API server's, a timer per watch, are not). Event loops are counted
+        // above; every other thread the fleet's clients started runs their tasks, such as reading and storing events.
+        List<String> started = Thread.getAllStackTraces().keySet().stream().filter(t -> !before.contains(t) && t.isDaemon())
+                .map(Thread::getName).filter(name -> !name.startsWith("vert.x-")).toList();
+        int tasks = Math.max(4, Runtime.getRuntime().availableProcessors());
+        assertTrue(started.size() <= tasks + 2, started.size() + " threads for " + fleet + " clusters' watches: " + started);
+    }
+
+    private static io.fabric8.kubernetes.api.model.ConfigMap configMap(String name) {
+        return new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build();
     }
 
     private static long eventLoopThreads() {
