@@ -34,24 +34,21 @@ final class StaleRefLock {
 
     /**
      * Removes the lock of {@code ref} in the origin at {@code uri} when the origin is on this machine and the lock is
-     * older than {@link #STALE}; returns the lock file removed.
+     * older than {@link #STALE}.
      */
-    static Optional<Path> clear(URIish uri, String ref, Instant now) {
+    static void clear(URIish uri, String ref, Instant now) {
         Optional<Path> lock = lockFile(uri, ref);
-        if (lock.isEmpty()) return Optional.empty();
+        if (lock.isEmpty()) return;
         try {
-            Instant made = Files.getLastModifiedTime(lock.get()).toInstant();
-            Duration age = Duration.between(made, now);
-            if (age.compareTo(STALE) < 0) return Optional.empty();
+            Duration age = Duration.between(Files.getLastModifiedTime(lock.get()).toInstant(), now);
+            if (age.compareTo(STALE) < 0) return;
             Files.delete(lock.get());
             LOG.warn("removed {}: a lock on {} left {} s ago by a writer that stopped in the middle of updating it; "
                     + "Git refuses every update of the ref while it is there", lock.get(), ref, age.toSeconds());
-            return lock;
         } catch (NoSuchFileException e) {
-            return Optional.empty();   // no lock, or its writer finished meanwhile
+            // No lock, or its writer finished meanwhile.
         } catch (IOException e) {
             LOG.warn("could not remove the stale lock {} on {}: {}", lock.get(), ref, e.toString());
-            return Optional.empty();
         }
     }
 

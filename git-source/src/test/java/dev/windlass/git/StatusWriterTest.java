@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -243,7 +248,7 @@ class StatusWriterTest {
     /** A writer killed in the middle of updating the status branch of an origin on this machine leaves its ref locked. */
     @Test void aRefLockLeftByAWriterThatDiedIsRemovedAndTheNextStatusCommitLands() throws Exception {
         writer.write(BranchChange.of("first", "Windlass Engine", "engine@windlass.dev").write("status/apps/web.yaml", "phase: Synced\n"));
-        Path lock = leftBehindLock(java.time.Instant.now().minus(java.time.Duration.ofMinutes(5)));
+        Path lock = leftBehindLock(Instant.now().minus(Duration.ofMinutes(5)));
 
         CommitOutcome outcome = writer.write(BranchChange.of("second", "Windlass Engine", "engine@windlass.dev")
                 .write("status/apps/web.yaml", "phase: Degraded\n"));
@@ -251,30 +256,30 @@ class StatusWriterTest {
         CommitOutcome.Committed committed = assertInstanceOf(CommitOutcome.Committed.class, outcome);
         assertEquals(Optional.of(committed.commit()), origin.tip(STATUS));
         assertEquals(Map.of("status/apps/web.yaml", "phase: Degraded\n"), origin.files(STATUS));
-        assertFalse(java.nio.file.Files.exists(lock));
+        assertFalse(Files.exists(lock));
     }
 
     /** A lock only just taken may be another writer's update going on: it is left alone, and the push refused. */
     @Test void aRefLockTakenJustNowIsLeftToItsWriter() throws Exception {
         CommitOutcome.Committed first = assertInstanceOf(CommitOutcome.Committed.class,
                 writer.write(BranchChange.of("first", "Windlass Engine", "engine@windlass.dev").write("status/apps/web.yaml", "phase: Synced\n")));
-        Path lock = leftBehindLock(java.time.Instant.now());
-        StatusWriter quick = new StatusWriter(mirror, STATUS, new RetryPolicy(2, java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(1)));
+        Path lock = leftBehindLock(Instant.now());
+        StatusWriter quick = new StatusWriter(mirror, STATUS, new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)));
 
         CommitOutcome outcome = quick.write(BranchChange.of("second", "Windlass Engine", "engine@windlass.dev")
                 .write("status/apps/web.yaml", "phase: Degraded\n"));
 
         assertInstanceOf(CommitOutcome.Failed.class, outcome);
         assertEquals(Optional.of(first.commit()), origin.tip(STATUS));
-        assertTrue(java.nio.file.Files.exists(lock));
+        assertTrue(Files.exists(lock));
     }
 
     /** The lock file Git takes on the status branch of the bare origin, made {@code when}. */
-    private Path leftBehindLock(java.time.Instant when) throws java.io.IOException {
+    private Path leftBehindLock(Instant when) throws IOException {
         Path lock = origin.bareDir.resolve("refs/heads/" + STATUS + ".lock");
-        java.nio.file.Files.createDirectories(lock.getParent());
-        java.nio.file.Files.writeString(lock, origin.tip(STATUS).orElseThrow() + "\n");
-        java.nio.file.Files.setLastModifiedTime(lock, java.nio.file.attribute.FileTime.from(when));
+        Files.createDirectories(lock.getParent());
+        Files.writeString(lock, origin.tip(STATUS).orElseThrow() + "\n");
+        Files.setLastModifiedTime(lock, FileTime.from(when));
         return lock;
     }
 }
