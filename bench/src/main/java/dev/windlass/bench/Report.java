@@ -28,6 +28,8 @@ final class Report {
     static final String PEAK_RSS = "RSS: peak, cold start to synced";
     static final String APPLIED = "start to all applied: clone + first pass";
     static final String HEALTHY = "start to all healthy: clone + passes until all Healthy";
+    /** The least time the clusters' own work for the creates leaves a first sync on this machine, against the floor. */
+    static final String CLUSTERS_ALONE = "clusters alone: creates' CPU / cores / round-trip floor";
     /** The hung-cluster scenario's goal: the answering clusters' push to applied within 10% of the run without the hang. */
     static final double HUNG_GOAL = 1.10;
 
@@ -75,6 +77,10 @@ final class Report {
             ratio(out, "initial sync, engine JVM warm / naive loop's first pass", f.median(SYNC, SYNC_WARM), f.median(Baselines.NAIVE_FIRST));
         }
         ratio(out, "naive loop's first pass / round-trip floor", f.median(Baselines.NAIVE_FIRST), f.median(TRIP_FLOOR));
+        // The clusters' CPU for the naive loop's creates, spread over every core of the machine: the time the clusters
+        // alone need to take those objects, as if the client cost nothing. No sync that creates them can take less here.
+        ratio(out, CLUSTERS_ALONE, f.median(Baselines.NAIVE_FIRST, CpuTime.CLUSTERS) / Runtime.getRuntime().availableProcessors(),
+                f.median(TRIP_FLOOR));
         ratio(out, "clusters' CPU per write, initial sync / naive first pass",
                 f.median(SYNC, CpuTime.CLUSTERS) / f.median(SYNC, "  API writes"),
                 f.median(Baselines.NAIVE_FIRST, CpuTime.CLUSTERS) / f.median(Baselines.NAIVE_FIRST, "  API writes"));

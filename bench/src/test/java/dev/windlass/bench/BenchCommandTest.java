@@ -103,6 +103,9 @@ class BenchCommandTest {
             assertTrue(busy > 0 && busy <= Runtime.getRuntime().availableProcessors() + 0.05, table);
         }
         assertTrue(table.contains("clusters' CPU per write, initial sync / naive first pass"), table);
+        // What the clusters' own work for the creates leaves a sync at best, against the floor: printed as a number.
+        String bound = table.lines().filter(l -> l.contains(Report.CLUSTERS_ALONE)).findFirst().orElseThrow(() -> new AssertionError(table));
+        assertTrue(Double.parseDouble(bound.substring(bound.lastIndexOf(' ') + 1)) > 0, bound);
     }
 
     @Test void theInitialSyncReadsNoInventoryBeforeCreatingIt() {
