@@ -5,6 +5,7 @@ import static dev.windlass.bench.Figures.Unit.COUNT;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 
@@ -101,7 +103,7 @@ final class Baselines {
             Clusters.Counts before = clusters.counts();
             long t0 = System.nanoTime();
             perCluster(clusters, (client, name) -> {
-                for (GenericKubernetesResource o : objects) apply(clusters, client, o, o.getMetadata().getNamespace());
+                for (GenericKubernetesResource o : objects) apply(clusters.serverSideApply(), client, o, o.getMetadata().getNamespace());
             });
             figures.addNanos("naive loop: apply every object, one pass", System.nanoTime() - t0);
             figures.add("  API writes", COUNT, clusters.counts().minus(before).writes());
@@ -118,22 +120,28 @@ final class Baselines {
         Clusters.Counts before = fresh.counts();
         CpuTime.Snapshot cpu0 = CpuTime.now();
         long t0 = System.nanoTime();
-        perCluster(fresh, (client, name) -> {
-            Set<String> namespaces = new HashSet<>();
-            for (GenericKubernetesResource o : objects) {
-                String namespace = o.getMetadata().getNamespace();
-                if (namespaces.add(namespace)) {
-                    apply(fresh, client, new NamespaceBuilder().withNewMetadata().withName(namespace)
-                            .endMetadata().build(), null);
-                }
-                apply(fresh, client, o, namespace);
-            }
-        });
+        createAll(fresh.names(), fresh::config, fresh.serverSideApply(), objects);
         long t1 = System.nanoTime();
         CpuTime.Snapshot cpu1 = CpuTime.now();
         figures.addNanos(NAIVE_FIRST, t1 - t0);
         figures.add("  API writes", COUNT, fresh.counts().minus(before).writes());
         if (CpuTime.available()) CpuTime.report(figures, CpuTime.between(cpu0, cpu1));
+    }
+
+    /** The naive loop's first pass: every app's namespace, then every object, created on every cluster. */
+    static void createAll(List<String> clusters, Function<String, Config> configs, boolean serverSideApply,
+            List<GenericKubernetesResource> objects) throws Exception {
+        perCluster(clusters, configs, (client, name) -> {
+            Set<String> namespaces = new HashSet<>();
+            for (GenericKubernetesResource o : objects) {
+                String namespace = o.getMetadata().getNamespace();
+                if (namespaces.add(namespace)) {
+                    apply(serverSideApply, client, new NamespaceBuilder().withNewMetadata().withName(namespace)
+                            .endMetadata().build(), null);
+                }
+                apply(serverSideApply, client, o, namespace);
+            }
+        });
     }
 
     static final String NAIVE_FIRST = "naive loop: first pass, on new clusters (namespaces too)";
@@ -142,11 +150,11 @@ final class Baselines {
      * Server-side apply where the clusters have it, else create or replace: once, or again after a conflict. Each
      * attempt sends a copy, as the client library fills in what it read into the object it sends.
      */
-    private static void apply(Clusters clusters, KubernetesClient client, HasMetadata o, String namespace) {
+    private static void apply(boolean serverSideApply, KubernetesClient client, HasMetadata o, String namespace) {
         for (int attempt = 1; ; attempt++) {
             var resource = namespace == null ? client.resource(JSON.clone(o)) : client.resource(JSON.clone(o)).inNamespace(namespace);
             try {
-                if (clusters.serverSideApply()) resource.fieldManager("naive-loop").forceConflicts().serverSideApply();
+                if (serverSideApply) resource.fieldManager("naive-loop").forceConflicts().serverSideApply();
                 else resource.createOr(NonDeletingOperation::update);
                 return;
             } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
@@ -191,12 +199,16 @@ final class Baselines {
     }
 
     private static void perCluster(Clusters clusters, ClusterWork work) throws Exception {
+        perCluster(clusters.names(), clusters::config, work);
+    }
+
+    private static void perCluster(List<String> clusters, Function<String, Config> configs, ClusterWork work) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_CLUSTERS);
         try {
             List<Future<?>> running = new ArrayList<>();
-            for (String name : clusters.names()) {
+            for (String name : clusters) {
                 running.add(pool.submit(() -> {
-                    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(clusters.config(name)).build()) {
+                    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(configs.apply(name)).build()) {
                         work.run(client, name);
                     }
                     return null;

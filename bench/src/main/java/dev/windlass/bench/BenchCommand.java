@@ -136,6 +136,13 @@ public final class BenchCommand implements Callable<Integer> {
                         try (Clusters fresh = clusters(real, clusterCount, shape, Files.createDirectories(dir.resolve("naive")))) {
                             Baselines.naiveFirstPass(fresh, placed, figures);
                         }
+                        if (run == 1) {
+                            // And once in a JVM of its own, new like the first run's engine: the cold against the cold.
+                            out.println("  naive loop's first pass, on new clusters, in a new JVM");
+                            try (Clusters fresh = clusters(real, clusterCount, shape, Files.createDirectories(dir.resolve("naive-jvm")))) {
+                                NaiveFirstPassJvm.run(fresh, placed, dir.resolve("naive-jvm"), figures);
+                            }
+                        }
                     }
                     if (temporary) delete(dir);
                 }

@@ -50,8 +50,15 @@ final class CpuTime {
     }
 
     static Used between(Snapshot a, Snapshot b) {
+        return between(a, b, -1);
+    }
+
+    /** As {@link #between(Snapshot, Snapshot)}, with the child process {@code leftOut} not counted among the children. */
+    static Used between(Snapshot a, Snapshot b, long leftOut) {
         long children = 0;
-        for (Map.Entry<Long, Long> c : b.children().entrySet()) children += c.getValue() - a.children().getOrDefault(c.getKey(), 0L);
+        for (Map.Entry<Long, Long> c : b.children().entrySet()) {
+            if (c.getKey() != leftOut) children += c.getValue() - a.children().getOrDefault(c.getKey(), 0L);
+        }
         double wallSeconds = (b.wallNanos() - a.wallNanos()) / 1e9;
         return new Used((b.jvm() - a.jvm()) * TICK_NANOS, (b.jit() - a.jit()) * TICK_NANOS, (b.gc() - a.gc()) * TICK_NANOS,
                 children * TICK_NANOS, wallSeconds <= 0 ? Double.NaN : (b.machineBusy() - a.machineBusy()) / 100.0 / wallSeconds);

@@ -44,5 +44,11 @@ final class Figures {
 
     double median(String figure) { return median(figure, null); }
 
+    /** A top-level figure's value in the first run that measured it (the one whose JVM was new), or NaN. */
+    double first(String figure) {
+        Figure f = figures.get(figure);
+        return f == null || f.values().isEmpty() ? Double.NaN : f.values().get(0);
+    }
+
     List<Figure> all() { return List.copyOf(figures.values()); }
 }

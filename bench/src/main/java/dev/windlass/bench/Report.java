@@ -71,6 +71,7 @@ final class Report {
                 ratio(out, "initial sync / round-trip floor," + inFlight.name().substring(TRIP_FLOOR.length() + 1), f.median(SYNC), inFlight.median()));
         ratio(out, "initial sync / naive loop pass", f.median(SYNC), f.median(NAIVE));
         ratio(out, "initial sync / naive loop's first pass on new clusters", f.median(SYNC), f.median(Baselines.NAIVE_FIRST));
+        ratio(out, "initial sync, engine JVM cold / naive first pass, new JVM", f.first(SYNC), f.median(NaiveFirstPassJvm.NAME));
         if (!Double.isNaN(f.median(SYNC, SYNC_WARM))) {
             ratio(out, "initial sync, engine JVM warm / round-trip floor", f.median(SYNC, SYNC_WARM), f.median(TRIP_FLOOR));
             ratio(out, "initial sync, engine JVM warm / naive loop pass", f.median(SYNC, SYNC_WARM), f.median(NAIVE));

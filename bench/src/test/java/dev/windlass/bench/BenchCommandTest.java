@@ -88,6 +88,15 @@ class BenchCommandTest {
         assertTrue(table.contains("initial sync / naive loop's first pass on new clusters"), table);
     }
 
+    @Test void theNaiveLoopsFirstPassRunsOnceMoreInAJvmOfItsOwnAgainstWhichTheColdEngineIsCompared() {
+        // The same creates on yet another new set of clusters, counted there, by a JVM started for it in the first run.
+        assertEquals(2 * (60 + 12), median(NaiveFirstPassJvm.NAME, "  API writes"), table);
+        // Its own CPU, read by itself, and the clusters' without it.
+        assertTrue(median(NaiveFirstPassJvm.NAME, "  CPU, this JVM (the engine or the baseline)") > 0, table);
+        assertTrue(median(NaiveFirstPassJvm.NAME, "  CPU, the clusters' processes") > 0, table);
+        assertTrue(table.contains("initial sync, engine JVM cold / naive first pass, new JVM"), table);
+    }
+
     @Test void theSecondRunsInitialSyncIsAlsoShownAloneAsThatOfAWarmEngine() {
         // Two runs: the second one's sync ran on engine code the first had compiled, as a running engine's does.
         assertTrue(median("initial sync: first pass, all objects applied", "  of them, runs after the first (engine JVM warm)") > 0, table);
