@@ -54,6 +54,9 @@ public interface Backend extends AutoCloseable {
 
     void resetWrites(String cluster);
 
+    /** What {@link #writes(String)} counted, by verb and resource, for a failing test to say which writes they were. */
+    default String writesSeen(String cluster) { return ""; }
+
     /** DELETE requests for objects of {@code resource} (plural, like {@code deployments}) since the last reset. */
     long deletes(String cluster, String resource);
 

@@ -159,6 +159,13 @@ final class ControlPlanes implements Backend {
                 counts -> counts.count("GET", "priorityclasses") > sentinels);
     }
 
+    @Override public String writesSeen(String cluster) {
+        RequestCounts since = counted(cluster).since(baselines.get(cluster));
+        return since.samples().stream().filter(x -> WRITTEN_BY_WINDLASS.contains(x.resource()) && x.subresource().isEmpty() && !x.dryRun()
+                && RequestCounts.WRITE_VERBS.contains(x.verb()) && x.count() > 0)
+                .map(x -> x.verb() + " " + x.resource() + " (" + x.code() + "): " + x.count()).toList().toString();
+    }
+
     @Override public void resetWrites(String cluster) { baselines.put(cluster, counted(cluster)); }
 
     @Override public long deletes(String cluster, String resource) {
