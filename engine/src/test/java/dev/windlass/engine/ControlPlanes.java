@@ -161,8 +161,7 @@ final class ControlPlanes implements Backend {
 
     @Override public String writesSeen(String cluster) {
         RequestCounts since = counted(cluster).since(baselines.get(cluster));
-        return since.samples().stream().filter(x -> WRITTEN_BY_WINDLASS.contains(x.resource()) && x.subresource().isEmpty() && !x.dryRun()
-                && RequestCounts.WRITE_VERBS.contains(x.verb()) && x.count() > 0)
+        return WRITTEN_BY_WINDLASS.stream().flatMap(resource -> since.objectWriteSamples(resource).stream())
                 .map(x -> x.verb() + " " + x.resource() + " (" + x.code() + "): " + x.count()).toList().toString();
     }
 

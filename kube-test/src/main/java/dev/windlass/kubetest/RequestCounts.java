@@ -67,8 +67,13 @@ public record RequestCounts(List<Sample> samples) {
      * is what a client that applies objects did.
      */
     public long objectWrites(String resource) {
+        return objectWriteSamples(resource).stream().mapToLong(Sample::count).sum();
+    }
+
+    /** The samples {@link #objectWrites(String)} adds up, for a test to say which verbs they were. */
+    public List<Sample> objectWriteSamples(String resource) {
         return samples.stream().filter(s -> WRITE_VERBS.contains(s.verb()) && !s.dryRun() && s.subresource().isEmpty()
-                && s.resource().equals(resource)).mapToLong(Sample::count).sum();
+                && s.resource().equals(resource) && s.count() > 0).toList();
     }
 
     /**
