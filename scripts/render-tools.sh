@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # render-tools.sh - provide the real kustomize and helm binaries Windlass renders applications with, built from
 # the Go module proxy at pinned versions and cached; beside them, for the tests only, a small OCI registry that
-# charts are pushed to and pulled from on loopback (go-containerregistry's cmd/registry, in memory).
+# charts are pushed to and pulled from on loopback (go-containerregistry's cmd/registry, in memory); and the launcher
+# every render runs through, go-landlock's cmd/landlock-restrict: it restricts the tool, with the kernel's Landlock
+# LSM, to the files of that one render (render/.../RenderSandbox).
 #
 # Usage: scripts/render-tools.sh            # prints the tools directory as the last stdout line
 #        DIR=$(scripts/render-tools.sh | tail -n1)
@@ -19,6 +21,7 @@ set -euo pipefail
 KUSTOMIZE_VERSION="${WINDLASS_KUSTOMIZE_VERSION:-v5.8.2}"
 HELM_VERSION="${WINDLASS_HELM_VERSION:-v3.22.0}"
 REGISTRY_MODULE="github.com/google/go-containerregistry/cmd/registry@v0.22.1"
+SANDBOX_MODULE="github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.2"
 CACHE_ROOT="${WINDLASS_TOOLS_CACHE:-${HOME:?HOME is not set}/.cache/windlass/tools}"
 DIR="$CACHE_ROOT/kustomize-$KUSTOMIZE_VERSION-helm-$HELM_VERSION"
 
@@ -31,8 +34,9 @@ die() { printf '[render-tools] ERROR: %s\n' "$*" >&2; exit 1; }
 kustomize_ok() { [ -x "$DIR/kustomize" ] && [ "$("$DIR/kustomize" version 2>/dev/null | head -n1)" = "$KUSTOMIZE_VERSION" ]; }
 helm_ok() { [ -x "$DIR/helm" ] && "$DIR/helm" version --template '{{.Version}}' 2>/dev/null | grep -qx "$HELM_VERSION"; }
 registry_ok() { [ -x "$DIR/registry" ] && [ "$(cat "$DIR/registry.version" 2>/dev/null)" = "$REGISTRY_MODULE" ]; }
+sandbox_ok() { [ -x "$DIR/landlock-restrict" ] && [ "$(cat "$DIR/landlock-restrict.version" 2>/dev/null)" = "$SANDBOX_MODULE" ]; }
 
-if kustomize_ok && helm_ok && registry_ok; then
+if kustomize_ok && helm_ok && registry_ok && sandbox_ok; then
   log "cached: $DIR (kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION)"
   printf '%s\n' "$DIR"
   exit 0
@@ -84,6 +88,14 @@ if ! registry_ok; then
     || die "go install of $REGISTRY_MODULE failed; see above"
   mv -f "$WORK/bin/registry" "$DIR/registry"
   printf '%s\n' "$REGISTRY_MODULE" > "$DIR/registry.version"
+fi
+
+if ! sandbox_ok; then
+  log "building the render sandbox's launcher ($SANDBOX_MODULE) from the Go module proxy"
+  (cd "$WORK" && gocmd install -trimpath -ldflags "-s -w" "$SANDBOX_MODULE") \
+    || die "go install of $SANDBOX_MODULE failed; see above"
+  mv -f "$WORK/bin/landlock-restrict" "$DIR/landlock-restrict"
+  printf '%s\n' "$SANDBOX_MODULE" > "$DIR/landlock-restrict.version"
 fi
 
 log "ready after $((SECONDS - START))s: kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION in $DIR"

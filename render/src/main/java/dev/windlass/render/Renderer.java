@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,21 +16,31 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Renders with the real tools, cached by what a render reads: the tools' versions, the request (values and cluster
  * capabilities included) and the path and content id of every file it can see (see {@link KustomizeReach}). The
  * files are written out into a directory of their own for each run, so the tool sees the repo's files it reaches and
- * nothing else of the repo. A render that fails, runs too long or prints too much is a {@link RenderResult.Failed},
- * never an exception.
+ * nothing else of the repo, and the tool runs in the render sandbox ({@link RenderSandbox}), so it reads nothing else of
+ * the host either. A render that fails, runs too long or prints too much is a {@link RenderResult.Failed}, never an
+ * exception. A render that fetches (a chart from a repository or registry, remote bases) and failed is tried again after
+ * a backoff, not kept failed: its source may come back.
  */
 public final class Renderer {
 
     private static final int CACHED = 512;
+    /** A failed render that fetches is tried again after this, doubling with each failure up to {@link #RETRY_MAX}. */
+    static final java.time.Duration RETRY_FIRST = java.time.Duration.ofSeconds(10);
+    static final java.time.Duration RETRY_MAX = java.time.Duration.ofMinutes(5);
 
     private final RenderTools tools;
+    private final RenderAccess access;
+    private final java.time.Duration retryFirst;
     private final ToolRun runs;
+    /** By cache key, the failed renders that fetch: how often they failed in a row and when to try again. */
+    private final Map<String, Retry> retries = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Retry(int failures, long atNanos) {}
     private final AtomicLong toolRuns = new AtomicLong();
     private static final Pattern GIT_COMMIT = Pattern.compile("[0-9a-f]{40}([0-9a-f]{24})?");
 
@@ -42,9 +51,15 @@ public final class Renderer {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Reached> eldest) { return size() > CACHED; }
     };
 
-    public Renderer(RenderTools tools, RenderLimits limits) {
+    public Renderer(RenderTools tools, RenderLimits limits) { this(tools, limits, RenderAccess.DEFAULT); }
+
+    public Renderer(RenderTools tools, RenderLimits limits, RenderAccess access) { this(tools, limits, access, RETRY_FIRST); }
+
+    Renderer(RenderTools tools, RenderLimits limits, RenderAccess access, java.time.Duration retryFirst) {
         this.tools = tools;
-        this.runs = new ToolRun(limits);
+        this.retryFirst = retryFirst;
+        this.access = access;
+        this.runs = new ToolRun(limits, new RenderSandbox(access.sandbox(), tools));
     }
 
     /** How many times a tool was run: renders that were not in the cache. */
@@ -53,17 +68,41 @@ public final class Renderer {
     public RenderResult render(Snapshot snapshot, RenderRequest request) {
         Reached reached = reached(snapshot, request);
         String start = startingFile(snapshot, request);
-        if (!reached.reach().problems().isEmpty()) return new RenderResult.Failed(start, String.join("; ", reached.reach().problems()));
+        if (!reached.reach().problems().isEmpty()) return failed(start, String.join("; ", reached.reach().problems()));
+        List<String> remotes = remotes(request, reached.reach());
+        for (String remote : remotes) {
+            String refused = RemoteHosts.refusal(remote, access.privateHosts());
+            if (refused != null) return new RenderResult.Failed(start, refused);
+        }
         String key = ContentHash.sha256(tools.versions() + "\n" + request + "\n" + reached.digest());
         synchronized (cache) {
             RenderResult known = cache.get(key);
-            if (known != null) return known;
+            Retry retry = retries.get(key);
+            if (known != null && (retry == null || System.nanoTime() - retry.atNanos() < 0)) return known;
         }
-        RenderResult result = run(snapshot, request, reached.reach(), start, key);
+        RenderResult result = run(snapshot, request, reached.reach(), start, key, remotes.isEmpty() ? RenderSandbox.Reach.LOCAL
+                : request instanceof RenderRequest.Kustomize ? RenderSandbox.Reach.NETWORK_AND_GIT : RenderSandbox.Reach.NETWORK);
         synchronized (cache) {
             cache.put(key, result);
+            if (result instanceof RenderResult.Failed && !remotes.isEmpty()) {
+                int failures = retries.containsKey(key) ? retries.get(key).failures() + 1 : 1;
+                long wait = Math.min(RETRY_MAX.toNanos(), retryFirst.toNanos() << Math.min(failures - 1, 20));
+                retries.put(key, new Retry(failures, System.nanoTime() + wait));
+            } else {
+                retries.remove(key);
+            }
         }
         return result;
+    }
+
+    /** The remote sources a render fetches from: a chart's repository or registry, a kustomization's remote bases. */
+    private static List<String> remotes(RenderRequest request, Reach reach) {
+        if (request instanceof RenderRequest.Helm h) {
+            if (h.chart() instanceof RenderRequest.Chart.Repository r) return List.of(r.url());
+            if (h.chart() instanceof RenderRequest.Chart.Oci o) return List.of(o.reference());
+            return List.of();
+        }
+        return reach.remotes();
     }
 
     /** The files of the snapshot a render of {@code request} reads, by path and content id: what its output depends on. */
@@ -99,12 +138,14 @@ public final class Renderer {
 
     /** What of a request decides which files it reads: the Kustomize folder or the chart, never the values. */
     private static String place(RenderRequest request) {
-        if (request instanceof RenderRequest.Kustomize k) return "kustomize " + k.folder() + " " + k.allowRemoteBases();
+        if (request instanceof RenderRequest.Kustomize k) return "kustomize " + k.folder() + " " + k.allowRemoteBases();  // access is the renderer's own
         return "helm " + ((RenderRequest.Helm) request).chart();
     }
 
-    private static Reach reach(Snapshot snapshot, RenderRequest request) {
-        if (request instanceof RenderRequest.Kustomize k) return KustomizeReach.of(snapshot.files(), snapshot::read, k.folder(), k.allowRemoteBases());
+    private Reach reach(Snapshot snapshot, RenderRequest request) {
+        if (request instanceof RenderRequest.Kustomize k) {
+            return KustomizeReach.of(snapshot.files(), snapshot::read, k.folder(), k.allowRemoteBases() && access.remoteBases());
+        }
         RenderRequest.Helm h = (RenderRequest.Helm) request;
         if (h.chart() instanceof RenderRequest.Chart.InRepo in) return new Reach(Reach.under(snapshot.files(), in.path()), List.of());
         return new Reach(new TreeMap<>(), List.of());
@@ -122,7 +163,7 @@ public final class Renderer {
         return o.reference() + " " + o.version();
     }
 
-    private RenderResult run(Snapshot snapshot, RenderRequest request, Reach reach, String start, String key) {
+    private RenderResult run(Snapshot snapshot, RenderRequest request, Reach reach, String start, String key, RenderSandbox.Reach reaches) {
         Path work;
         try {
             work = Files.createTempDirectory("windlass-render-");
@@ -155,7 +196,7 @@ public final class Renderer {
                 env.put("HELM_DATA_HOME", home.resolve("data").toString());
             }
             toolRuns.incrementAndGet();
-            ToolRun.Outcome outcome = runs.run(command, repo, home, env);
+            ToolRun.Outcome outcome = runs.run(command, work, repo, home, env, reaches);
             if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout(), key);
             String said = (outcome.stopped() != null ? Path.of(command.get(0)).getFileName() + " " + outcome.stopped()
                     + (outcome.stderr().isBlank() ? "" : ": ") : "") + inRepoTerms(outcome.stderr(), repo, work);
@@ -164,7 +205,7 @@ public final class Renderer {
         } catch (IOException e) {
             return new RenderResult.Failed(start, "cannot write the files to render (" + e.getClass().getSimpleName() + ")");
         } finally {
-            delete(work);
+            LiveRenders.delete(work);
         }
     }
 
@@ -212,12 +253,5 @@ public final class Renderer {
         return new RenderResult.Failed(start, message);
     }
 
-    private static void delete(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // A temporary directory left behind: nothing to do about it here.
-        }
-    }
 
 }

@@ -12,10 +12,12 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One run of a render tool behind the boundary every render goes through: at most {@link RenderLimits#concurrency()}
- * at once, killed at {@link RenderLimits#timeout()}, its output cut off (and the run failed) past
- * {@link RenderLimits#maxOutputBytes()}, and an environment with nothing of the engine's: no credentials, no
- * kubeconfig, a home of its own. Outcomes are data: it never throws for the tool's trouble.
+ * One run of a render tool behind the boundary every render goes through: in the render sandbox
+ * ({@link RenderSandbox}), at most {@link RenderLimits#concurrency()} at once, its output cut off (and the run failed)
+ * past {@link RenderLimits#maxOutputBytes()}, and an environment with nothing of the engine's: no credentials, no
+ * kubeconfig, a home and a temporary folder of its own. At {@link RenderLimits#timeout()} the tool and every process it
+ * started are killed, without waiting on their output first, so a template loop or a source that never answers holds
+ * nobody past that. Outcomes are data: it never throws for the tool's trouble.
  */
 final class ToolRun {
 
@@ -24,15 +26,26 @@ final class ToolRun {
         boolean ok() { return exit == 0 && stopped == null; }
     }
 
+    /** How long the output of a killed run is waited for: its pipes close as its processes die. */
+    private static final long DRAIN_MILLIS = 2_000;
+
     private final RenderLimits limits;
+    private final RenderSandbox sandbox;
     private final Semaphore slots;
 
-    ToolRun(RenderLimits limits) {
+    ToolRun(RenderLimits limits, RenderSandbox sandbox) {
         this.limits = limits;
+        this.sandbox = sandbox;
         this.slots = new Semaphore(limits.concurrency(), true);
     }
 
-    Outcome run(List<String> command, Path workdir, Path home, Map<String, String> env) {
+    /**
+     * Runs {@code command} in {@code workdir}, confined to {@code work} (which holds {@code workdir} and {@code home}),
+     * plus what {@code reach} adds.
+     */
+    Outcome run(List<String> command, Path work, Path workdir, Path home, Map<String, String> env, RenderSandbox.Reach reach) {
+        List<String> confined = sandbox.wrap(command, work, reach);
+        if (confined == null) return new Outcome(-1, "", "", "cannot run in the render sandbox: " + sandbox.unavailable());
         try {
             slots.acquire();
         } catch (InterruptedException e) {
@@ -40,60 +53,82 @@ final class ToolRun {
             return new Outcome(-1, "", "", "interrupted before it started");
         }
         try {
-            return runNow(command, workdir, home, env);
+            return runNow(confined, Path.of(command.get(0)).getFileName().toString(), work, workdir, home, env);
         } finally {
             slots.release();
         }
     }
 
-    private Outcome runNow(List<String> command, Path workdir, Path home, Map<String, String> env) {
+    private Outcome runNow(List<String> command, String tool, Path work, Path workdir, Path home, Map<String, String> env) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(workdir.toFile());
         Map<String, String> e = builder.environment();
         String proxy = System.getenv("HTTPS_PROXY");
         e.clear();
         e.put("PATH", "/usr/bin:/bin");
         e.put("HOME", home.toString());
+        e.put("TMPDIR", work.resolve("tmp").toString());
         e.put("KUBECONFIG", "/dev/null");
+        e.put("SSL_CERT_FILE", RenderSandbox.caBundle());
         if (proxy != null) e.put("HTTPS_PROXY", proxy);
         e.putAll(env);
         Process process;
         try {
+            java.nio.file.Files.createDirectories(work.resolve("tmp"));
             process = builder.start();
         } catch (IOException ex) {
-            return new Outcome(-1, "", "", "could not start " + Path.of(command.get(0)).getFileName() + " (" + ex.getClass().getSimpleName() + ")");
+            return new Outcome(-1, "", "", "could not start " + tool + " (" + ex.getClass().getSimpleName() + ")");
         }
+        LiveRenders.started(process, work);
         try {
-            process.getOutputStream().close();  // no input
-        } catch (IOException ex) {
-            // It may have ended already.
-        }
-        Capped out = new Capped(process.getInputStream(), limits.maxOutputBytes());
-        Capped err = new Capped(process.getErrorStream(), 64 * 1024);
-        Thread o = daemon(out, "render-out");
-        Thread r = daemon(err, "render-err");
-        try {
-            boolean finished = process.waitFor(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            try {
+                process.getOutputStream().close();  // no input
+            } catch (IOException ex) {
+                // It may have ended already.
+            }
+            Capped out = new Capped(process.getInputStream(), limits.maxOutputBytes());
+            Capped err = new Capped(process.getErrorStream(), 64 * 1024);
+            Thread o = daemon(out, "render-out");
+            Thread r = daemon(err, "render-err");
+            long deadline = System.nanoTime() + limits.timeout().toNanos();
             String stopped = null;
-            if (!finished) stopped = "did not finish within " + seconds(limits.timeout());
-            o.join(finished ? 5_000 : 0);
-            if (out.overflowed()) stopped = "wrote more than " + bytes(limits.maxOutputBytes());
+            // Waits for the tool to end, for its output to overflow, or for the time limit, whichever comes first.
+            while (process.isAlive()) {
+                if (out.overflowed()) {
+                    stopped = "wrote more than " + bytes(limits.maxOutputBytes());
+                    break;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    stopped = "did not finish within " + seconds(limits.timeout());
+                    break;
+                }
+                process.waitFor(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, 50), TimeUnit.MILLISECONDS);
+            }
+            if (stopped == null) {
+                // The tool ended; what it started may still hold its pipes open: those are waited for only so long.
+                o.join(DRAIN_MILLIS);
+                r.join(DRAIN_MILLIS);
+                if (out.overflowed()) stopped = "wrote more than " + bytes(limits.maxOutputBytes());
+                else if (o.isAlive()) stopped = "ended, but a process it started kept its output open";
+            }
             if (stopped != null) {
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
+                LiveRenders.kill(process);
+                r.join(DRAIN_MILLIS);
                 return new Outcome(-1, "", err.text(), stopped);
             }
-            r.join(5_000);
             return new Outcome(process.exitValue(), out.text(), err.text(), null);
         } catch (InterruptedException ex) {
-            process.destroyForcibly();
+            LiveRenders.kill(process);
             Thread.currentThread().interrupt();
             return new Outcome(-1, "", "", "interrupted");
+        } finally {
+            LiveRenders.ended(process);
         }
     }
 
     private static String seconds(Duration d) { return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s"; }
 
-    private static String bytes(int n) { return n >= 1024 * 1024 ? n / (1024 * 1024) + " MiB" : n + " bytes"; }
+    static String bytes(long n) { return n >= 1024 * 1024 ? n / (1024 * 1024) + " MiB" : n + " bytes"; }
 
     private static Thread daemon(Runnable task, String name) {
         Thread t = new Thread(task, name);
@@ -118,12 +153,14 @@ final class ToolRun {
             byte[] buffer = new byte[64 * 1024];
             try {
                 for (int n; (n = in.read(buffer)) >= 0; ) {
-                    if (kept.size() + n > cap) {
-                        overflowed = true;
-                        kept.write(buffer, 0, Math.max(0, cap - kept.size()));
-                        return;
+                    synchronized (this) {
+                        if (kept.size() + n > cap) {
+                            overflowed = true;
+                            kept.write(buffer, 0, Math.max(0, cap - kept.size()));
+                            return;
+                        }
+                        kept.write(buffer, 0, n);
                     }
-                    kept.write(buffer, 0, n);
                 }
             } catch (IOException e) {
                 // The process was killed: what was read is all there is.

@@ -67,7 +67,7 @@ class ChartRegistryTest {
 
     @Test
     void aChartFromARegistryRendersAsTheSameChartInGit() {
-        Renderer renderer = new Renderer(Fixtures.tools(), RenderLimits.DEFAULT);
+        Renderer renderer = new Renderer(Fixtures.tools(), RenderLimits.DEFAULT, Fixtures.PRIVATE_HOSTS);
         RenderResult result = renderer.render(MapSnapshot.ofStrings("c", Map.of()), new RenderRequest.Helm(
                 new RenderRequest.Chart.Oci(reference, "6.14.1"), "podinfo", "podinfo", List.of(), false,
                 RenderRequest.DEFAULT_KUBE_VERSION, List.of()));
@@ -77,7 +77,7 @@ class ChartRegistryTest {
 
     @Test
     void aTagTheRegistryDoesNotHaveFailsWithHelmsWords() {
-        Renderer renderer = new Renderer(Fixtures.tools(), RenderLimits.DEFAULT);
+        Renderer renderer = new Renderer(Fixtures.tools(), RenderLimits.DEFAULT, Fixtures.PRIVATE_HOSTS);
         RenderResult result = renderer.render(MapSnapshot.ofStrings("c", Map.of()), new RenderRequest.Helm(
                 new RenderRequest.Chart.Oci(reference, "9.9.9"), "podinfo", "podinfo", List.of(), false,
                 RenderRequest.DEFAULT_KUBE_VERSION, List.of()));

@@ -13,6 +13,8 @@ import java.util.stream.Stream;
 /** The real-world repos the render tests read, as snapshots, and the goldens the pinned tools printed for them. */
 final class Fixtures {
     static final Path REAL_WORLD = Path.of("..", "test-fixtures", "real-world");
+    /** The default access, and the chart repositories and registries the tests serve on loopback. */
+    static final RenderAccess PRIVATE_HOSTS = new RenderAccess(RenderSandbox.Mode.REQUIRED, false, true);
 
     private Fixtures() {}
 

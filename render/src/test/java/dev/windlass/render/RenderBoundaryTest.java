@@ -56,19 +56,22 @@ class RenderBoundaryTest {
         MapSnapshot repo = MapSnapshot.ofStrings("c", Map.of("apps/web/kustomization.yaml", "resources:\n- ../../../etc\n"));
         Renderer r = renderer();
         RenderResult.Failed f = failed(r.render(repo, new RenderRequest.Kustomize("apps/web", false)));
-        assertEquals("apps/web/kustomization.yaml: ../../../etc leads out of the repo; a kustomization may only name files and folders in it",
+        assertEquals("apps/web/kustomization.yaml:2:3: ../../../etc leads out of the repo; a kustomization may only name files and folders in it",
                 f.message());
+        assertEquals("apps/web/kustomization.yaml:2:3", f.at());
         assertEquals(0, r.toolRuns());
     }
 
     @Test
-    void aRemoteBaseIsRefusedUnlessSettingsAllowIt() {
+    void aRemoteBaseIsRefusedUnlessTheEngineAndSettingsAllowIt() {
         MapSnapshot repo = MapSnapshot.ofStrings("c", Map.of("apps/web/kustomization.yaml",
                 "resources:\n- https://github.com/example/app//deploy?ref=v1.0.0\n"));
         Renderer r = renderer();
-        RenderResult.Failed f = failed(r.render(repo, new RenderRequest.Kustomize("apps/web", false)));
-        assertEquals("apps/web/kustomization.yaml: remote base https://github.com/example/app//deploy?ref=v1.0.0 is not allowed;"
-                + " Settings spec.render.allowRemoteBases: true allows it", f.message());
+        String refused = "apps/web/kustomization.yaml:2:3: remote base https://github.com/example/app//deploy?ref=v1.0.0 is not allowed:"
+                + " remote sources need the engine's --render-allow=remote-bases and Settings spec.render.allowRemoteBases: true";
+        assertEquals(refused, failed(r.render(repo, new RenderRequest.Kustomize("apps/web", false))).message());
+        assertEquals(refused, failed(r.render(repo, new RenderRequest.Kustomize("apps/web", true))).message(),
+                "the repo's Settings alone do not allow it: only the engine's flag widens what a render reaches");
         assertEquals(0, r.toolRuns());
     }
 

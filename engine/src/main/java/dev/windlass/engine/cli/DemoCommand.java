@@ -28,6 +28,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--serve", description = "after the story, keep the fleet reconciling and the dashboard up until Ctrl-C")
     boolean serve;
 
+    @picocli.CommandLine.Mixin RenderOptions renderOptions;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {

@@ -60,6 +60,8 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--comment", description = "with --head: print exactly the pull request comment (hidden marker included)")
     boolean comment;
 
+    @picocli.CommandLine.Mixin RenderOptions renderOptions;
+
     @Spec CommandSpec spec;
 
     private Path confined() { return (kubeconfigDir != null ? kubeconfigDir : Path.of("")).toAbsolutePath(); }

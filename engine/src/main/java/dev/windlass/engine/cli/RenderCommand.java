@@ -34,6 +34,8 @@ final class RenderCommand implements Callable<Integer> {
     @Option(names = "--ref", defaultValue = "main", paramLabel = "REF", description = "branch, tag or commit to read (default: ${DEFAULT-VALUE})")
     String ref;
 
+    @picocli.CommandLine.Mixin RenderOptions renderOptions;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {

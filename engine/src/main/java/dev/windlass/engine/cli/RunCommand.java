@@ -90,6 +90,8 @@ final class RunCommand implements Callable<Integer> {
             description = "log lines as text or JSON objects (default: env WINDLASS_LOG_FORMAT, else text)")
     LogFormat logFormat;
 
+    @picocli.CommandLine.Mixin RenderOptions renderOptions;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -143,6 +145,7 @@ final class RunCommand implements Callable<Integer> {
                         : "none: " + managementCluster.unavailable(), listen);
         // The JVM exits once this hook returns: the hook itself stops the engine, in order.
         CountDownLatch stopped = new CountDownLatch(1);
+        dev.windlass.render.LiveRenders.stoppedByOwner();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 stop(daemon, shards != null ? shards : leadership, engine, sandboxes, management, grace);
@@ -171,6 +174,9 @@ final class RunCommand implements Callable<Integer> {
         } catch (Exception e) {
             log.error("stopping the daemon failed: {}", e.getMessage(), e);
         } finally {
+            int renders = dev.windlass.render.LiveRenders.running();
+            dev.windlass.render.LiveRenders.stopAll();
+            if (renders > 0) log.info("stopped {} render{} still running, and deleted their folders", renders, renders == 1 ? "" : "s");
             if (leadership != null) {
                 try {
                     leadership.close();

@@ -16,6 +16,8 @@ final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "the config repo folder")
     Path dir;
 
+    @picocli.CommandLine.Mixin RenderOptions renderOptions;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() {

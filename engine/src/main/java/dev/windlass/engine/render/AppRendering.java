@@ -16,6 +16,7 @@ import dev.windlass.policy.placement.Placement;
 import dev.windlass.policy.source.Snapshot;
 import dev.windlass.render.ClusterValues;
 import dev.windlass.render.Overrides;
+import dev.windlass.render.RenderAccess;
 import dev.windlass.render.RenderLimits;
 import dev.windlass.render.RenderRequest;
 import dev.windlass.render.RenderResult;
@@ -42,7 +43,10 @@ import java.util.TreeMap;
  */
 public final class AppRendering {
 
-    private static final AppRendering SHARED = fromEnvironment();
+    /** Made on first use, so that the command's flags are set before it reads them. */
+    private static final class Shared {
+        static final AppRendering INSTANCE = fromEnvironment();
+    }
     private static final int READ_CACHED = 1024;
     /** For a cluster that never answered: the default version, and only the API versions built into Helm. */
     private static final ServerInfo DEFAULT_SERVER = new ServerInfo(RenderRequest.DEFAULT_KUBE_VERSION, List.of());
@@ -62,13 +66,16 @@ public final class AppRendering {
         this.renderer = renderer;
     }
 
-    /** A renderer of its own, with the tools found as {@link RenderTools#fromEnvironment()} says and the default limits. */
+    /**
+     * A renderer of its own, with the tools found as {@link RenderTools#fromEnvironment()} says, the access the engine's
+     * flags give ({@link RenderAccess#fromEnvironment()}) and the default limits.
+     */
     public static AppRendering fromEnvironment() {
-        return new AppRendering(new Renderer(RenderTools.fromEnvironment(), RenderLimits.DEFAULT));
+        return new AppRendering(new Renderer(RenderTools.fromEnvironment(), RenderLimits.DEFAULT, RenderAccess.fromEnvironment()));
     }
 
     /** The renderer the one-off commands share (plan, validate, render, reviews, older commits). */
-    public static AppRendering shared() { return SHARED; }
+    public static AppRendering shared() { return Shared.INSTANCE; }
 
     /** How many times a tool ran: renders that were not cached. */
     public long toolRuns() { return renderer.toolRuns(); }

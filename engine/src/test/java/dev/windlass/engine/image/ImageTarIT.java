@@ -1,6 +1,7 @@
 package dev.windlass.engine.image;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,6 +58,13 @@ class ImageTarIT {
         assertTrue(Files.isRegularFile(root.resolve("opt/java/lib/security/cacerts")), "the runtime's CA certificates");
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/kustomize")), "kustomize");
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/helm")), "helm");
+        assertTrue(Files.isExecutable(root.resolve("usr/local/bin/landlock-restrict")), "the render sandbox's launcher");
+        // The image's launcher confines what it runs: given only a folder of its own, it may not even execute helm.
+        Process confined = new ProcessBuilder(root.resolve("usr/local/bin/landlock-restrict").toString(), "-rw", dir.toString(), "--",
+                root.resolve("usr/local/bin/helm").toString(), "version").redirectErrorStream(true).start();
+        String said = new String(confined.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertNotEquals(0, confined.waitFor(), "helm ran outside what the sandbox allowed: " + said);
+        assertTrue(said.contains("permission denied"), said);
         assertTrue(Files.notExists(root.resolve("bin/sh")), "no shell: a scratch base");
         String modules = run(dir, root.resolve("opt/java/bin/java").toString(), "--list-modules");
         assertTrue(modules.contains("java.base") && !modules.contains("jdk.compiler"), "a runtime of the modules the jars use:\n" + modules);

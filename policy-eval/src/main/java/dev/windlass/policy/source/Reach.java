@@ -11,13 +11,18 @@ import java.util.TreeMap;
  * the repo, are never there.
  *
  * @param problems references the render may not follow (outside the repo, remote ones not allowed); any means no render
+ * @param remotes  the remote sources it was allowed to name (Git URLs of remote bases, chart repositories): what the
+ *                 engine checks against the hosts it may call before the tool runs
  */
-public record Reach(SortedMap<String, String> files, List<String> problems) {
+public record Reach(SortedMap<String, String> files, List<String> problems, List<String> remotes) {
 
     public Reach {
         files = new TreeMap<>(files);
         problems = List.copyOf(problems);
+        remotes = List.copyOf(remotes);
     }
+
+    public Reach(SortedMap<String, String> files, List<String> problems) { this(files, problems, List.of()); }
 
     /** Every file under {@code folder} ("" for the repo's root). */
     public static SortedMap<String, String> under(SortedMap<String, String> all, String folder) {
