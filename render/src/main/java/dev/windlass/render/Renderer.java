@@ -34,6 +34,7 @@ public final class Renderer {
     static final java.time.Duration RETRY_MAX = java.time.Duration.ofMinutes(5);
 
     private final RenderTools tools;
+    private final RenderLimits limits;
     private final RenderAccess access;
     private final java.time.Duration retryFirst;
     private final ToolRun runs;
@@ -44,9 +45,9 @@ public final class Renderer {
     private final AtomicLong toolRuns = new AtomicLong();
     private static final Pattern GIT_COMMIT = Pattern.compile("[0-9a-f]{40}([0-9a-f]{24})?");
 
-    private final Map<String, RenderResult> cache = new LinkedHashMap<>(CACHED, 0.75f, true) {
-        @Override protected boolean removeEldestEntry(Map.Entry<String, RenderResult> eldest) { return size() > CACHED; }
-    };
+    /** Renders by key, the least recently used first; at most {@link #CACHED} of them, and at most the limits' total of text. */
+    private final LinkedHashMap<String, RenderResult> cache = new LinkedHashMap<>(CACHED, 0.75f, true);
+    private long cachedChars;  // guarded by cache
     private final Map<String, Reached> reaches = new LinkedHashMap<>(CACHED, 0.75f, true) {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Reached> eldest) { return size() > CACHED; }
     };
@@ -57,10 +58,14 @@ public final class Renderer {
 
     Renderer(RenderTools tools, RenderLimits limits, RenderAccess access, java.time.Duration retryFirst) {
         this.tools = tools;
+        this.limits = limits;
         this.retryFirst = retryFirst;
         this.access = access;
         this.runs = new ToolRun(limits, new RenderSandbox(access.sandbox(), tools));
     }
+
+    /** The limits renders run within. */
+    public RenderLimits limits() { return limits; }
 
     /** How many times a tool was run: renders that were not in the cache. */
     public long toolRuns() { return toolRuns.get(); }
@@ -83,7 +88,7 @@ public final class Renderer {
         RenderResult result = run(snapshot, request, reached.reach(), start, key, remotes.isEmpty() ? RenderSandbox.Reach.LOCAL
                 : request instanceof RenderRequest.Kustomize ? RenderSandbox.Reach.NETWORK_AND_GIT : RenderSandbox.Reach.NETWORK);
         synchronized (cache) {
-            cache.put(key, result);
+            remember(key, result);
             if (result instanceof RenderResult.Failed && !remotes.isEmpty()) {
                 int failures = retries.containsKey(key) ? retries.get(key).failures() + 1 : 1;
                 long wait = Math.min(RETRY_MAX.toNanos(), retryFirst.toNanos() << Math.min(failures - 1, 20));
@@ -94,6 +99,21 @@ public final class Renderer {
         }
         return result;
     }
+
+    /** Keeps {@code result}, and lets the least recently used go while there are too many, or too much text. Guarded by cache. */
+    private void remember(String key, RenderResult result) {
+        RenderResult old = cache.put(key, result);
+        cachedChars += chars(result) - (old == null ? 0 : chars(old));
+        var eldest = cache.entrySet().iterator();
+        while (cache.size() > 1 && (cache.size() > CACHED || cachedChars > limits.maxTotalBytes()) && eldest.hasNext()) {
+            var e = eldest.next();
+            if (e.getKey().equals(key)) continue;
+            cachedChars -= chars(e.getValue());
+            eldest.remove();
+        }
+    }
+
+    private static long chars(RenderResult r) { return r instanceof RenderResult.Rendered ok ? ok.yaml().length() : 0; }
 
     /** The remote sources a render fetches from: a chart's repository or registry, a kustomization's remote bases. */
     private static List<String> remotes(RenderRequest request, Reach reach) {

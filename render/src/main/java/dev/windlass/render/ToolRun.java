@@ -94,7 +94,7 @@ final class ToolRun {
             // Waits for the tool to end, for its output to overflow, or for the time limit, whichever comes first.
             while (process.isAlive()) {
                 if (out.overflowed()) {
-                    stopped = "wrote more than " + bytes(limits.maxOutputBytes());
+                    stopped = "wrote more than " + limits.outputLimitSaid();
                     break;
                 }
                 long left = deadline - System.nanoTime();
@@ -108,7 +108,7 @@ final class ToolRun {
                 // The tool ended; what it started may still hold its pipes open: those are waited for only so long.
                 o.join(DRAIN_MILLIS);
                 r.join(DRAIN_MILLIS);
-                if (out.overflowed()) stopped = "wrote more than " + bytes(limits.maxOutputBytes());
+                if (out.overflowed()) stopped = "wrote more than " + limits.outputLimitSaid();
                 else if (o.isAlive()) stopped = "ended, but a process it started kept its output open";
             }
             if (stopped != null) {
@@ -128,7 +128,10 @@ final class ToolRun {
 
     private static String seconds(Duration d) { return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s"; }
 
-    static String bytes(long n) { return n >= 1024 * 1024 ? n / (1024 * 1024) + " MiB" : n + " bytes"; }
+    static String bytes(long n) {
+        if (n >= 1024L * 1024 * 1024 && n % (1024L * 1024 * 1024) == 0) return n / (1024L * 1024 * 1024) + " GiB";
+        return n >= 1024 * 1024 ? n / (1024 * 1024) + " MiB" : n + " bytes";
+    }
 
     private static Thread daemon(Runnable task, String name) {
         Thread t = new Thread(task, name);

@@ -52,15 +52,15 @@ public final class AppRendering {
     private static final ServerInfo DEFAULT_SERVER = new ServerInfo(RenderRequest.DEFAULT_KUBE_VERSION, List.of());
 
     private final Renderer renderer;
-    private final Map<String, Read> reads = new LinkedHashMap<>(READ_CACHED, 0.75f, true) {
-        @Override protected boolean removeEldestEntry(Map.Entry<String, Read> eldest) { return size() > READ_CACHED; }
-    };
+    /** Objects read from renders, the least recently used first: at most {@link #READ_CACHED}, from at most the limits' total of text. */
+    private final LinkedHashMap<String, Read> reads = new LinkedHashMap<>(READ_CACHED, 0.75f, true);
+    private long readChars;  // guarded by reads
 
     /** One thing that went wrong in rendering, said at {@code at}; the clusters it went wrong for are gathered under it. */
     private record Failure(String at, String message) {}
 
     /** What was read from one render with a variant's overrides: its objects, what was wrong with them, and overrides that matched nothing. */
-    private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash, List<String> overrideProblems) {}
+    private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash, List<String> overrideProblems, long chars) {}
 
     public AppRendering(Renderer renderer) {
         this.renderer = renderer;
@@ -115,10 +115,11 @@ public final class AppRendering {
         if (desired.apps().values().stream().allMatch(a -> a.render() == null)) return desired;
         SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
+        Budget budget = new Budget(renderer.limits().maxTotalBytes());
         for (Application app : desired.apps().values()) {
             if (app.render() == null || !app.valid()) continue;
             List<Diagnostic> problems = new ArrayList<>();
-            Application rendered = render(app, desired, snapshot, servers, problems);
+            Application rendered = render(app, desired, snapshot, servers, problems, budget);
             apps.put(app.name(), rendered);
             all.addAll(problems);
         }
@@ -129,8 +130,37 @@ public final class AppRendering {
                 desired.failoverOf(), desired.remediationPolicies()));
     }
 
+    /**
+     * What the renders of one commit print together, each distinct render counted once: past the limits' total, the
+     * renders that would add to it fail, in the order of the applications' names, so one application's large chart
+     * cannot take the memory every other application needs.
+     */
+    private static final class Budget {
+        private final long limit;
+        private final java.util.Set<String> counted = new java.util.HashSet<>();
+        private long used;
+
+        Budget(long limit) { this.limit = limit; }
+
+        /** Null when {@code rendered} fits (or was counted already); else why it does not. */
+        String take(RenderResult.Rendered rendered) {
+            if (counted.contains(rendered.key())) return null;
+            long size = rendered.yaml().length();
+            if (used + size > limit) {
+                return "renders " + mib(size) + ", and with the renders before it this commit's renders would print over " + mib(limit)
+                        + ", the most this engine keeps at once (a tenth of its heap); render less, or give the engine more memory"
+                        + " (-Xmx, or the container's memory limit)";
+            }
+            counted.add(rendered.key());
+            used += size;
+            return null;
+        }
+
+        private static String mib(long bytes) { return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024)); }
+    }
+
     private Application render(Application app, DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers,
-                               List<Diagnostic> problems) {
+                               List<Diagnostic> problems, Budget budget) {
         RenderSpec spec = app.render();
         Map<String, Variant> byCluster = new TreeMap<>();
         Map<Failure, List<String>> failures = new LinkedHashMap<>();
@@ -159,6 +189,11 @@ public final class AppRendering {
                 continue;
             }
             RenderResult.Rendered rendered = (RenderResult.Rendered) result;
+            String over = budget.take(rendered);
+            if (over != null) {
+                failures.computeIfAbsent(new Failure(origin + ":1:1", over), k -> new ArrayList<>()).add(where);
+                continue;
+            }
             RenderSpec.Overrides overrides = variant == null ? RenderSpec.Overrides.NONE : variant.overrides();
             Read read = read(origin, rendered, overrides, app.namespace());
             if (!read.overrideProblems().isEmpty()) {
@@ -244,15 +279,24 @@ public final class AppRendering {
         Overrides.Applied applied = Overrides.apply(rendered.yaml(), overrides);
         Read read;
         if (!applied.problems().isEmpty()) {
-            read = new Read(List.of(), List.of(), "", applied.problems());
+            read = new Read(List.of(), List.of(), "", applied.problems(), 0);
         } else {
             List<Diagnostic> said = new ArrayList<>();
             List<Manifest> manifests = RenderedObjects.read(origin, applied.yaml(), namespace, said);
             List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
-            read = new Read(manifests, List.copyOf(said), ContentHash.of(Map.of("objects", hashes)).substring(0, 12), List.of());
+            read = new Read(manifests, List.copyOf(said), ContentHash.of(Map.of("objects", hashes)).substring(0, 12), List.of(),
+                    rendered.yaml().length());
         }
         synchronized (reads) {
-            reads.put(key, read);
+            Read old = reads.put(key, read);
+            readChars += read.chars() - (old == null ? 0 : old.chars());
+            var eldest = reads.entrySet().iterator();
+            while (reads.size() > 1 && (reads.size() > READ_CACHED || readChars > renderer.limits().maxTotalBytes()) && eldest.hasNext()) {
+                var e = eldest.next();
+                if (e.getKey().equals(key)) continue;
+                readChars -= e.getValue().chars();
+                eldest.remove();
+            }
         }
         return read;
     }

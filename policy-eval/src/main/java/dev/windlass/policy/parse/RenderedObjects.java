@@ -28,37 +28,40 @@ public final class RenderedObjects {
      * @param namespace the application's namespace, for objects that give none
      */
     public static List<Manifest> read(String origin, String yaml, String namespace, List<Diagnostic> out) {
-        List<YamlDoc> docs = new ArrayList<>();
         List<Diagnostic> said = new ArrayList<>();
+        String[] chunks = DOCUMENT_START.split(yaml);
+        Scope scope = scopeOf(origin, chunks);
+        Map<ObjectRef, Manifest> byRef = new LinkedHashMap<>();
+        boolean hasNamespace = false;
         int document = 0;
-        for (String chunk : DOCUMENT_START.split(yaml)) {
+        int index = 0;
+        // One document at a time: its YAML tree is dropped once it is a manifest, so a large render never holds the
+        // trees of all its documents at once.
+        for (int c = 0; c < chunks.length; c++) {
+            String chunk = chunks[c];
+            chunks[c] = null;
             if (chunk.isBlank()) continue;
             document++;
             YamlFile f = YamlReader.read(origin, "", chunk.getBytes(StandardCharsets.UTF_8));
-            int n = document;
-            f.diagnostics().forEach(d -> said.add(rendered(d, origin, n)));
+            int d = document;
+            f.diagnostics().forEach(x -> said.add(rendered(x, origin, d)));
             for (YamlDoc doc : f.docs()) {
                 List<Diagnostic> listed = new ArrayList<>();
                 List<YamlDoc> objects = ListItems.isList(doc.value()) ? ListItems.of(doc, listed) : List.of(doc);
-                listed.forEach(d -> said.add(rendered(d, origin, n)));
-                docs.addAll(objects);
+                listed.forEach(x -> said.add(rendered(x, origin, d)));
+                for (YamlDoc object : objects) {
+                    index++;
+                    List<Diagnostic> read = new ArrayList<>();
+                    Manifest m = ManifestReader.read(object, namespace, scope, read);
+                    int n = index;
+                    read.forEach(x -> said.add(rendered(x, origin, n)));
+                    if (m == null) continue;
+                    if (byRef.putIfAbsent(m.ref(), m) != null) {
+                        said.add(Diagnostic.error(SourceLocation.file(origin), "the rendered output holds " + m.ref() + " twice; keep one"));
+                    }
+                    if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(namespace)) hasNamespace = true;
+                }
             }
-        }
-        Scope scope = scopeOf(docs);
-        Map<ObjectRef, Manifest> byRef = new LinkedHashMap<>();
-        boolean hasNamespace = false;
-        int index = 0;
-        for (YamlDoc doc : docs) {
-            index++;
-            List<Diagnostic> read = new ArrayList<>();
-            Manifest m = ManifestReader.read(doc, namespace, scope, read);
-            int n = index;
-            read.forEach(d -> said.add(rendered(d, origin, n)));
-            if (m == null) continue;
-            if (byRef.putIfAbsent(m.ref(), m) != null) {
-                said.add(Diagnostic.error(SourceLocation.file(origin), "the rendered output holds " + m.ref() + " twice; keep one"));
-            }
-            if (m.ref().kind().equals("Namespace") && m.ref().group().isEmpty() && m.ref().name().equals(namespace)) hasNamespace = true;
         }
         List<Manifest> result = new ArrayList<>(byRef.values());
         if (!hasNamespace && !namespace.equals("default")) {
@@ -73,14 +76,23 @@ public final class RenderedObjects {
                 + d.location().line() + ": " + d.message());
     }
 
-    /** The built-in cluster-scoped kinds and those of every definition rendered with them. */
-    private static Scope scopeOf(List<YamlDoc> docs) {
+    /**
+     * The built-in cluster-scoped kinds and those of every definition rendered with them: only the documents that name
+     * {@code CustomResourceDefinition} are read for it.
+     */
+    private static Scope scopeOf(String origin, String[] chunks) {
         Set<String> scoped = new HashSet<>(Scope.BUILT_IN);
-        for (YamlDoc doc : docs) {
-            if (!"CustomResourceDefinition".equals(doc.value().get("kind"))) continue;
-            if (doc.value().get("spec") instanceof Map<?, ?> spec && "Cluster".equals(spec.get("scope"))
-                    && spec.get("names") instanceof Map<?, ?> names) {
-                scoped.add(spec.get("group") + "/" + names.get("kind"));
+        for (String chunk : chunks) {
+            if (!chunk.contains("CustomResourceDefinition")) continue;
+            for (YamlDoc doc : YamlReader.read(origin, "", chunk.getBytes(StandardCharsets.UTF_8)).docs()) {
+                List<YamlDoc> objects = ListItems.isList(doc.value()) ? ListItems.of(doc, new ArrayList<>()) : List.of(doc);
+                for (YamlDoc d : objects) {
+                    if (!"CustomResourceDefinition".equals(d.value().get("kind"))) continue;
+                    if (d.value().get("spec") instanceof Map<?, ?> spec && "Cluster".equals(spec.get("scope"))
+                            && spec.get("names") instanceof Map<?, ?> names) {
+                        scoped.add(spec.get("group") + "/" + names.get("kind"));
+                    }
+                }
             }
         }
         return new Scope(scoped);
