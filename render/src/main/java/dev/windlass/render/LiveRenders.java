@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 public final class LiveRenders {
 
     private static final Map<Process, Path> LIVE = new ConcurrentHashMap<>();
+    private static final Map<Process, Long> STARTED = new ConcurrentHashMap<>();
     private static volatile boolean byOwner;
 
     static {
@@ -28,9 +29,25 @@ public final class LiveRenders {
 
     private LiveRenders() {}
 
-    static void started(Process process, Path work) { LIVE.put(process, work); }
+    static void started(Process process, Path work) {
+        STARTED.put(process, System.nanoTime());
+        LIVE.put(process, work);
+    }
 
-    static void ended(Process process) { LIVE.remove(process); }
+    static void ended(Process process) {
+        LIVE.remove(process);
+        STARTED.remove(process);
+    }
+
+    /**
+     * Whether render tools run now and every one of them has run for {@code slow} or longer: then no render is getting
+     * anywhere soon, and whoever waits for renders may go on without them.
+     */
+    public static boolean onlySlowOnes(java.time.Duration slow) {
+        if (STARTED.isEmpty()) return false;
+        long now = System.nanoTime();
+        return STARTED.values().stream().allMatch(t -> now - t >= slow.toNanos());
+    }
 
     /** The process's owner calls {@link #stopAll()} itself when it stops; the shutdown hook leaves them alone. */
     public static void stoppedByOwner() { byOwner = true; }
@@ -47,6 +64,7 @@ public final class LiveRenders {
             kill(e.getKey());
             delete(e.getValue());
             LIVE.remove(e.getKey());
+            STARTED.remove(e.getKey());
         }
     }
 

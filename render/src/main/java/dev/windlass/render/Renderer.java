@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,6 +49,8 @@ public final class Renderer {
     /** Renders by key, the least recently used first; at most {@link #CACHED} of them, and at most the limits' total of text. */
     private final LinkedHashMap<String, RenderResult> cache = new LinkedHashMap<>(CACHED, 0.75f, true);
     private long cachedChars;  // guarded by cache
+    /** Renders running now, by key. Guarded by cache. */
+    private final Map<String, CompletableFuture<RenderResult>> inFlight = new java.util.HashMap<>();
     private final Map<String, Reached> reaches = new LinkedHashMap<>(CACHED, 0.75f, true) {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Reached> eldest) { return size() > CACHED; }
     };
@@ -70,35 +73,73 @@ public final class Renderer {
     /** How many times a tool was run: renders that were not in the cache. */
     public long toolRuns() { return toolRuns.get(); }
 
-    public RenderResult render(Snapshot snapshot, RenderRequest request) {
+    /** The render of {@code request}, waited for. */
+    public RenderResult render(Snapshot snapshot, RenderRequest request) { return start(snapshot, request).join(); }
+
+    /**
+     * The render of {@code request}: done at once when it is cached or refused, else running beside the caller (or
+     * already running, started by an earlier caller: a render is never run twice at once). The files it reads are
+     * written out before this returns, so the snapshot need not outlive the call; the tool runs on a thread of its own,
+     * so a caller may go on without it and find the result cached later.
+     */
+    public CompletableFuture<RenderResult> start(Snapshot snapshot, RenderRequest request) {
         Reached reached = reached(snapshot, request);
         String start = startingFile(snapshot, request);
-        if (!reached.reach().problems().isEmpty()) return failed(start, String.join("; ", reached.reach().problems()));
+        if (!reached.reach().problems().isEmpty()) return CompletableFuture.completedFuture(failed(start, String.join("; ", reached.reach().problems())));
         List<String> remotes = remotes(request, reached.reach());
         for (String remote : remotes) {
             String refused = RemoteHosts.refusal(remote, access.privateHosts());
-            if (refused != null) return new RenderResult.Failed(start, refused);
+            if (refused != null) return CompletableFuture.completedFuture(new RenderResult.Failed(start, refused));
         }
         String key = ContentHash.sha256(tools.versions() + "\n" + request + "\n" + reached.digest());
         synchronized (cache) {
             RenderResult known = cache.get(key);
             Retry retry = retries.get(key);
-            if (known != null && (retry == null || System.nanoTime() - retry.atNanos() < 0)) return known;
+            if (known != null && (retry == null || System.nanoTime() - retry.atNanos() < 0)) return CompletableFuture.completedFuture(known);
+            CompletableFuture<RenderResult> running = inFlight.get(key);
+            if (running != null) return running;
         }
-        RenderResult result = run(snapshot, request, reached.reach(), start, key, remotes.isEmpty() ? RenderSandbox.Reach.LOCAL
+        Object prepared = prepare(snapshot, request, reached.reach(), start, key, remotes.isEmpty() ? RenderSandbox.Reach.LOCAL
                 : request instanceof RenderRequest.Kustomize ? RenderSandbox.Reach.NETWORK_AND_GIT : RenderSandbox.Reach.NETWORK);
+        if (prepared instanceof RenderResult.Failed f) return CompletableFuture.completedFuture(f);
+        Prepared run = (Prepared) prepared;
+        CompletableFuture<RenderResult> future = new CompletableFuture<>();
         synchronized (cache) {
-            remember(key, result);
-            if (result instanceof RenderResult.Failed && !remotes.isEmpty()) {
-                int failures = retries.containsKey(key) ? retries.get(key).failures() + 1 : 1;
-                long wait = Math.min(RETRY_MAX.toNanos(), retryFirst.toNanos() << Math.min(failures - 1, 20));
-                retries.put(key, new Retry(failures, System.nanoTime() + wait));
-            } else {
-                retries.remove(key);
+            CompletableFuture<RenderResult> running = inFlight.putIfAbsent(key, future);
+            if (running != null) {
+                LiveRenders.delete(run.work());
+                return running;
             }
         }
-        return result;
+        RUNNERS.execute(() -> {
+            RenderResult result;
+            try {
+                result = execute(run);
+            } catch (RuntimeException e) {
+                result = new RenderResult.Failed(start, "the render failed (" + e.getClass().getSimpleName() + ")");
+            }
+            synchronized (cache) {
+                remember(key, result);
+                if (result instanceof RenderResult.Failed && !remotes.isEmpty()) {
+                    int failures = retries.containsKey(key) ? retries.get(key).failures() + 1 : 1;
+                    long wait = Math.min(RETRY_MAX.toNanos(), retryFirst.toNanos() << Math.min(failures - 1, 20));
+                    retries.put(key, new Retry(failures, System.nanoTime() + wait));
+                } else {
+                    retries.remove(key);
+                }
+                inFlight.remove(key);
+            }
+            future.complete(result);
+        });
+        return future;
     }
+
+    /** The threads renders run on, beside the pass: as many as wait, each mostly waiting for its tool. */
+    private static final java.util.concurrent.ExecutorService RUNNERS = java.util.concurrent.Executors.newCachedThreadPool(task -> {
+        Thread t = new Thread(task, "windlass-render");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** Keeps {@code result}, and lets the least recently used go while there are too many, or too much text. Guarded by cache. */
     private void remember(String key, RenderResult result) {
@@ -183,7 +224,12 @@ public final class Renderer {
         return o.reference() + " " + o.version();
     }
 
-    private RenderResult run(Snapshot snapshot, RenderRequest request, Reach reach, String start, String key, RenderSandbox.Reach reaches) {
+    /** A render ready to run: its folder written, its command and environment made. */
+    private record Prepared(Path work, Path repo, Path home, List<String> command, Map<String, String> env, RenderSandbox.Reach reaches,
+                            RenderRequest request, Reach reach, String start, String key) {}
+
+    /** The render's folder with the files it reads, and its command: a {@link Prepared}, or a {@link RenderResult.Failed}. */
+    private Object prepare(Snapshot snapshot, RenderRequest request, Reach reach, String start, String key, RenderSandbox.Reach reaches) {
         Path work;
         try {
             work = Files.createTempDirectory("windlass-render-");
@@ -202,30 +248,46 @@ public final class Renderer {
             Map<String, String> env = new LinkedHashMap<>();
             if (request instanceof RenderRequest.Kustomize k) {
                 String missing = RenderTools.missing(tools.kustomize());
-                if (missing != null) return new RenderResult.Failed(start, missing);
+                if (missing != null) {
+                    LiveRenders.delete(work);
+                    return new RenderResult.Failed(start, missing);
+                }
                 command.addAll(List.of(tools.kustomize().toString(), "build", k.folder().isEmpty() ? "." : k.folder(),
                         "--load-restrictor", "LoadRestrictionsRootOnly"));
                 if (RenderTools.missing(tools.helm()) == null) command.addAll(List.of("--enable-helm", "--helm-command", tools.helm().toString()));
             } else {
                 RenderRequest.Helm h = (RenderRequest.Helm) request;
                 String missing = RenderTools.missing(tools.helm());
-                if (missing != null) return new RenderResult.Failed(start, missing);
+                if (missing != null) {
+                    LiveRenders.delete(work);
+                    return new RenderResult.Failed(start, missing);
+                }
                 command.addAll(helm(h, work));
                 env.put("HELM_CACHE_HOME", home.resolve("cache").toString());
                 env.put("HELM_CONFIG_HOME", home.resolve("config").toString());
                 env.put("HELM_DATA_HOME", home.resolve("data").toString());
             }
-            toolRuns.incrementAndGet();
-            ToolRun.Outcome outcome = runs.run(command, work, repo, home, env, reaches);
-            if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout(), key);
-            String said = (outcome.stopped() != null ? Path.of(command.get(0)).getFileName() + " " + outcome.stopped()
-                    + (outcome.stderr().isBlank() ? "" : ": ") : "") + inRepoTerms(outcome.stderr(), repo, work);
-            RenderResult.Failed failed = failed(start, said.isBlank() ? Path.of(command.get(0)).getFileName() + " exited with " + outcome.exit() : said);
-            return request instanceof RenderRequest.Helm h && h.chart() instanceof RenderRequest.Chart.InRepo in ? inChart(failed, in.path(), reach) : failed;
+            return new Prepared(work, repo, home, command, env, reaches, request, reach, start, key);
         } catch (IOException e) {
-            return new RenderResult.Failed(start, "cannot write the files to render (" + e.getClass().getSimpleName() + ")");
-        } finally {
             LiveRenders.delete(work);
+            return new RenderResult.Failed(start, "cannot write the files to render (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** Runs a prepared render's tool, and deletes its folder. */
+    private RenderResult execute(Prepared p) {
+        try {
+            toolRuns.incrementAndGet();
+            ToolRun.Outcome outcome = runs.run(p.command(), p.work(), p.repo(), p.home(), p.env(), p.reaches());
+            if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout(), p.key());
+            String tool = Path.of(p.command().get(0)).getFileName().toString();
+            String said = (outcome.stopped() != null ? tool + " " + outcome.stopped() + (outcome.stderr().isBlank() ? "" : ": ") : "")
+                    + inRepoTerms(outcome.stderr(), p.repo(), p.work());
+            RenderResult.Failed failed = failed(p.start(), said.isBlank() ? tool + " exited with " + outcome.exit() : said);
+            return p.request() instanceof RenderRequest.Helm h && h.chart() instanceof RenderRequest.Chart.InRepo in
+                    ? inChart(failed, in.path(), p.reach()) : failed;
+        } finally {
+            LiveRenders.delete(p.work());
         }
     }
 

@@ -60,7 +60,8 @@ public final class Reconciler {
     private final Clock clock;
     private final ParseCache parseCache = new ParseCache();
     /** The engine's own renders and their cache: what a pass renders is counted for that pass only. */
-    private final AppRendering rendering = AppRendering.fromEnvironment();
+    /** A pass goes on without a render that has run for 10 s: one application's slow chart holds that application only. */
+    private final AppRendering rendering = AppRendering.fromEnvironment().goingOnWithout(java.time.Duration.ofSeconds(10));
     private final PlanMemo planMemo = new PlanMemo();
     private final StatusRendering statusRendering = new StatusRendering();
     private final CommitRevisions revisions;

@@ -62,8 +62,32 @@ public final class AppRendering {
     /** What was read from one render with a variant's overrides: its objects, what was wrong with them, and overrides that matched nothing. */
     private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash, List<String> overrideProblems, long chars) {}
 
-    public AppRendering(Renderer renderer) {
+    /**
+     * How long a render may run before a pass goes on without it, or null to wait for every render (the one-off
+     * commands, which must print the whole answer).
+     */
+    private final java.time.Duration slow;
+
+    public AppRendering(Renderer renderer) { this(renderer, null); }
+
+    private AppRendering(Renderer renderer, java.time.Duration slow) {
         this.renderer = renderer;
+        this.slow = slow;
+    }
+
+    /**
+     * This renderer, for a pass that does not wait for slow renders: once every render still running has run for
+     * {@code slow}, the pass goes on, and the applications waiting for them are held until a later pass finds their
+     * render done.
+     */
+    public AppRendering goingOnWithout(java.time.Duration slow) { return new AppRendering(renderer, slow); }
+
+    /** A render that a pass went on without: its application is held for that pass. */
+    private static final RenderResult PENDING = new RenderResult.Failed("", "still rendering");
+
+    /** How a render's result is had: waited for, or only if done. */
+    private interface Results {
+        RenderResult of(Snapshot snapshot, RenderRequest request);
     }
 
     /**
@@ -115,11 +139,29 @@ public final class AppRendering {
         if (desired.apps().values().stream().allMatch(a -> a.render() == null)) return desired;
         SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
+        Results results = (s, r) -> renderer.render(s, r);
+        if (slow != null) {
+            // Every render started at once (each reads its files now), then waited for while any is getting anywhere.
+            List<java.util.concurrent.CompletableFuture<RenderResult>> started = new ArrayList<>();
+            Budget none = new Budget(Long.MAX_VALUE);
+            for (Application app : desired.apps().values()) {
+                if (app.render() == null || !app.valid()) continue;
+                render(app, desired, snapshot, servers, new ArrayList<>(), none, (s, r) -> {
+                    started.add(renderer.start(s, r));
+                    return PENDING;
+                });
+            }
+            awaitAllButSlow(started);
+            results = (s, r) -> {
+                java.util.concurrent.CompletableFuture<RenderResult> f = renderer.start(s, r);
+                return f.isDone() ? f.join() : PENDING;
+            };
+        }
         Budget budget = new Budget(renderer.limits().maxTotalBytes());
         for (Application app : desired.apps().values()) {
             if (app.render() == null || !app.valid()) continue;
             List<Diagnostic> problems = new ArrayList<>();
-            Application rendered = render(app, desired, snapshot, servers, problems, budget);
+            Application rendered = render(app, desired, snapshot, servers, problems, budget, results);
             apps.put(app.name(), rendered);
             all.addAll(problems);
         }
@@ -159,8 +201,29 @@ public final class AppRendering {
         private static String mib(long bytes) { return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024)); }
     }
 
+    /** Waits until every render is done, or every one still running has run for {@link #slow} (for half a second on end). */
+    private void awaitAllButSlow(List<java.util.concurrent.CompletableFuture<RenderResult>> started) {
+        long since = -1;
+        while (!started.stream().allMatch(java.util.concurrent.CompletableFuture::isDone)) {
+            boolean stuck = dev.windlass.render.LiveRenders.onlySlowOnes(slow);
+            long now = System.nanoTime();
+            if (!stuck) since = -1;
+            else if (since < 0) since = now;
+            else if (now - since > 500_000_000L) return;
+            try {
+                java.util.concurrent.CompletableFuture.anyOf(started.stream().filter(f -> !f.isDone())
+                        .toArray(java.util.concurrent.CompletableFuture[]::new)).get(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                // checked again above
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private Application render(Application app, DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers,
-                               List<Diagnostic> problems, Budget budget) {
+                               List<Diagnostic> problems, Budget budget, Results results) {
         RenderSpec spec = app.render();
         Map<String, Variant> byCluster = new TreeMap<>();
         Map<Failure, List<String>> failures = new LinkedHashMap<>();
@@ -183,7 +246,13 @@ public final class AppRendering {
                 continue;
             }
             inputs.putAll(renderer.reads(snapshot, request));
-            RenderResult result = renderer.render(snapshot, request);
+            RenderResult result = results.of(snapshot, request);
+            if (result == PENDING) {
+                failures.computeIfAbsent(new Failure(origin + ":1:1", "still rendering: its render has run for " + slow.toSeconds() + " s or more, so"
+                        + " this pass went on without it; the application is held, as it was, until a later pass finds the render done"
+                        + " (a render is stopped at " + renderer.limits().timeout().toSeconds() + " s)"), k -> new ArrayList<>()).add(where);
+                continue;
+            }
             if (result instanceof RenderResult.Failed f) {
                 failures.computeIfAbsent(new Failure(f.at(), f.message()), k -> new ArrayList<>()).add(where);
                 continue;
