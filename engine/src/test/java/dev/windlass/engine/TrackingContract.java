@@ -31,5 +31,7 @@ abstract class TrackingContract {
 
     @Test void oneOwnerPerObject() throws Exception { run(TrackingScenarios::oneOwnerPerObject); }
 
+    @Test void anOwnerStaysTheOwnerWhenANewcomerClaimsItsObject() throws Exception { run(TrackingScenarios::anOwnerStaysTheOwnerWhenANewcomerClaimsItsObject); }
+
     @Test void recordSurvivesARestart() throws Exception { run(TrackingScenarios::recordSurvivesARestart); }
 }

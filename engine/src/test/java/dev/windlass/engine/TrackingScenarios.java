@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * What resource tracking promises, told through Git pushes and checked on the cluster: gc policies,
@@ -180,6 +181,42 @@ final class TrackingScenarios {
             assertTrue(status.contains("reason: Invalid"), status);
         }
         assertTrue(r.plan().diagnostics().size() >= 2);
+    }
+
+    /**
+     * A healthy application holds an object; a newcomer declares it too. The holder keeps it: still valid, its drift on
+     * that object still corrected; the newcomer is Invalid, at its file, naming the holder's declaration. With neither
+     * holding an object, the application whose file came first keeps it.
+     */
+    void anOwnerStaysTheOwnerWhenANewcomerClaimsItsObject() throws Exception {
+        fleet.push("web", c -> c.write("clusters/c1.yaml", cluster()).write("apps/web/app.yaml", app("web"))
+                .write("apps/web/manifests/shared.yaml", cm("shared", "", "web")));
+        fleet.settle();
+        fleet.push("a newcomer claims web's object, and declares a new one web also gets", c -> c
+                .write("apps/newcomer/app.yaml", app("newcomer")).write("apps/newcomer/manifests/shared.yaml", cm("shared", "", "newcomer")));
+        try (KubernetesClient k = backend.client("c1")) {
+            k.configMaps().inNamespace(NS).withName("shared").edit(cm -> {
+                cm.getData().put("value", "changed by hand");
+                return cm;
+            });
+        }
+        PassReport r = fleet.passLater();
+        assertTrue(r.desired().apps().get("web").valid(), "the holder stays valid: " + r.desired().diagnostics());
+        assertFalse(r.desired().apps().get("newcomer").valid());
+        assertEquals(List.of("apps/newcomer/manifests/shared.yaml:1:1: ConfigMap tracked/shared is already declared by application web at"
+                + " apps/web/manifests/shared.yaml:1:1, which holds it on c1; an object has one owner: remove it from this application, or from"
+                + " web first"), r.desired().diagnostics().stream().map(Object::toString).toList());
+        assertEquals("web", live("shared").getData().get("value"), "the holder's drift is still corrected");
+
+        // Neither holds "later": the one whose file came first keeps it, even within one second.
+        fleet.push("first declares later", c -> c.write("apps/first/app.yaml", app("first"))
+                .write("apps/first/manifests/later.yaml", cm("later", "", "first")));
+        fleet.push("second declares later too", c -> c.write("apps/second/app.yaml", app("second"))
+                .write("apps/second/manifests/later.yaml", cm("later", "", "second")));
+        PassReport both = fleet.passLater();
+        assertTrue(both.desired().apps().get("first").valid(), both.desired().diagnostics().toString());
+        assertFalse(both.desired().apps().get("second").valid());
+        assertEquals("first", live("later").getData().get("value"));
     }
 
     /** A new engine (fresh mirror, empty memory) picks up the record from Git and the cluster, and still prunes. */

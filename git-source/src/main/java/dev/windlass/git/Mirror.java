@@ -92,6 +92,32 @@ public final class Mirror implements AutoCloseable {
         return reads.resolve(refOrSha);
     }
 
+    /**
+     * When {@code path} came into the history of {@code commitId}, as the number of commits up to and including the
+     * oldest one reachable from it that changed that path: of two files, the one that came first has the smaller
+     * number, even when both were pushed within one second. Null when no commit changed it, or the commit is not in the
+     * mirror. Read only for the files two applications both declare an object in, so its walks of the history are rare.
+     */
+    public Long introduced(String commitId, String path) {
+        try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repository)) {
+            walk.setTreeFilter(org.eclipse.jgit.treewalk.filter.AndTreeFilter.create(org.eclipse.jgit.treewalk.filter.PathFilter.create(path),
+                    org.eclipse.jgit.treewalk.filter.TreeFilter.ANY_DIFF));
+            walk.markStart(walk.parseCommit(ObjectId.fromString(commitId)));
+            ObjectId oldest = null;
+            for (org.eclipse.jgit.revwalk.RevCommit c : walk) oldest = c.getId();
+            if (oldest == null) return null;
+            // A walk of its own: the filtered walk rewrote the parents of the commits it parsed.
+            try (org.eclipse.jgit.revwalk.RevWalk all = new org.eclipse.jgit.revwalk.RevWalk(repository)) {
+                all.markStart(all.parseCommit(oldest));
+                long depth = 0;
+                for (org.eclipse.jgit.revwalk.RevCommit ignored : all) depth++;
+                return depth;
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** The files of a commit that is in the mirror. */
     public CommitSnapshot snapshot(String commitId) throws IOException {
         return reads.snapshot(commitId);

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * exception. A render that fetches (a chart from a repository or registry, remote bases) and failed is tried again after
  * a backoff, not kept failed: its source may come back.
  */
-public final class Renderer {
+public final class Renderer implements AutoCloseable {
 
     private static final int CACHED = 512;
     /** A failed render that fetches is tried again after this, doubling with each failure up to {@link #RETRY_MAX}. */
@@ -66,6 +66,9 @@ public final class Renderer {
         this.access = access;
         this.runs = new ToolRun(limits, new RenderSandbox(access.sandbox(), tools));
     }
+
+    /** Stops the renders this renderer runs now (a closing engine leaves no tool behind); their renders fail. */
+    @Override public void close() { runs.stopAll(); }
 
     /** The limits renders run within. */
     public RenderLimits limits() { return limits; }

@@ -32,6 +32,8 @@ final class ToolRun {
     private final RenderLimits limits;
     private final RenderSandbox sandbox;
     private final Semaphore slots;
+    /** This boundary's tools running now: what {@link #stopAll()} kills. */
+    private final java.util.Set<Process> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     ToolRun(RenderLimits limits, RenderSandbox sandbox) {
         this.limits = limits;
@@ -79,6 +81,7 @@ final class ToolRun {
             return new Outcome(-1, "", "", "could not start " + tool + " (" + ex.getClass().getSimpleName() + ")");
         }
         LiveRenders.started(process, work);
+        running.add(process);
         try {
             try {
                 process.getOutputStream().close();  // no input
@@ -122,8 +125,14 @@ final class ToolRun {
             Thread.currentThread().interrupt();
             return new Outcome(-1, "", "", "interrupted");
         } finally {
+            running.remove(process);
             LiveRenders.ended(process);
         }
+    }
+
+    /** Kills every tool this boundary runs now, and what each started; their renders fail. */
+    void stopAll() {
+        for (Process p : List.copyOf(running)) LiveRenders.kill(p);
     }
 
     private static String seconds(Duration d) { return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s"; }

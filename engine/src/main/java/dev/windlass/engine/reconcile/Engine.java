@@ -139,6 +139,7 @@ public final class Engine implements AutoCloseable {
     public boolean awaitWatchesCurrent(Duration timeout) { return fleet.awaitWatchesCurrent(timeout); }
 
     @Override public void close() {
+        reconciler.stopRenders();
         fleet.close();
         mirror.close();
     }

@@ -166,7 +166,9 @@ public final class Reconciler {
         loadStateOnce();
         Snapshot snapshot = mirror.snapshot(source);
         long rendersBefore = rendering.toolRuns();
-        DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache), snapshot, AppRendering.servers(state));
+        // An object two applications declare stays with the one holding it, else with the one declared first.
+        dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> mirror.introduced(source, path));
+        DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache, owners), snapshot, AppRendering.servers(state), owners);
         long renders = rendering.toolRuns() - rendersBefore;
         scope = shardsHeld == null ? null : ShardScope.of(shardsHeld, ShardAssignment.of(shards.count(), desired.clusters()));
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
@@ -399,4 +401,7 @@ public final class Reconciler {
         loadStateOnce();
         return state;
     }
+
+    /** Stops the renders this engine runs now: a closed engine leaves no render tool behind. */
+    public void stopRenders() { rendering.close(); }
 }

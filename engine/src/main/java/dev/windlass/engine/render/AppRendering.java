@@ -41,7 +41,7 @@ import java.util.TreeMap;
  * its spec and every file any of its renders reads, so a change to one overlay is a new revision of that application
  * only.
  */
-public final class AppRendering {
+public final class AppRendering implements AutoCloseable {
 
     /** Made on first use, so that the command's flags are set before it reads them. */
     private static final class Shared {
@@ -101,6 +101,9 @@ public final class AppRendering {
     /** The renderer the one-off commands share (plan, validate, render, reviews, older commits). */
     public static AppRendering shared() { return Shared.INSTANCE; }
 
+    /** Stops the renders running now for this renderer. */
+    @Override public void close() { renderer.close(); }
+
     /** How many times a tool ran: renders that were not cached. */
     public long toolRuns() { return renderer.toolRuns(); }
 
@@ -109,9 +112,14 @@ public final class AppRendering {
         return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot);
     }
 
-    /** {@link #read(Snapshot)}, Helm charts rendered for each cluster's API server as {@code state} recorded it. */
+    /**
+     * {@link #read(Snapshot)}, Helm charts rendered for each cluster's API server as {@code state} recorded it, and an
+     * object two applications declare kept by the one whose inventory in {@code state} holds it.
+     */
     public DesiredState read(Snapshot snapshot, dev.windlass.policy.state.EngineState state) {
-        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot, servers(state));
+        dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> null);
+        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot, new dev.windlass.policy.parse.ParseCache(), owners), snapshot,
+                servers(state), owners);
     }
 
     /** Each cluster's API server as it last said of itself (status branch): what charts rendered for it see. */
@@ -136,6 +144,11 @@ public final class AppRendering {
      * branch), else for {@value RenderRequest#DEFAULT_KUBE_VERSION} and the built-in API versions.
      */
     public DesiredState render(DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers) {
+        return render(desired, snapshot, servers, dev.windlass.policy.parse.Owners.NONE);
+    }
+
+    /** {@link #render(DesiredState, Snapshot, Map)}, an object two applications declare kept by the one {@code owners} says. */
+    public DesiredState render(DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers, dev.windlass.policy.parse.Owners owners) {
         if (desired.apps().values().stream().allMatch(a -> a.render() == null)) return desired;
         SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
@@ -169,7 +182,7 @@ public final class AppRendering {
         // Rendered objects are known only now: one owner per object, as the parser checked for plain ones.
         return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), all,
                 desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies()));
+                desired.failoverOf(), desired.remediationPolicies()), owners);
     }
 
     /**

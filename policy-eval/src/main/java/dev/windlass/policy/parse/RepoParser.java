@@ -28,7 +28,10 @@ public final class RepoParser {
         return parse(snapshot, new ParseCache());
     }
 
-    public static DesiredState parse(Snapshot snapshot, ParseCache cache) {
+    public static DesiredState parse(Snapshot snapshot, ParseCache cache) { return parse(snapshot, cache, Owners.NONE); }
+
+    /** What {@code snapshot} declares, an object two applications declare kept by the one {@code owners} says. */
+    public static DesiredState parse(Snapshot snapshot, ParseCache cache, Owners owners) {
         cache.beginPass(snapshot.files());
         List<YamlFile> files = new ArrayList<>();
         Set<String> charts = chartFolders(snapshot);
@@ -105,7 +108,7 @@ public final class RepoParser {
         all.sort(null);
         return SharedObjects.check(new DesiredState(snapshot.commit(), settings, clusters.clusters(), frozen.apps(), broken, all,
                 rollouts.policies(), matched.rolloutOf(), freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(),
-                remediations.policies()));
+                remediations.policies()), owners);
     }
 
     /** Every folder holding a Helm chart (a Chart.yaml): its templates are no YAML until Helm renders them. */

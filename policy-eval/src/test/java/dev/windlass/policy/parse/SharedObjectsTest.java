@@ -48,4 +48,40 @@ class SharedObjectsTest {
                 errors(s));
         assertEquals(List.of(), s.apps().values().stream().filter(Application::valid).map(Application::name).toList());
     }
+
+    @Test
+    void theApplicationHoldingTheObjectKeepsItAndTheOtherIsHeldNamingBothDeclarations() {
+        var files = RepoFiles.inline("clusters/p1.yaml", cluster("p1", "prod"),
+                "apps/a/app.yaml", app("a", "{clusterNames: [p1]}"), "apps/a/manifests/cm.yaml", CM,
+                "apps/b/app.yaml", app("b", "{clusterNames: [p1]}"), "apps/b/manifests/cm.yaml", CM);
+        Owners bHoldsIt = new Owners() {
+            @Override public String holder(String cluster, dev.windlass.policy.model.ObjectRef ref) { return cluster.equals("p1") ? "b" : null; }
+
+            @Override public Long introduced(String path) { return null; }
+        };
+        DesiredState s = RepoParser.parse(files, new ParseCache(), bHoldsIt);
+        assertEquals(List.of("apps/a/manifests/cm.yaml:1:1: ConfigMap default/shared is already declared by application b at apps/b/manifests/cm.yaml:1:1,"
+                + " which holds it on p1; an object has one owner: remove it from this application, or from b first"), errors(s));
+        assertEquals(List.of("b"), s.apps().values().stream().filter(Application::valid).map(Application::name).toList());
+    }
+
+    @Test
+    void withNeitherHoldingItTheDeclarationThatCameFirstKeepsItAndOneCommitKeepsNeither() {
+        var files = RepoFiles.inline("clusters/p1.yaml", cluster("p1", "prod"),
+                "apps/a/app.yaml", app("a", "{clusterNames: [p1]}"), "apps/a/manifests/cm.yaml", CM,
+                "apps/b/app.yaml", app("b", "{clusterNames: [p1]}"), "apps/b/manifests/cm.yaml", CM);
+        DesiredState bFirst = RepoParser.parse(files, new ParseCache(), introduced(java.util.Map.of("apps/a/manifests/cm.yaml", 7L, "apps/b/manifests/cm.yaml", 3L)));
+        assertEquals(List.of("apps/a/manifests/cm.yaml:1:1: ConfigMap default/shared is already declared by application b at apps/b/manifests/cm.yaml:1:1,"
+                + " which declared it first; an object has one owner: remove it from this application, or from b first"), errors(bFirst));
+        DesiredState together = RepoParser.parse(files, new ParseCache(), introduced(java.util.Map.of("apps/a/manifests/cm.yaml", 3L, "apps/b/manifests/cm.yaml", 3L)));
+        assertEquals(2, errors(together).size(), "declared in one commit: neither came first, both are held");
+    }
+
+    private static Owners introduced(java.util.Map<String, Long> when) {
+        return new Owners() {
+            @Override public String holder(String cluster, dev.windlass.policy.model.ObjectRef ref) { return null; }
+
+            @Override public Long introduced(String path) { return when.get(path); }
+        };
+    }
 }
