@@ -282,7 +282,7 @@ public final class Reconciler {
     /** Settings spec.statusHistoryLimit. The pass is recorded already: trouble here is logged and tried again later. */
     private void keepStatusHistoryBounded(int limit) {
         try {
-            status.trimHistoryIfDue(limit, author, authorEmail).ifPresent(trim -> {
+            status.trimHistoryIfDue(limit, author, authorEmail, writer().trailers()).ifPresent(trim -> {
                 if (trim instanceof HistoryTrim.Trimmed t) {
                     log.info("status branch {}: {} older commits folded into one, {} kept", status.branch(), t.dropped(), t.kept());
                 } else if (trim instanceof HistoryTrim.Failed f) {
