@@ -101,7 +101,7 @@ class ShardTakeoverIT {
             try {
                 Replica a = start(fleet, managementKubeconfig, "replica-a", 0);
                 Replica b = start(fleet, managementKubeconfig, "replica-b", 1);
-                Await.until(WAIT, "replica-a holds shard 0 and replica-b shard 1", () -> holder(leases, 0) + " " + holder(leases, 1),
+                String firstHolders = Await.until(WAIT, "replica-a holds shard 0 and replica-b shard 1", () -> holder(leases, 0) + " " + holder(leases, 1),
                         h -> h.matches("replica-a_\\S+ replica-b_\\S+"));
                 Replica c = start(fleet, managementKubeconfig, "replica-c", 1);
                 Await.until(WAIT, "web 1.4.2 and notes on both clusters", () -> image(fleet, "eu-1") + image(fleet, "eu-2")
@@ -137,6 +137,14 @@ class ShardTakeoverIT {
                 List<String> rollout = messagesSince(fleet, before);
                 assertEquals(1, rollout.stream().filter(m -> m.contains("wave 1/2 started on eu-1")).count(), String.join("\n---\n", rollout));
                 assertEquals(1, rollout.stream().filter(m -> m.contains("wave 2/2 started on eu-2")).count(), String.join("\n---\n", rollout));
+                // Who wrote what, as an operator auditing the takeover reads it in the trailers: wave 1 the killed coordinator's,
+                // wave 2 its successor's, each holding shard 0 then.
+                String wave1 = rollout.stream().filter(m -> m.contains("wave 1/2 started on eu-1")).findFirst().orElseThrow();
+                String wave2 = rollout.stream().filter(m -> m.contains("wave 2/2 started on eu-2")).findFirst().orElseThrow();
+                assertTrue(wave1.contains("\nWindlass-Replica: " + firstHolders.split(" ")[0] + "\n"), wave1);
+                assertTrue(java.util.regex.Pattern.compile("(?m)^Windlass-Shards: 0(,1)?$").matcher(wave1).find(), wave1);
+                assertTrue(wave2.contains("\nWindlass-Replica: " + successor + "\n"), wave2);
+                assertTrue(java.util.regex.Pattern.compile("(?m)^Windlass-Shards: 0(,1)?$").matcher(wave2).find(), wave2);
                 Duration lease = LEASE.plus(INTERVAL);
                 assertTrue(takeover.compareTo(lease.plus(Duration.ofSeconds(2))) < 0,
                         "shard 0 taken over within the lease duration and a retry: " + takeover.toMillis() + " ms");
@@ -153,9 +161,14 @@ class ShardTakeoverIT {
                 String thawedSuccessor = Await.until(WAIT, "another replica holds shard 1", () -> holder(leases, 1),
                         h -> h != null && !h.equals(frozenHolder));
                 Duration freezeTakeover = Duration.ofNanos(System.nanoTime() - stopped);
+                int beforeNotes = fleet.statusLog().size();
                 fleet.push("notes two", ch -> ch.write("apps/notes/manifests/configmap.yaml", notes("two")));
                 Await.until(WAIT, "notes two on eu-2, applied by " + thawedSuccessor, () -> note(fleet, "eu-2"), "two"::equals);
                 Await.until(WAIT, "notes two recorded", () -> story(fleet), s -> s.contains("notes"));
+                String notesOnEu2 = Await.until(WAIT, "notes two on eu-2 recorded", () -> messagesSince(fleet, beforeNotes).stream()
+                        .filter(m -> m.contains("notes") && m.contains("on eu-2")).findFirst().orElse(null), m -> m != null);
+                assertTrue(notesOnEu2.contains("\nWindlass-Replica: " + thawedSuccessor + "\n"), "recorded by the new holder of shard 1:\n" + notesOnEu2);
+                assertTrue(java.util.regex.Pattern.compile("(?m)^Windlass-Shards: (0,)?1$").matcher(notesOnEu2).find(), notesOnEu2);
                 quiet(fleet);
                 RequestCounts atThaw = counted(clusters, "eu-2");
                 int commits = fleet.statusLog().size();

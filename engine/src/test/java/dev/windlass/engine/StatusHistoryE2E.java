@@ -46,6 +46,9 @@ class StatusHistoryE2E {
             assertEquals(0, root.getParentCount());
             assertTrue(root.getFullMessage().startsWith("status history before "), root.getFullMessage());
             assertTrue(root.getFullMessage().contains("spec.statusHistoryLimit"), root.getFullMessage());
+            // The root is a status commit too: it names the replica that trimmed.
+            assertEquals(List.of(fleet.engine.reconciler().writer().replica()), root.getFooterLines("Windlass-Replica"), root.getFullMessage());
+            assertEquals(List.of("unsharded"), root.getFooterLines("Windlass-Shards"), root.getFullMessage());
             assertTrue(fleet.statusLog().get(0).getFullMessage().contains("web"), fleet.statusLog().get(0).getFullMessage());
             String web = fleet.statusFile("status/apps/web.yaml");
             assertTrue(web.contains("eu-1"), web);

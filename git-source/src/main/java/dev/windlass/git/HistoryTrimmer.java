@@ -43,12 +43,12 @@ final class HistoryTrimmer {
         return 2 * limit;
     }
 
-    HistoryTrim trim(int limit, PersonIdent trimmer) throws IOException {
+    HistoryTrim trim(int limit, PersonIdent trimmer, String trailers) throws IOException {
         if (limit < 1) throw new IllegalArgumentException("a history limit keeps at least 1 commit: " + limit);
-        return mirror.housekeeping().writingObjects(() -> trimLocked(limit, trimmer));
+        return mirror.housekeeping().writingObjects(() -> trimLocked(limit, trimmer, trailers));
     }
 
-    private HistoryTrim trimLocked(int limit, PersonIdent trimmer) throws IOException {
+    private HistoryTrim trimLocked(int limit, PersonIdent trimmer, String trailers) throws IOException {
         Optional<ObjectId> tip;
         try {
             tip = mirror.sync().fetchRef(ref);
@@ -73,7 +73,7 @@ final class HistoryTrimmer {
                 dropped++;
                 firstDropped = c;
             }
-            ObjectId parent = inserter.insert(root(lastDropped, firstDropped, dropped, limit, trimmer));
+            ObjectId parent = inserter.insert(root(lastDropped, firstDropped, dropped, limit, trimmer, trailers));
             for (int i = limit - 1; i >= 0; i--) parent = inserter.insert(copy(newest.get(i), parent));
             inserter.flush();
 
@@ -92,7 +92,8 @@ final class HistoryTrimmer {
         }
     }
 
-    private static CommitBuilder root(RevCommit lastDropped, RevCommit firstDropped, int dropped, int limit, PersonIdent trimmer) {
+    private static CommitBuilder root(RevCommit lastDropped, RevCommit firstDropped, int dropped, int limit, PersonIdent trimmer,
+                                      String trailers) {
         CommitBuilder root = new CommitBuilder();
         root.setTreeId(lastDropped.getTree());
         PersonIdent at = new PersonIdent(trimmer, Instant.ofEpochSecond(lastDropped.getCommitTime()), ZoneOffset.UTC);
@@ -103,7 +104,8 @@ final class HistoryTrimmer {
                 + "The status branch keeps its newest " + limit + " commits (Settings spec.statusHistoryLimit).\n"
                 + "This commit holds the files the dropped ones ended with. They ran from\n"
                 + DATE.format(Instant.ofEpochSecond(firstDropped.getCommitTime())) + " (\"" + firstDropped.getShortMessage() + "\") to\n"
-                + DATE.format(Instant.ofEpochSecond(lastDropped.getCommitTime())) + " (\"" + lastDropped.getShortMessage() + "\").\n");
+                + DATE.format(Instant.ofEpochSecond(lastDropped.getCommitTime())) + " (\"" + lastDropped.getShortMessage() + "\").\n"
+                + (trailers.isEmpty() ? "" : "\n" + trailers));
         return root;
     }
 

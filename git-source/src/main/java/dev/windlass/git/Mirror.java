@@ -171,6 +171,14 @@ public final class Mirror implements AutoCloseable {
         return reads.commitsBetween(from, to, limit);
     }
 
+    /**
+     * The commits of {@code ref} (a branch name or full ref, as fetched) that changed {@code path}, newest first by commit
+     * time, at most {@code limit}, with their trailers; empty when there is no such ref.
+     */
+    public List<LoggedCommit> log(String ref, String path, int limit) throws IOException {
+        return reads.log(ref, path, limit);
+    }
+
     /** The id of a commit's root tree: two commits with the same tree have exactly the same files. */
     public String treeOf(String commit) throws IOException {
         return reads.treeOf(commit);

@@ -2,8 +2,11 @@ package dev.windlass.git;
 
 import dev.windlass.policy.source.ChangeSet;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -20,11 +23,14 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.FooterLine;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilter;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /** The offline half of a {@link Mirror}: every method opens its own walkers, so any thread may call them. */
@@ -124,6 +130,25 @@ final class MirrorReads {
             if (from != null) walk.markUninteresting(parseCommit(walk, from, "from"));
             RevCommit commit;
             while (commits.size() < limit && (commit = walk.next()) != null) commits.add(commit.name());
+        }
+        return commits;
+    }
+
+    List<LoggedCommit> log(String ref, String path, int limit) throws IOException {
+        if (limit < 0) throw new IllegalArgumentException("limit is negative: " + limit);
+        List<LoggedCommit> commits = new ArrayList<>();
+        Optional<String> tip = resolve(ref);
+        if (tip.isEmpty()) return commits;
+        try (RevWalk walk = new RevWalk(repository)) {
+            walk.sort(RevSort.COMMIT_TIME_DESC);
+            walk.setTreeFilter(AndTreeFilter.create(PathFilter.create(path), TreeFilter.ANY_DIFF));
+            walk.markStart(parseCommit(walk, tip.get(), "tip of " + ref));
+            RevCommit commit;
+            while (commits.size() < limit && (commit = walk.next()) != null) {
+                Map<String, List<String>> trailers = new LinkedHashMap<>();
+                for (FooterLine f : commit.getFooterLines()) trailers.computeIfAbsent(f.getKey(), k -> new ArrayList<>()).add(f.getValue());
+                commits.add(new LoggedCommit(commit.name(), Instant.ofEpochSecond(commit.getCommitTime()), commit.getShortMessage(), trailers));
+            }
         }
         return commits;
     }

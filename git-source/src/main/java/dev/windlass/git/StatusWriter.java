@@ -59,9 +59,14 @@ public final class StatusWriter {
      * commit holding the state the dropped ones ended with (see {@link HistoryTrimmer}). The tip's files stay the same.
      */
     public HistoryTrim trimHistory(int limit, String authorName, String authorEmail) throws IOException {
+        return trimHistory(limit, authorName, authorEmail, "");
+    }
+
+    /** @param trailers lines ending the root commit's message ({@code Key: value\n} each), such as who wrote it; "" for none */
+    public HistoryTrim trimHistory(int limit, String authorName, String authorEmail, String trailers) throws IOException {
         Optional<String> refusal = fence.refusal();
         if (refusal.isPresent()) return new HistoryTrim.Failed("not trimmed: " + refusal.get());
-        HistoryTrim trim = trimmer.trim(limit, new org.eclipse.jgit.lib.PersonIdent(authorName, authorEmail));
+        HistoryTrim trim = trimmer.trim(limit, new org.eclipse.jgit.lib.PersonIdent(authorName, authorEmail), trailers);
         if (!(trim instanceof HistoryTrim.Failed)) commitsSinceTrimCheck.set(0);
         return trim;
     }
@@ -72,8 +77,13 @@ public final class StatusWriter {
      * look, or when {@code limit} is 0 (keep everything).
      */
     public Optional<HistoryTrim> trimHistoryIfDue(int limit, String authorName, String authorEmail) throws IOException {
+        return trimHistoryIfDue(limit, authorName, authorEmail, "");
+    }
+
+    /** As {@link #trimHistoryIfDue(int, String, String)}, with {@code trailers} ending the root commit's message. */
+    public Optional<HistoryTrim> trimHistoryIfDue(int limit, String authorName, String authorEmail, String trailers) throws IOException {
         if (limit == 0 || commitsSinceTrimCheck.get() < Math.max(1, limit / 10)) return Optional.empty();
-        return Optional.of(trimHistory(limit, authorName, authorEmail));
+        return Optional.of(trimHistory(limit, authorName, authorEmail, trailers));
     }
 
     /** One file at the remote's current status tip (fetched now); empty when the file or the branch does not exist. */

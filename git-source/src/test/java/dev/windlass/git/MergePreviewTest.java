@@ -235,6 +235,29 @@ class MergePreviewTest {
         assertEquals(List.of(later), mirror.commitsBetween(merge, later, 10));
     }
 
+    @Test void logListsTheCommitsThatChangedAPathNewestFirstWithTheirTrailers() throws Exception {
+        String one = origin.commit("status", Map.of("status/apps/web.yaml", "web: 1\n"), "windlass: web one\n\nbody\n\nWindlass-Event: Sync\n"
+                + "Windlass-Replica: a_1\n");
+        origin.commit("status", Map.of("status/apps/api.yaml", "api: 1\n"), "windlass: api\n\nWindlass-Event: Sync\n");
+        String two = origin.commit("status", Map.of("status/apps/web.yaml", "web: 2\n"), "windlass: web two\n\nWindlass-Event: Failover\n"
+                + "Windlass-Event: Sync\nWindlass-Replica: b_2\nWindlass-Shards: 0,2\n");
+        String three = origin.commit("status", Map.of("status/apps/web.yaml", "web: 3\n"), "windlass: web three, no trailers");
+        mirror.fetch();
+
+        List<LoggedCommit> log = mirror.log("status", "status/apps/web.yaml", 10);
+
+        assertEquals(List.of(three, two, one), log.stream().map(LoggedCommit::id).toList(), "only the commits that changed the file");
+        assertEquals("windlass: web two", log.get(1).subject());
+        assertEquals(List.of("Failover", "Sync"), log.get(1).trailer("Windlass-Event"));
+        assertEquals(List.of("b_2"), log.get(1).trailer("Windlass-Replica"));
+        assertEquals(List.of("0,2"), log.get(1).trailer("Windlass-Shards"));
+        assertEquals(List.of(), log.get(0).trailer("Windlass-Event"), "a message without trailers has none");
+        assertEquals(List.of("a_1"), log.get(2).trailer("Windlass-Replica"));
+        assertEquals(origin.commitAt(two).getCommitTime(), log.get(1).time().getEpochSecond());
+        assertEquals(List.of(three), mirror.log("status", "status/apps/web.yaml", 1).stream().map(LoggedCommit::id).toList());
+        assertEquals(List.of(), mirror.log("no-such-branch", "status/apps/web.yaml", 10));
+    }
+
     @Test void treeOfIsTheCommitsRootTree() throws Exception {
         String sha = origin.commit("main", Map.of("a.yaml", "a\n"), "one");
         String sameFiles = origin.commitOnto(sha, "refs/heads/empty-change", Map.of(), "no changes");

@@ -178,7 +178,7 @@ class StatusWriterTest {
         Map<String, String> files = origin.files(STATUS);
 
         HistoryTrim.Trimmed trimmed = assertInstanceOf(HistoryTrim.Trimmed.class,
-                writer.trimHistory(10, "Windlass", "windlass@localhost"));
+                writer.trimHistory(10, "Windlass", "windlass@localhost", "Windlass-Replica: engine-0_1a2b3c4d\nWindlass-Shards: unsharded\n"));
 
         assertEquals(new HistoryTrim.Trimmed(15, 10, origin.tip(STATUS).orElseThrow()), trimmed);
         assertEquals(files, origin.files(STATUS));
@@ -196,6 +196,8 @@ class StatusWriterTest {
         assertTrue(root.getFullMessage().contains("trimmed (15 commits)"), root.getFullMessage());
         assertTrue(root.getFullMessage().contains("(\"pass 0\") to"), root.getFullMessage());
         assertTrue(root.getFullMessage().contains("(\"pass 14\")."), root.getFullMessage());
+        assertEquals(List.of("engine-0_1a2b3c4d"), root.getFooterLines("Windlass-Replica"), "the trimmer named, as trailers:\n" + root.getFullMessage());
+        assertEquals(List.of("unsharded"), root.getFooterLines("Windlass-Shards"), root.getFullMessage());
 
         // Writing goes on from the trimmed tip.
         writer.write(change("pass 25").write("status/a.yaml", "a: 25\n"));

@@ -15,6 +15,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", description = "Reconcile examples-repo onto three embedded sandbox clusters and tell what happened, with the "
         + "dashboard up while it runs. Ends by itself; with --serve the fleet and the dashboard stay up until interrupted.")
 final class DemoCommand implements Callable<Integer> {
+    /** How long a signal waits for the demo to close its fleet before the JVM exits anyway (closing takes well under it). */
+    static final java.time.Duration STOP_WAIT = java.time.Duration.ofMillis(1500);
+
     @Option(names = "--dir", defaultValue = ".windlass-demo", description = "where to put the demo's Git origin (default: ${DEFAULT-VALUE})")
     Path dir;
 
@@ -37,13 +40,13 @@ final class DemoCommand implements Callable<Integer> {
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
         Demo demo = new Demo(dir.toAbsolutePath(), examples, spec.commandLine().getOut(), address, serve, (m, e, u) -> {});
-        if (!serve) return demo.run();
-        // Ctrl-C: the demo's passes stop, it closes the fleet and the dashboard, and only then does the JVM exit.
+        // SIGTERM or Ctrl-C, at any point of the story or while serving: the hook stops the demo (which interrupts the story
+        // wherever it waits), and the JVM exits once the demo has closed the fleet and the dashboard, or after STOP_WAIT.
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             demo.stop();
             try {
-                done.await(30, TimeUnit.SECONDS);
+                done.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

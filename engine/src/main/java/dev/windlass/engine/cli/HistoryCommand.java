@@ -17,6 +17,9 @@ import picocli.CommandLine.Spec;
 final class HistoryCommand implements Callable<Integer> {
     enum Format { text, yaml }
 
+    /** How many of the app file's newest status commits are searched for failovers (the default status history limit). */
+    static final int COMMITS_READ = 1000;
+
     @Mixin RepoOptions repo;
 
     @Parameters(index = "0", paramLabel = "APP", description = "the application")
@@ -38,7 +41,11 @@ final class HistoryCommand implements Callable<Integer> {
                 return 1;
             }
             spec.commandLine().getOut().print(switch (output) {
-                case text -> HistoryTable.render(status);
+                case text -> {
+                    String statusBranch = repo.statusBranch(mirror, "main");
+                    // Who wrote each failover: the commits of the app's status file, their trailers read strictly.
+                    yield HistoryTable.render(status, statusBranch, mirror.log(statusBranch, StatusFiles.APPS + app + ".yaml", COMMITS_READ));
+                }
                 case yaml -> StatusFiles.yamlText(dev.windlass.engine.status.v1.FailoverMemoryV1.of(status.failoverMemory()));
             });
             return 0;

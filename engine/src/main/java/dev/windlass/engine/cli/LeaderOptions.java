@@ -2,6 +2,7 @@ package dev.windlass.engine.cli;
 
 import dev.windlass.engine.lease.LeaseSettings;
 import dev.windlass.engine.lease.Leadership;
+import dev.windlass.engine.lease.ReplicaIdentity;
 import dev.windlass.engine.lease.ShardLeases;
 import java.time.Duration;
 import java.util.SortedSet;
@@ -13,10 +14,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import picocli.CommandLine.Option;
@@ -100,17 +99,18 @@ final class LeaderOptions {
         return new LeaseSettings(namespace, leaseName, identity(), d, d.multipliedBy(2).dividedBy(3), d.dividedBy(7), d.dividedBy(3));
     }
 
-    /** The pod's name (or the host's), and a random part: two processes on one host are two replicas. */
-    private String identity() throws IOException {
-        if (identity == null) identity = host() + "_" + UUID.randomUUID().toString().substring(0, 8);
+    /**
+     * This replica's identity ({@link ReplicaIdentity}): its Leases' holder identity, and the {@code Windlass-Replica} of
+     * its status commits with or without leader election.
+     */
+    String identity() {
+        if (identity == null) identity = ReplicaIdentity.generate();
         return identity;
     }
 
     private String identity;
 
-    private static String host() throws IOException {
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) host = InetAddress.getLocalHost().getHostName();
-        return host;
+    private static String host() {
+        return ReplicaIdentity.host();
     }
 }

@@ -118,7 +118,8 @@ final class RunCommand implements Callable<Integer> {
         SandboxSupply sandboxes = SandboxSupply.onDemand(Clock.systemUTC());
         WriteFence fence = shards != null ? shards : leadership != null ? leadership : WriteFence.OPEN;
         Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
-                dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), fence, managementCluster);
+                dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), fence, managementCluster,
+                leader.identity());
         Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready,
                 dashboard.handler(engine.views(), spec));
         if (shards != null) daemon.readyOnlyWhen(shards::unknown);
@@ -139,8 +140,8 @@ final class RunCommand implements Callable<Integer> {
             });
             log.info("standing for {} as {}", leadership.settings().describe(), leadership.settings().identity());
         }
-        log.info("windlass running: {} branch {} every {}, status on {}, kubeconfigs from {} and Secrets of namespace {} ({}), http on {}",
-                repo.repo, branch, every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined,
+        log.info("windlass running as {}: {} branch {} every {}, status on {}, kubeconfigs from {} and Secrets of namespace {} ({}), http on {}",
+                leader.identity(), repo.repo, branch, every != null ? interval : daemon.interval().toSeconds() + "s (Settings)", statusBranch, confined,
                 namespace(), managementCluster.unavailable() == null ? "management cluster " + managementCluster.config().getMasterUrl()
                         : "none: " + managementCluster.unavailable(), listen);
         // The JVM exits once this hook returns: the hook itself stops the engine, in order.

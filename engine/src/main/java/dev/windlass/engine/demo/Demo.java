@@ -1,6 +1,7 @@
 package dev.windlass.engine.demo;
 
 import dev.windlass.policy.state.RemediationRecord;
+import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.engine.cli.Main;
 import dev.windlass.engine.reconcile.Engine;
 import dev.windlass.engine.reconcile.PassReport;
@@ -9,6 +10,7 @@ import dev.windlass.git.BranchChange;
 import dev.windlass.git.ConfigWriter;
 import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
+import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.Event;
 import dev.windlass.policy.render.PlanMarkdown;
 import dev.windlass.policy.render.PlanSummary;
@@ -60,6 +62,8 @@ public final class Demo {
     private final Moments moments;
     private volatile boolean stopping;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+    /** The thread telling the story: {@link #stop()} interrupts it, wherever it waits. */
+    private volatile Thread story;
 
     /**
      * Told of the story's moments while the demo waits: the browser tests look at the dashboard there. Called on the
@@ -87,13 +91,43 @@ public final class Demo {
         this.moments = moments;
     }
 
-    /** Ends a demo that serves after its story (its passes stop; run() then closes the fleet and returns). */
+    /**
+     * Ends the demo at any point of its story, or while it serves: nothing more is written to the clusters or the status
+     * branch (the engine's write fence refuses), the story's thread is interrupted wherever it waits (a pass, a render
+     * tool, which is killed, a sleep), and run() then closes the fleet and the dashboard and returns.
+     */
     public void stop() {
         stopping = true;
         stopped.countDown();
+        // What the interrupted pass says about being interrupted is no news: the story is over.
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.windlass")).setLevel(ch.qos.logback.classic.Level.OFF);
+        Thread t = story;
+        if (t != null) t.interrupt();
     }
 
+    /**
+     * @return 0 when the story was told (and, with serve, served until {@link #stop()}); 130 when {@link #stop()} cut it
+     *         short. Either way the fleet and the dashboard are closed when it returns.
+     */
     public int run() throws Exception {
+        story = Thread.currentThread();
+        int code = 130;
+        try {
+            if (stopping) throw new InterruptedException("stopped before it started");
+            code = tell();
+            if (!stopping) return code;
+        } catch (Exception e) {
+            if (!stopping) throw e;
+            Thread.interrupted();
+        } finally {
+            story = null;
+        }
+        out.println("\nStopped: the fleet and the dashboard are closed.");
+        out.flush();
+        return code;
+    }
+
+    private int tell() throws Exception {
         // The story is told on stdout; per-pass log lines would only repeat it.
         ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.windlass")).setLevel(ch.qos.logback.classic.Level.WARN);
         if (!Files.isDirectory(examples)) {
@@ -116,10 +150,16 @@ public final class Demo {
                 }
                 return change;
             });
+            // Once stop() is called the engine writes nothing more: a pass it interrupts records no half-told story.
+            WriteFence demoRuns = () -> stopping ? java.util.Optional.of("the demo is stopping") : java.util.Optional.empty();
             try (Sandbox sandbox = new Sandbox();
                  Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
-                    "main", "windlass/status", sandbox, Clock.systemUTC());
-                 DashboardServer pages = new DashboardServer(dashboard, new Dashboard(engine.views(), null, GitLinks.NONE)).start()) {
+                    "main", "windlass/status", sandbox, Clock.systemUTC(), System::getenv, ClientSettings.DEFAULT, demoRuns);
+                 DashboardServer pages = new DashboardServer(dashboard, new Dashboard(engine.views(), null, GitLinks.NONE)).start();
+                 // Closed first: a story stopped by an interrupt closes the fleet with the flag cleared, so closing waits as it must.
+                 AutoCloseable uninterrupted = () -> {
+                     if (stopping) Thread.interrupted();
+                 }) {
                 String host = dashboard.getAddress() != null ? dashboard.getAddress().getHostAddress() : dashboard.getHostString();
                 String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + pages.port() + "/";
                 out.println("\nDashboard: " + url + "  (read only; it follows every pass while the demo runs"

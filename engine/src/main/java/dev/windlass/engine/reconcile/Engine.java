@@ -9,6 +9,7 @@ import dev.windlass.git.RetryPolicy;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.sandbox.Sandbox;
+import dev.windlass.engine.lease.ReplicaIdentity;
 import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.review.ReviewPass;
 import dev.windlass.dashboard.FleetView;
@@ -75,6 +76,15 @@ public final class Engine implements AutoCloseable {
     /** @param sandboxes where sandbox clusters come from; the running engine starts the sandbox only when Git lists one */
     public Engine(Mirror mirror, String branch, String statusBranch, SandboxSupply sandboxes, Clock clock, Function<String, String> env,
                   ClientSettings clients, WriteFence fence, ManagementCluster management) {
+        this(mirror, branch, statusBranch, sandboxes, clock, env, clients, fence, management, ReplicaIdentity.generate());
+    }
+
+    /**
+     * @param replica this replica's identity, as it stands for its leases: every status commit it makes names it, with the
+     *                shards its pass held ({@code Windlass-Replica}, {@code Windlass-Shards})
+     */
+    public Engine(Mirror mirror, String branch, String statusBranch, SandboxSupply sandboxes, Clock clock, Function<String, String> env,
+                  ClientSettings clients, WriteFence fence, ManagementCluster management, String replica) {
         this.mirror = mirror;
         ClusterClients clusterClients = new ClusterClients(clients, management);
         this.fleet = new ClusterFleet(clusterClients, new Applier(clusterClients), sandboxes);
@@ -83,7 +93,7 @@ public final class Engine implements AutoCloseable {
         this.clock = clock;
         // A fence that is a replica's shard leases makes every pass act for the shards it holds then.
         this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence,
-                fence instanceof Shards shards ? shards : null);
+                fence instanceof Shards shards ? shards : null, replica);
         reconciler.onPass((report, state) -> views.publish(new FleetView(clock.instant(), branch, report.source(), state, report.desired(),
                 report.plan(), reviewPlans())));
         java.util.function.Supplier<dev.windlass.policy.state.EngineState> recordedState = () -> {
@@ -95,7 +105,7 @@ public final class Engine implements AutoCloseable {
         };
         // With shards, reviews see the other shards' clusters as recorded, as the replica's passes do.
         Fleet reviewFleet = new ShardedReviewFleet(fleet, reconciler::scope, () -> new RecordedFleet(mirror, recordedState.get()));
-        this.reviews = new ReviewPass(mirror, branch, status, reviewFleet, clock, recordedState, env);
+        this.reviews = new ReviewPass(mirror, branch, status, reviewFleet, clock, recordedState, env, reconciler::writer);
         reviews.onReviewed(() -> views.reviews(reviewPlans()));
     }
 

@@ -2,7 +2,9 @@ package dev.windlass.engine.reconcile;
 
 import dev.windlass.engine.render.AppRendering;
 import dev.windlass.engine.review.Pinning;
+import dev.windlass.engine.lease.ReplicaIdentity;
 import dev.windlass.engine.status.CommitMessage;
+import dev.windlass.engine.status.CommitWriter;
 import dev.windlass.engine.status.StatusFiles;
 import dev.windlass.engine.status.StatusRendering;
 import dev.windlass.git.BranchChange;
@@ -67,6 +69,7 @@ public final class Reconciler {
     private final CommitRevisions revisions;
     private final String author;
     private final String authorEmail;
+    private final String replica;
     private final Pinning pinning;
     private final WriteFence fence;
     /** The shards this replica may hold; null: it acts for the whole fleet. */
@@ -106,6 +109,14 @@ public final class Reconciler {
      */
     public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock, Pinning pinning, WriteFence fence,
                       Shards shards) {
+        this(mirror, branch, status, fleet, clock, pinning, fence, shards, ReplicaIdentity.generate());
+    }
+
+    /** @param replica this replica's identity (its leases'), named with its shards in every status commit it makes */
+    public Reconciler(Mirror mirror, String branch, StatusWriter status, Fleet fleet, Clock clock, Pinning pinning, WriteFence fence,
+                      Shards shards, String replica) {
+        this.replica = replica;
+        CommitWriter.unsharded(replica);  // refused here, at the start, rather than at the first commit
         this.shards = shards;
         this.fence = fence;
         this.pinning = pinning;
@@ -274,7 +285,7 @@ public final class Reconciler {
     /** Settings spec.statusHistoryLimit. The pass is recorded already: trouble here is logged and tried again later. */
     private void keepStatusHistoryBounded(int limit) {
         try {
-            status.trimHistoryIfDue(limit, author, authorEmail).ifPresent(trim -> {
+            status.trimHistoryIfDue(limit, author, authorEmail, writer().trailers()).ifPresent(trim -> {
                 if (trim instanceof HistoryTrim.Trimmed t) {
                     log.info("status branch {}: {} older commits folded into one, {} kept", status.branch(), t.dropped(), t.kept());
                 } else if (trim instanceof HistoryTrim.Failed f) {
@@ -316,7 +327,7 @@ public final class Reconciler {
     }
 
     private CommitOutcome recordPin(Pinning.PinDecision pin, String source) throws IOException {
-        BranchChange change = BranchChange.of(CommitMessage.of(pin.events(), source, List.of(), pin.notes()), author, authorEmail);
+        BranchChange change = BranchChange.of(CommitMessage.of(pin.events(), source, List.of(), pin.notes(), writer()), author, authorEmail);
         for (var e : pin.writes().entrySet()) change = e.getValue() == null ? change.delete(e.getKey()) : change.write(e.getKey(), e.getValue());
         CommitOutcome outcome = status.write(change.basedOn(pin.read()));
         abandonIfFenced(outcome);
@@ -354,7 +365,7 @@ public final class Reconciler {
                 writes.put(e.getKey(), e.getValue());
             }
         }
-        BranchChange change = new BranchChange(writes, deleted, CommitMessage.of(next.events(), source, touched, pin.notes()), author, authorEmail)
+        BranchChange change = new BranchChange(writes, deleted, CommitMessage.of(next.events(), source, touched, pin.notes(), writer()), author, authorEmail)
                 .basedOn(read);
         // The plan file alone is no news: it rides along with the next commit that records something.
         boolean onlyThePlan = deletes.isEmpty() && pin.writes().isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
@@ -396,6 +407,11 @@ public final class Reconciler {
 
     /** The shards the last pass acted for, or null without shards (or before the first pass). */
     public synchronized ShardScope scope() { return scope; }
+
+    /** This replica and the shards of its last pass (of the pass in flight, while one runs): who its status commits name. */
+    public synchronized CommitWriter writer() {
+        return new CommitWriter(replica, scope == null ? null : scope.held());
+    }
 
     public synchronized EngineState state() throws IOException {
         loadStateOnce();

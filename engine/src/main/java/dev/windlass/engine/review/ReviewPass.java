@@ -1,7 +1,9 @@
 package dev.windlass.engine.review;
 
 import dev.windlass.engine.reconcile.Fleet;
+import dev.windlass.engine.lease.ReplicaIdentity;
 import dev.windlass.engine.status.CommitMessage;
+import dev.windlass.engine.status.CommitWriter;
 import dev.windlass.engine.status.StatusFiles;
 import dev.windlass.git.BranchChange;
 import dev.windlass.git.CommitOutcome;
@@ -42,10 +44,18 @@ public final class ReviewPass {
     private final Clock clock;
     private final Supplier<EngineState> state;
     private final Function<String, String> env;
+    private final Supplier<CommitWriter> writer;
     private volatile Runnable reviewed = () -> {};
 
     public ReviewPass(Mirror mirror, String mainBranch, StatusWriter status, Fleet fleet, Clock clock, Supplier<EngineState> state,
                       Function<String, String> env) {
+        this(mirror, mainBranch, status, fleet, clock, state, env, () -> CommitWriter.unsharded(ReplicaIdentity.generate()));
+    }
+
+    /** @param writer the replica, and the shards of its last pass, that each review's status commit names */
+    public ReviewPass(Mirror mirror, String mainBranch, StatusWriter status, Fleet fleet, Clock clock, Supplier<EngineState> state,
+                      Function<String, String> env, Supplier<CommitWriter> writer) {
+        this.writer = writer;
         this.mirror = mirror;
         this.mainBranch = mainBranch;
         this.status = status;
@@ -101,7 +111,7 @@ public final class ReviewPass {
             r = r.withPublication(0, "not published: no pull request is known for this branch (its host exposes none at refs/pull/*/head)", null);
         }
         Event event = new Event(Event.Type.Review, "plan for " + r.title() + ": " + summary);
-        BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), t.head(), List.of()), "Windlass", "windlass@localhost")
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), t.head(), List.of(), writer.get()), "Windlass", "windlass@localhost")
                 .write(ReviewRecord.planPath(t.ref()), markdown)
                 .write(ReviewRecord.recordPath(t.ref()), StatusFiles.yaml(r))
                 .basedOn(read);
@@ -115,7 +125,7 @@ public final class ReviewPass {
 
     private void close(ReviewRecord gone, Map<String, byte[]> read) throws IOException {
         Event event = new Event(Event.Type.Review, "review of " + gone.title() + " closed: its head is gone or part of " + mainBranch);
-        BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), gone.head(), List.of()), "Windlass", "windlass@localhost")
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), gone.head(), List.of(), writer.get()), "Windlass", "windlass@localhost")
                 .delete(ReviewRecord.planPath(gone.ref()))
                 .delete(ReviewRecord.recordPath(gone.ref()))
                 .basedOn(read);

@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * A status commit message: one line that says what happened, every event in the body, and
- * {@code Windlass-Source} / {@code Windlass-Event} trailers for tools. Every message has at least one
+ * {@code Windlass-Source} / {@code Windlass-Event} / {@code Windlass-Replica} / {@code Windlass-Shards} trailers for tools
+ * ({@link CommitWriter}). Every message has at least one
  * {@code Windlass-Event}: one without events records observed state, and says {@code Health}.
  */
 public final class CommitMessage {
@@ -15,13 +16,17 @@ public final class CommitMessage {
 
     private CommitMessage() {}
 
-    /** @param touched the applications and clusters whose status files change, named when no event explains why */
-    public static String of(List<Event> events, String source, List<String> touched) {
-        return of(events, source, touched, List.of());
+    /**
+     * @param touched the applications and clusters whose status files change, named when no event explains why
+     * @param writer  the replica writing it and the shards its pass held: the {@code Windlass-Replica} and
+     *                {@code Windlass-Shards} trailers
+     */
+    public static String of(List<Event> events, String source, List<String> touched, CommitWriter writer) {
+        return of(events, source, touched, List.of(), writer);
     }
 
     /** @param notes further lines for the body (such as how a plan differs from the reviewed one) */
-    public static String of(List<Event> events, String source, List<String> touched, List<String> notes) {
+    public static String of(List<Event> events, String source, List<String> touched, List<String> notes, CommitWriter writer) {
         String subject = events.isEmpty()
                 ? touched.isEmpty() ? "windlass: reconciled " + shortSha(source) : statusOf(touched)
                 : "windlass: " + String.join("; ", events.stream().map(Event::text).toList());
@@ -43,6 +48,8 @@ public final class CommitMessage {
         // what was observed (a cluster's nodes, a new cluster, the clocks that failover and remediation count from).
         if (types.isEmpty()) types.add(Event.Type.Health.name());
         for (String t : types) b.append("Windlass-Event: ").append(t).append('\n');
+        // Who wrote it: an operator auditing a takeover reads which replica, holding which shards, recorded what.
+        b.append(writer.trailers());
         return b.toString();
     }
 

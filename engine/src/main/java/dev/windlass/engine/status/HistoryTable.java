@@ -1,5 +1,6 @@
 package dev.windlass.engine.status;
 
+import dev.windlass.git.LoggedCommit;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.EvictionTask;
 import dev.windlass.policy.state.FailoverMemory;
@@ -21,6 +22,27 @@ public final class HistoryTable {
     private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
     private HistoryTable() {}
+
+    /**
+     * As {@link #render(AppStatus)}, then the status commits that recorded the application's failovers, each with who wrote
+     * it ({@link CommitWriter}: the replica and its shards, or {@value CommitWriter#UNKNOWN}).
+     *
+     * @param commits the status commits that changed the application's file, newest first; those with a
+     *                {@code Windlass-Event: Failover} are listed
+     */
+    public static String render(AppStatus app, String statusBranch, List<LoggedCommit> commits) {
+        StringBuilder b = new StringBuilder(render(app));
+        List<LoggedCommit> failovers = new ArrayList<>(commits.stream().filter(c -> c.trailer("Windlass-Event").contains("Failover")).toList());
+        if (failovers.isEmpty()) return b.toString();
+        java.util.Collections.reverse(failovers);
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"COMMIT", "TIME (UTC)", "WRITTEN BY", "SUBJECT"});
+        for (LoggedCommit c : failovers) {
+            rows.add(new String[] {c.id().substring(0, 7), time(c.time()), CommitWriter.describe(c), c.subject().replaceAll("\\p{Cntrl}", "?")});
+        }
+        b.append("\nFailover commits on ").append(statusBranch).append(" (newest last)\n").append(StatusTable.table(rows));
+        return b.toString();
+    }
 
     public static String render(AppStatus app) {
         FailoverMemory memory = app.failoverMemory();

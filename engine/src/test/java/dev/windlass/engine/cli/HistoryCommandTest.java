@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.windlass.engine.status.CommitMessage;
+import dev.windlass.engine.status.CommitWriter;
 import dev.windlass.engine.status.StatusFiles;
 import dev.windlass.git.BranchChange;
 import dev.windlass.git.CommitOutcome;
@@ -13,6 +15,7 @@ import dev.windlass.git.ConfigWriter;
 import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.StatusWriter;
+import dev.windlass.policy.plan.Event;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.EngineState;
@@ -27,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,8 +77,12 @@ class HistoryCommandTest {
 
     /** Records {@code state} on the status branch, as the engine does. */
     void recordStatus(EngineState state) throws Exception {
+        recordStatus(state, "windlass: status");
+    }
+
+    void recordStatus(EngineState state, String message) throws Exception {
         try (Mirror mirror = Mirror.open(dir.resolve("engine-mirror"), GitRemote.anonymous(url))) {
-            BranchChange change = BranchChange.of("windlass: status", "Windlass", "windlass@example.com");
+            BranchChange change = BranchChange.of(message, "Windlass", "windlass@example.com");
             for (var file : StatusFiles.render(state).entrySet()) change = change.write(file.getKey(), file.getValue());
             CommitOutcome out = new StatusWriter(mirror).write(change);
             assertTrue(out instanceof CommitOutcome.Committed, out.toString());
@@ -114,6 +122,42 @@ class HistoryCommandTest {
 
                 Copies left running (purgeMode Never): ap-1
                 """, ""), history);
+    }
+
+    @Test
+    void failoverCommitsNameWhoWroteThemAndAWriterNotReadAsWrittenIsUnknown() throws Exception {
+        String source = "c0ffee0000000000000000000000000000000000";
+        Event started = new Event(Event.Type.Failover, "stream failover eu-1 → eu-2 started (ClusterUnreachable), purge Graciously");
+        Event healthy = new Event(Event.Type.Failover, "stream failover eu-1 → eu-2 (ClusterUnreachable) healthy after 42s");
+        recordStatus(withRevision("1111aa"), CommitMessage.of(List.of(started), source, List.of(), CommitWriter.unsharded("engine-0_1a2b3c4d")));
+        recordStatus(withRevision("2222bb"), CommitMessage.of(List.of(new Event(Event.Type.Sync, "stream 2222bb on eu-2: 1 created")), source,
+                List.of(), new CommitWriter("windlass-2_9f8e7d6c", new TreeSet<>(List.of(0, 2)))));
+        recordStatus(withRevision("3333cc"), CommitMessage.of(List.of(healthy), source, List.of(),
+                new CommitWriter("windlass-2_9f8e7d6c", new TreeSet<>(List.of(0, 2)))));
+        // An earlier engine's commit, without the writer's trailers; then one whose trailers are not as an engine writes them.
+        recordStatus(withRevision("4444dd"), "windlass: stream failover ap-1 → ap-2 started\n\nWindlass-Source: " + source
+                + "\nWindlass-Event: Failover\n");
+        recordStatus(withRevision("5555ee"), "windlass: stream failover ap-1 → ap-2 healthy\n\nWindlass-Source: " + source
+                + "\nWindlass-Event: Failover\nWindlass-Replica: windlass-2_9f8e7d6c\nWindlass-Shards: all\n");
+
+        Run history = windlass("history", "stream");
+
+        assertEquals(0, history.code(), history.err());
+        String commits = history.out().substring(history.out().indexOf("\nFailover commits on windlass/status (newest last)\n") + 1);
+        List<String> rows = commits.lines().toList();
+        assertEquals(6, rows.size(), "a title, a header and the four failover commits; not the Sync one:\n" + history.out());
+        assertTrue(rows.get(1).matches("COMMIT +TIME \\(UTC\\) +WRITTEN BY +SUBJECT"), rows.get(1));
+        assertTrue(rows.get(2).matches("[0-9a-f]{7}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  engine-0_1a2b3c4d \\(unsharded\\) +"
+                + "windlass: stream failover eu-1 → eu-2 started \\(ClusterUnreachable\\), purge Graciously"), rows.get(2));
+        assertTrue(rows.get(3).contains("  windlass-2_9f8e7d6c (shards 0,2)  ") && rows.get(3).endsWith("windlass: " + healthy.text()), rows.get(3));
+        assertTrue(rows.get(4).contains("  unknown writer  ") && rows.get(4).endsWith("windlass: stream failover ap-1 → ap-2 started"), rows.get(4));
+        assertTrue(rows.get(5).contains("  unknown writer  ") && rows.get(5).endsWith("windlass: stream failover ap-1 → ap-2 healthy"), rows.get(5));
+    }
+
+    static EngineState withRevision(String revision) {
+        AppStatus stream = new AppStatus("stream", "apps/stream/app.yaml", revision, "c0ffee0000000000000000000000000000000000", true,
+                List.of(), List.of("eu-2"), List.of(), List.of()).withFailover(MEMORY);
+        return EngineState.of("c0ffee0000000000000000000000000000000000", Map.of("stream", stream), STATE.clusters());
     }
 
     @Test
