@@ -80,6 +80,24 @@ class StatusUpgradeContractTest {
                 + " Failed, RolledBack, Superseded", refused.getMessage());
     }
 
+    @Test
+    void aRetryOfAKindTheFormatDoesNotNameIsRefusedAndOneThatReadsBackIsKept() throws Exception {
+        SortedMap<String, byte[]> files = files();
+        String web = new String(files.get("status/apps/web.yaml"), StandardCharsets.UTF_8);
+        String retry = "\n    retry:\n      failures: 3\n      next: 2026-11-27T10:00:00Z\n      kind: %s\n      input: 0123456789abcdef\n";
+        String withRetry = web.replaceFirst("\n    health: Healthy\n", "\n    health: Healthy" + retry.formatted("Lasting"));
+        files.put("status/apps/web.yaml", withRetry.getBytes(StandardCharsets.UTF_8));
+        var kept = StatusFiles.read(files).apps().get("web").target("eu-1").retry();
+        assertEquals(new dev.windlass.policy.state.Retry(3, java.time.Instant.parse("2026-11-27T10:00:00Z"), dev.windlass.policy.state.Retry.Kind.Lasting,
+                "0123456789abcdef"), kept);
+
+        files.put("status/apps/web.yaml", web.replaceFirst("\n    health: Healthy\n", "\n    health: Healthy" + retry.formatted("Forever"))
+                .getBytes(StandardCharsets.UTF_8));
+        var refused = assertThrows(java.io.UncheckedIOException.class, () -> StatusFiles.read(files));
+        assertEquals("status file status/apps/web.yaml cannot be read: targets[].retry.kind: 'Forever' is not one of Lasting, Transient",
+                refused.getMessage());
+    }
+
     static SortedMap<String, byte[]> files() {
         SortedMap<String, byte[]> files = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(FIXTURE.resolve("status"))) {

@@ -241,8 +241,16 @@ public final class Planner {
             if (r == null || gate.rolledBack(cluster)) return;
             // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
             boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);
-            String waitingFor = frozen.containsKey(cluster) ? frozen.get(cluster)
+            String gated = frozen.containsKey(cluster) ? frozen.get(cluster)
                     : gate.heldBy(cluster) != null && !failingOver ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
+            if (gated == null) {
+                // Writes that failed wait their turn: the same ones are not sent again on every pass.
+                List<Action> writes = new ArrayList<>(r.applies());
+                writes.addAll(r.deletes());
+                AppStatus recorded = state.apps().get(app.name());
+                gated = Retries.holding(recorded == null ? null : recorded.target(cluster), writes, state.clusters().get(cluster), now);
+            }
+            String waitingFor = gated;
             if (waitingFor == null) {
                 applies.addAll(r.applies());
                 deletes.addAll(r.deletes());

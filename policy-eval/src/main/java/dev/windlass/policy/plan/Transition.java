@@ -75,6 +75,7 @@ public final class Transition {
                         ? unknownTarget(tp, prevTarget)
                         : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(new TargetKey(ap.app(), tp.cluster())),
                                 heldDrift.getOrDefault(new TargetKey(ap.app(), tp.cluster()), List.of()), events);
+                next = next.withRetry(Retries.after(prevTarget, results, previous.clusters().get(tp.cluster()), now));
                 boolean written = !results.isEmpty();
                 boolean waiting = tp.sync() != Sync.Unknown
                         && TargetRecord.waiting(results, heldBy.get(new TargetKey(ap.app(), tp.cluster())));

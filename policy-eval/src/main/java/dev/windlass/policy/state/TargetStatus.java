@@ -15,11 +15,18 @@ import java.util.List;
  * @param rendered        for a rendered application, the hash of what was rendered for this cluster and applied here: its
  *                        revision on this cluster. A new revision of the application that renders the same objects here
  *                        leaves it unchanged, and a rollout passes this cluster by. Null for a plain application
+ * @param retry           writes here that failed, and when they are tried again; null when the last ones went through
  */
 public record TargetStatus(String cluster, String revision, Sync sync, Health health, String message,
                            List<String> drift, List<InventoryEntry> inventory, Instant unhealthySince,
                            List<PreservedValue> observedState, List<PreservedValue> injectedState, String variant,
-                           String rendered) {
+                           String rendered, Retry retry) {
+
+    public TargetStatus(String cluster, String revision, Sync sync, Health health, String message,
+                        List<String> drift, List<InventoryEntry> inventory, Instant unhealthySince,
+                        List<PreservedValue> observedState, List<PreservedValue> injectedState, String variant, String rendered) {
+        this(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, variant, rendered, null);
+    }
 
     public TargetStatus(String cluster, String revision, Sync sync, Health health, String message,
                         List<String> drift, List<InventoryEntry> inventory, Instant unhealthySince,
@@ -45,12 +52,18 @@ public record TargetStatus(String cluster, String revision, Sync sync, Health he
     /** The same target, naming the variant it got and the hash of what was rendered for it. */
     public TargetStatus withVariant(String name, String renderedHash) {
         return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, name,
-                renderedHash);
+                renderedHash, retry);
+    }
+
+    /** The same target, with its writes' retry set (null: none waits). */
+    public TargetStatus withRetry(Retry r) {
+        return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState, variant,
+                rendered, r);
     }
 
     /** The same target with its failover memory set. */
     public TargetStatus withFailover(Instant unhealthySince, List<PreservedValue> observedState, List<PreservedValue> injectedState) {
         return new TargetStatus(cluster, revision, sync, health, message, drift, inventory, unhealthySince, observedState, injectedState,
-                variant, rendered);
+                variant, rendered, retry);
     }
 }
