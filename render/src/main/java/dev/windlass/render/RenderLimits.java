@@ -8,7 +8,8 @@ import java.time.Duration;
  *
  * <p>The sizes follow the engine's own heap ({@link #forHeap}), since what a render prints is read into objects that
  * take several times its size: one render may print a sixteenth of the heap (at most 64 MiB), and the renders of one
- * commit together, and the cache of renders, a tenth of it.
+ * commit together, and each cache of renders, a sixteenth as well: what a render prints is read into objects,
+ * applied, and watched on the clusters, each a copy of about its size.
  *
  * @param maxOutputBytes what one render may print
  * @param maxTotalBytes  what the renders of one commit may print together, and what the cache of renders keeps
@@ -35,7 +36,7 @@ public record RenderLimits(int concurrency, Duration timeout, int maxOutputBytes
     /** Two renders at once, 60 s each, and the sizes a heap of {@code heapBytes} can afford. */
     public static RenderLimits forHeap(long heapBytes) {
         int output = (int) Math.max(MIN_OUTPUT, Math.min(MAX_OUTPUT, heapBytes / 16));
-        long total = Math.max(output, heapBytes / 10);
+        long total = Math.max(output, heapBytes / 16);
         return new RenderLimits(2, Duration.ofSeconds(60), output, total, heapBytes);
     }
 

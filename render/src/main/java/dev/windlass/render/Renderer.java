@@ -46,8 +46,13 @@ public final class Renderer implements AutoCloseable {
     private final AtomicLong toolRuns = new AtomicLong();
     private static final Pattern GIT_COMMIT = Pattern.compile("[0-9a-f]{40}([0-9a-f]{24})?");
 
-    /** Renders by key, the least recently used first; at most {@link #CACHED} of them, and at most the limits' total of text. */
-    private final LinkedHashMap<String, RenderResult> cache = new LinkedHashMap<>(CACHED, 0.75f, true);
+    /** Renders by key, the least recently used first; at most {@link #CACHED} of them, and at most twice the limits' total of text. */
+    private final LinkedHashMap<String, Cached> cache = new LinkedHashMap<>(CACHED, 0.75f, true);
+
+    /** A render kept, and the length of its text. */
+    private record Cached(RenderResult result, long chars) {
+        static Cached of(RenderResult r) { return new Cached(r, r instanceof RenderResult.Rendered ok ? ok.yaml().length() : 0); }
+    }
     private long cachedChars;  // guarded by cache
     /** Renders running now, by key. Guarded by cache. */
     private final Map<String, CompletableFuture<RenderResult>> inFlight = new java.util.HashMap<>();
@@ -76,6 +81,24 @@ public final class Renderer implements AutoCloseable {
     /** How many times a tool was run: renders that were not in the cache. */
     public long toolRuns() { return toolRuns.get(); }
 
+    /**
+     * The key {@code request}'s render is cached by, or null when it would be refused before any tool runs: what a caller
+     * may remember a render by without keeping its text.
+     */
+    public String keyOf(Snapshot snapshot, RenderRequest request) {
+        Reached reached = reached(snapshot, request);
+        if (!reached.reach().problems().isEmpty()) return null;
+        return ContentHash.sha256(tools.versions() + "\n" + request + "\n" + reached.digest());
+    }
+
+    /** Lets the text of the render cached as {@code key} go: its caller will not use it. */
+    public void forget(String key) {
+        synchronized (cache) {
+            Cached gone = cache.remove(key);
+            if (gone != null) cachedChars -= gone.chars();
+        }
+    }
+
     /** The render of {@code request}, waited for. */
     public RenderResult render(Snapshot snapshot, RenderRequest request) { return start(snapshot, request).join(); }
 
@@ -96,7 +119,8 @@ public final class Renderer implements AutoCloseable {
         }
         String key = ContentHash.sha256(tools.versions() + "\n" + request + "\n" + reached.digest());
         synchronized (cache) {
-            RenderResult known = cache.get(key);
+            Cached kept = cache.get(key);
+            RenderResult known = kept == null ? null : kept.result();
             Retry retry = retries.get(key);
             if (known != null && (retry == null || System.nanoTime() - retry.atNanos() < 0)) return CompletableFuture.completedFuture(known);
             CompletableFuture<RenderResult> running = inFlight.get(key);
@@ -118,7 +142,8 @@ public final class Renderer implements AutoCloseable {
             RenderResult result;
             try {
                 result = execute(run);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // Out of memory among them: the render fails, and whoever waits for it is told, rather than waiting forever.
                 result = new RenderResult.Failed(start, "the render failed (" + e.getClass().getSimpleName() + ")");
             }
             synchronized (cache) {
@@ -146,18 +171,19 @@ public final class Renderer implements AutoCloseable {
 
     /** Keeps {@code result}, and lets the least recently used go while there are too many, or too much text. Guarded by cache. */
     private void remember(String key, RenderResult result) {
-        RenderResult old = cache.put(key, result);
-        cachedChars += chars(result) - (old == null ? 0 : chars(old));
+        Cached now = Cached.of(result);
+        Cached old = cache.put(key, now);
+        cachedChars += now.chars() - (old == null ? 0 : old.chars());
         var eldest = cache.entrySet().iterator();
-        while (cache.size() > 1 && (cache.size() > CACHED || cachedChars > limits.maxTotalBytes()) && eldest.hasNext()) {
+        // Twice a commit's share: the renders a commit uses, and those of the commits just before it.
+        while (cache.size() > 1 && (cache.size() > CACHED || cachedChars > 2 * limits.maxTotalBytes()) && eldest.hasNext()) {
             var e = eldest.next();
             if (e.getKey().equals(key)) continue;
-            cachedChars -= chars(e.getValue());
+            cachedChars -= e.getValue().chars();
             eldest.remove();
         }
     }
 
-    private static long chars(RenderResult r) { return r instanceof RenderResult.Rendered ok ? ok.yaml().length() : 0; }
 
     /** The remote sources a render fetches from: a chart's repository or registry, a kustomization's remote bases. */
     private static List<String> remotes(RenderRequest request, Reach reach) {

@@ -52,9 +52,16 @@ public final class AppRendering implements AutoCloseable {
     private static final ServerInfo DEFAULT_SERVER = new ServerInfo(RenderRequest.DEFAULT_KUBE_VERSION, List.of());
 
     private final Renderer renderer;
-    /** Objects read from renders, the least recently used first: at most {@link #READ_CACHED}, from at most the limits' total of text. */
+    /** Objects read from renders, the least recently used first: at most {@link #READ_CACHED}, from at most twice the limits' total of text. */
     private final LinkedHashMap<String, Read> reads = new LinkedHashMap<>(READ_CACHED, 0.75f, true);
     private long readChars;  // guarded by reads
+    /**
+     * By render key, the size of renders a commit's budget had no room for, their text let go: such a render is not run
+     * again on every pass only to be refused again, while the budget still has no room for it.
+     */
+    private final Map<String, Long> tooLarge = java.util.Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) { return size() > READ_CACHED; }
+    });
 
     /** One thing that went wrong in rendering, said at {@code at}; the clusters it went wrong for are gathered under it. */
     private record Failure(String at, String message) {}
@@ -156,7 +163,7 @@ public final class AppRendering implements AutoCloseable {
         if (slow != null) {
             // Every render started at once (each reads its files now), then waited for while any is getting anywhere.
             List<java.util.concurrent.CompletableFuture<RenderResult>> started = new ArrayList<>();
-            Budget none = new Budget(Long.MAX_VALUE);
+            Budget none = new Budget(renderer.limits().maxTotalBytes());  // only asked whether a known size fits at all
             for (Application app : desired.apps().values()) {
                 if (app.render() == null || !app.valid()) continue;
                 render(app, desired, snapshot, servers, new ArrayList<>(), none, (s, r) -> {
@@ -201,14 +208,19 @@ public final class AppRendering implements AutoCloseable {
         String take(RenderResult.Rendered rendered) {
             if (counted.contains(rendered.key())) return null;
             long size = rendered.yaml().length();
-            if (used + size > limit) {
-                return "renders " + mib(size) + ", and with the renders before it this commit's renders would print over " + mib(limit)
-                        + ", the most this engine keeps at once (a tenth of its heap); render less, or give the engine more memory"
-                        + " (-Xmx, or the container's memory limit)";
-            }
+            String over = over(size);
+            if (over != null) return over;
             counted.add(rendered.key());
             used += size;
             return null;
+        }
+
+        /** Why a render of {@code size} would not fit now, or null when it would. */
+        String over(long size) {
+            if (used + size <= limit) return null;
+            return "renders " + mib(size) + ", and with the renders before it this commit's renders would print over " + mib(limit)
+                    + ", the most this engine keeps at once (a sixteenth of its heap); render less, or give the engine more memory"
+                    + " (-Xmx, or the container's memory limit)";
         }
 
         private static String mib(long bytes) { return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024)); }
@@ -259,6 +271,16 @@ public final class AppRendering implements AutoCloseable {
                 continue;
             }
             inputs.putAll(renderer.reads(snapshot, request));
+            String key = renderer.keyOf(snapshot, request);
+            Long known = key == null ? null : tooLarge.get(key);
+            if (known != null) {
+                String over = budget.over(known);
+                if (over != null) {
+                    failures.computeIfAbsent(new Failure(origin + ":1:1", over), k -> new ArrayList<>()).add(where);
+                    continue;
+                }
+                tooLarge.remove(key);  // room for it now: rendered again
+            }
             RenderResult result = results.of(snapshot, request);
             if (result == PENDING) {
                 failures.computeIfAbsent(new Failure(origin + ":1:1", "still rendering: its render has run for " + slow.toSeconds() + " s or more, so"
@@ -273,6 +295,8 @@ public final class AppRendering implements AutoCloseable {
             RenderResult.Rendered rendered = (RenderResult.Rendered) result;
             String over = budget.take(rendered);
             if (over != null) {
+                tooLarge.put(rendered.key(), (long) rendered.yaml().length());
+                renderer.forget(rendered.key());
                 failures.computeIfAbsent(new Failure(origin + ":1:1", over), k -> new ArrayList<>()).add(where);
                 continue;
             }
@@ -373,7 +397,7 @@ public final class AppRendering implements AutoCloseable {
             Read old = reads.put(key, read);
             readChars += read.chars() - (old == null ? 0 : old.chars());
             var eldest = reads.entrySet().iterator();
-            while (reads.size() > 1 && (reads.size() > READ_CACHED || readChars > renderer.limits().maxTotalBytes()) && eldest.hasNext()) {
+            while (reads.size() > 1 && (reads.size() > READ_CACHED || readChars > 2 * renderer.limits().maxTotalBytes()) && eldest.hasNext()) {
                 var e = eldest.next();
                 if (e.getKey().equals(key)) continue;
                 readChars -= e.getValue().chars();

@@ -16,9 +16,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * What renders may print is sized to the engine's heap: one render a sixteenth of it, the renders of one commit together
- * a tenth. A chart past either fails its own application, with the size and the limit said at its Chart.yaml; the
- * applications beside it render and stay valid. (A sixteenth and a tenth: what a render prints is also read into objects,
+ * What renders may print is sized to the engine's heap: one render a sixteenth of it, and the renders of one commit
+ * together a sixteenth too. A chart past either fails its own application, with the size and the limit said at its Chart.yaml; the
+ * applications beside it render and stay valid. (What a render prints is also read into objects,
  * applied, and watched on the clusters, each a copy of about its size.)
  */
 class RenderBudgetTest {
@@ -27,7 +27,7 @@ class RenderBudgetTest {
     void theLimitsFollowTheHeap() {
         RenderLimits small = RenderLimits.forHeap(512L << 20);
         assertEquals(32 << 20, small.maxOutputBytes(), "a sixteenth of a 512 MiB heap");
-        assertEquals((512L << 20) / 10, small.maxTotalBytes(), "a tenth of it for a commit's renders together");
+        assertEquals((512L << 20) / 16, small.maxTotalBytes(), "a sixteenth of it for a commit's renders together too");
         assertEquals(64 << 20, RenderLimits.forHeap(4L << 30).maxOutputBytes(), "never over 64 MiB for one render");
         assertEquals(4 << 20, RenderLimits.forHeap(32L << 20).maxOutputBytes(), "never under 4 MiB");
     }
@@ -55,7 +55,8 @@ class RenderBudgetTest {
         Map<String, Integer> apps = new LinkedHashMap<>();
         for (String name : List.of("a", "b", "c", "d")) apps.put(name, 480);
         apps.put("web", 10);
-        DesiredState d = rendering.read(repo(apps));
+        MapSnapshot repo = repo(apps);
+        DesiredState d = rendering.read(repo);
         assertTrue(d.apps().get("a").valid());
         assertTrue(d.apps().get("b").valid());
         assertFalse(d.apps().get("c").valid());
@@ -63,8 +64,13 @@ class RenderBudgetTest {
         assertTrue(d.apps().get("web").valid(), "a small chart still fits");
         String error = d.diagnostics().stream().map(Object::toString).filter(s -> s.startsWith("charts/c/")).findFirst().orElseThrow();
         assertTrue(error.matches("charts/c/Chart\\.yaml:1:1: application c does not render for lab \\(variant default\\): renders 1\\.\\d MiB, and with the"
-                + " renders before it this commit's renders would print over 3\\.0 MiB, the most this engine keeps at once \\(a tenth of its heap\\);"
+                + " renders before it this commit's renders would print over 3\\.0 MiB, the most this engine keeps at once \\(a sixteenth of its heap\\);"
                 + " render less, or give the engine more memory \\(-Xmx, or the container's memory limit\\)"), error);
+
+        long runs = rendering.toolRuns();
+        DesiredState again = rendering.read(repo);
+        assertEquals(runs, rendering.toolRuns(), "the next pass runs no tool: the renders with no room are remembered by size, not run again");
+        assertEquals(d.diagnostics(), again.diagnostics());
     }
 
     /** One cluster; per application a chart of its own printing {@code count} ConfigMaps of about 2.5 KiB each. */
