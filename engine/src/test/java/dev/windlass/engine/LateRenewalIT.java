@@ -41,8 +41,8 @@ class LateRenewalIT {
     static final Duration LEASE = Duration.ofSeconds(6);
     static final Duration WAIT = Duration.ofSeconds(60);
     /**
-     * How many late renewals the other replica must let pass: 6 (about 24 s) by default; a soak sets more, e.g.
-     * {@code -Dwindlass.lateRenewals=150} for about 10 minutes.
+     * How many late renewals the other replica must let pass: 6 (about 35 s) by default; a soak sets more, e.g.
+     * {@code -Dwindlass.lateRenewals=110} for about 10 minutes.
      */
     static final int LATE_RENEWALS = Integer.getInteger("windlass.lateRenewals", 6);
     static KubeApiServer management;
@@ -51,30 +51,32 @@ class LateRenewalIT {
 
     @AfterAll static void stop() { if (management != null) management.close(); }
 
-    /** A 6 s lease; the holder gives it up if a renewal has not succeeded 5.5 s after the last one; it writes for 4 s after one. */
-    static LeaseSettings settings(String lease, String identity, Duration retry) {
-        return new LeaseSettings(NAMESPACE, lease, identity, LEASE, Duration.ofMillis(5_500), retry, Duration.ofSeconds(2));
+    /** The holder gives the lease up if a renewal has not succeeded 0.5 s before it would expire; it writes for 2 s less. */
+    static LeaseSettings settings(String lease, String identity, Duration duration, Duration retry) {
+        return new LeaseSettings(NAMESPACE, lease, identity, duration, duration.minusMillis(500), retry, Duration.ofSeconds(2));
     }
 
     /**
-     * Every request of the holder reaches the API server 2 s late (a TCP proxy on the loopback interface), so each of its
-     * renewals lands about 4 s after the renew time it carries (the elector stamps it before its read and its write), and
-     * the next lands about 4 s later (the holder tries again at once; a renewal takes 4 s of its 5.5 s deadline). By the
-     * record alone, the 6 s lease looks expired 2 s after each renewal landed: a candidate that compares the renew time
-     * with its own clock takes the lease in that gap. Counted from when the candidate saw each renewal, it never expires.
+     * Every request of the holder reaches the API server 2.75 s late (a TCP proxy on the loopback interface), so each of
+     * its renewals lands about 5.5 s after the renew time it carries (the elector stamps it before its read and its
+     * write), and the next lands about 5.5 s later (the holder tries again at once; a renewal takes 5.5 s of its 7.5 s
+     * deadline). By the record alone, the 8 s lease looks expired 2.5 s after each renewal landed: a candidate that
+     * compares the renew time with its own clock takes the lease in that gap. Counted from when the candidate saw each
+     * renewal, it does not expire: the renewals are seen less than 8 s apart.
      */
     @Test
     void aHolderWhoseRenewalsLandLateKeepsTheLeaseWhileItRenews() throws Exception {
         String lease = "late-renewals";
-        try (SlowLink link = new SlowLink(management.url(), Duration.ofSeconds(2));
+        Duration duration = Duration.ofSeconds(8);
+        try (SlowLink link = new SlowLink(management.url(), Duration.ofMillis(2_750));
              KubernetesClient slowClient = new KubernetesClientBuilder()
                      .withConfig(new ConfigBuilder(management.config()).withMasterUrl(link.url()).build()).build();
              KubernetesClient client = management.newClient();
              FreezableExecutor slowRenewals = new FreezableExecutor();
              Daemon renewals = new Daemon();
              Renewals watched = new Renewals(client, lease);
-             Leadership slow = new Leadership(slowClient, settings(lease, "replica-slow", Duration.ofMillis(500)), slowRenewals);
-             Leadership other = new Leadership(client, settings(lease, "replica-other", Duration.ofMillis(200)), renewals)) {
+             Leadership slow = new Leadership(slowClient, settings(lease, "replica-slow", duration, Duration.ofMillis(500)), slowRenewals);
+             Leadership other = new Leadership(client, settings(lease, "replica-other", duration, Duration.ofMillis(200)), renewals)) {
             slow.start(() -> {});
             Await.until(WAIT, "replica-slow holds the lease", () -> holder(client, lease), "replica-slow"::equals);
             int transitions = transitions(client, lease);
@@ -82,18 +84,25 @@ class LateRenewalIT {
 
             other.start(() -> {});
             Await.until(WAIT, "replica-other has read the lease", other::known, k -> k);
-            Await.until(WAIT.plusSeconds(8L * LATE_RENEWALS), "replica-slow renewed " + LATE_RENEWALS + " times more (about 4 s each)",
+            Await.until(WAIT.plusSeconds(8L * LATE_RENEWALS), "replica-slow renewed " + LATE_RENEWALS + " times more (about 5.5 s each)",
                     () -> watched.renewalsBy("replica-slow") - renewalsBefore, n -> n >= LATE_RENEWALS || watched.holders().size() > 1);
 
-            assertTrue(watched.lateness("replica-slow").compareTo(Duration.ofSeconds(2)) > 0,
-                    "each of the holder's renew times reached the server more than 2 s old; the least: " + watched.lateness("replica-slow").toMillis() + " ms");
-            assertEquals(List.of("replica-slow"), watched.holders(), "the holders the Lease had, in turn");
+            Duration longestGap = watched.longestGap();
+            List<String> holders = watched.holders();
+            assertTrue(longestGap.compareTo(duration) < 0, "the Lease was written less than a lease duration apart, as a reader beside "
+                    + "the API server saw it; the longest gap, " + longestGap.toMillis() + " ms, is a holder too slow even for its "
+                    + "own deadline (a machine too loaded for this test), and then a takeover is right; holders: " + holders + "; connections: " + link.connections());
+            assertEquals(List.of("replica-slow"), holders, "the holders the Lease had, in turn");
+            // What made it hard: by the record alone, the lease looked expired before each next renewal landed.
+            assertTrue(watched.lateness("replica-slow").compareTo(duration.dividedBy(2)) > 0,
+                    "the holder's renew times reached the server more than 4 s old (the median): " + watched.lateness("replica-slow").toMillis() + " ms");
             assertEquals(transitions, transitions(client, lease), "no transition while the holder renewed");
             assertFalse(other.leading());
             assertEquals("replica-slow", other.holder());
-            System.out.printf("late renewals: replica-slow renewed %d times, each landing at least %d ms after its renew time; "
-                    + "replica-other never took the 6 s lease%n", watched.renewalsBy("replica-slow") - renewalsBefore,
-                    watched.lateness("replica-slow").toMillis());
+            System.out.printf("late renewals: replica-slow renewed %d times, landing a median %d ms after their renew time; "
+                    + "seen at most %d ms apart, over %d connections; replica-other never took the 8 s lease%n",
+                    watched.renewalsBy("replica-slow") - renewalsBefore, watched.lateness("replica-slow").toMillis(), longestGap.toMillis(),
+                    link.connections());
 
             // The holder's renewals stop: now the other takes the lease, once.
             slowRenewals.freeze();
@@ -120,7 +129,7 @@ class LateRenewalIT {
                     .withNewSpec().withHolderIdentity("writer").withLeaseDurationSeconds((int) LEASE.toSeconds())
                     .withAcquireTime(now.minusMinutes(1)).withRenewTime(now.minusSeconds(30)).withLeaseTransitions(3).endSpec()
                     .build()).create();
-            try (Leadership other = new Leadership(client, settings(lease, "replica-other", Duration.ofMillis(200)), renewals)) {
+            try (Leadership other = new Leadership(client, settings(lease, "replica-other", LEASE, Duration.ofMillis(200)), renewals)) {
                 other.start(() -> {});
                 Await.until(WAIT, "replica-other has read the lease", other::known, k -> k);
                 int renewed = 0;
@@ -182,8 +191,10 @@ class LateRenewalIT {
     static final class Renewals implements AutoCloseable {
         private final List<String> holders = new ArrayList<>();   // guarded by this
         private final List<String> renewals = new ArrayList<>();  // guarded by this: the holder of each renew time seen
-        private final Map<String, Duration> lateness = new HashMap<>();  // guarded by this: the least per holder
+        private final Map<String, List<Duration>> lateness = new HashMap<>();  // guarded by this: per holder, in turn
         private ZonedDateTime lastRenewTime;                      // guarded by this
+        private long lastRenewalSeen;                             // guarded by this: System.nanoTime(); 0 before the first
+        private long longestGap;                                  // guarded by this: nanoseconds
         private final AtomicBoolean closed = new AtomicBoolean();
         private final Daemon thread = new Daemon();
 
@@ -192,7 +203,7 @@ class LateRenewalIT {
                 while (!closed.get()) {
                     try {
                         Lease l = client.resources(Lease.class).inNamespace(NAMESPACE).withName(lease).get();
-                        if (l != null && l.getSpec() != null) seen(l, ZonedDateTime.now(ZoneOffset.UTC));
+                        if (l != null && l.getSpec() != null) seen(l, ZonedDateTime.now(ZoneOffset.UTC), System.nanoTime());
                         Thread.sleep(20);
                     } catch (InterruptedException e) {
                         return;
@@ -203,23 +214,31 @@ class LateRenewalIT {
             });
         }
 
-        private synchronized void seen(Lease l, ZonedDateTime at) {
+        private synchronized void seen(Lease l, ZonedDateTime at, long nanos) {
             String holder = l.getSpec().getHolderIdentity();
             if (holder != null && (holders.isEmpty() || !holders.get(holders.size() - 1).equals(holder))) holders.add(holder);
             ZonedDateTime renewed = l.getSpec().getRenewTime();
             if (renewed != null && !Objects.equals(renewed, lastRenewTime)) {
                 lastRenewTime = renewed;
+                if (lastRenewalSeen != 0) longestGap = Math.max(longestGap, nanos - lastRenewalSeen);
+                lastRenewalSeen = nanos;
                 renewals.add(holder);
-                lateness.merge(String.valueOf(holder), Duration.between(renewed, at), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+                lateness.computeIfAbsent(String.valueOf(holder), h -> new ArrayList<>()).add(Duration.between(renewed, at));
             }
         }
 
         synchronized List<String> holders() { return List.copyOf(holders); }
 
+        /** The longest time between two writes of the Lease (its renew time changed) this reader saw, so far. */
+        synchronized Duration longestGap() { return Duration.ofNanos(longestGap); }
+
         synchronized int renewalsBy(String holder) { return (int) renewals.stream().filter(holder::equals).count(); }
 
-        /** How old {@code holder}'s renew times were when this reader first saw them: the least of them. */
-        synchronized Duration lateness(String holder) { return lateness.getOrDefault(holder, Duration.ZERO); }
+        /** How old {@code holder}'s renew times were when this reader first saw them: the median. */
+        synchronized Duration lateness(String holder) {
+            List<Duration> all = lateness.getOrDefault(holder, List.of()).stream().sorted().toList();
+            return all.isEmpty() ? Duration.ZERO : all.get(all.size() / 2);
+        }
 
         @Override public void close() {
             closed.set(true);

@@ -17,19 +17,24 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on the loopback interface in front of a server on the loopback interface: every byte a client sends
  * reaches the server {@code delay} later (answers come back at once). TLS passes through untouched. As the link of one
- * replica to its API server, every request of that replica lands late, as over a slow or congested network.
+ * replica to its API server, every request of that replica lands late, as over a slow or congested network. What a
+ * client sends in the first {@link #HANDSHAKE} of a connection passes at once, so opening a connection (the TLS
+ * handshake's round trips) costs no more than reusing one: every request is late by the same delay.
  */
 final class SlowLink implements AutoCloseable {
     private static final byte[] END = new byte[0];
+    static final Duration HANDSHAKE = Duration.ofMillis(250);
 
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final long delayNanos;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final AtomicInteger connections = new AtomicInteger();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "slow-link");
         t.setDaemon(true);
@@ -50,17 +55,22 @@ final class SlowLink implements AutoCloseable {
     /** The URL to give the slow client instead of the server's. */
     String url() { return "https://127.0.0.1:" + listener.getLocalPort(); }
 
+    /** How many connections clients opened through this link. */
+    int connections() { return connections.get(); }
+
     private void accept() {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
+                connections.incrementAndGet();
                 Socket server = new Socket(target.getAddress(), target.getPort());
                 client.setTcpNoDelay(true);
                 server.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(server);
                 BlockingQueue<Chunk> inFlight = new LinkedBlockingQueue<>();
-                threads.execute(() -> read(client, inFlight));
+                long opened = System.nanoTime();
+                threads.execute(() -> read(client, opened, inFlight));
                 threads.execute(() -> deliver(inFlight, server));
                 threads.execute(() -> copy(server, client));
             } catch (IOException e) {
@@ -72,12 +82,14 @@ final class SlowLink implements AutoCloseable {
     private record Chunk(long due, byte[] bytes) {}
 
     /** Reads what the client sends, stamped with when it may reach the server. */
-    private void read(Socket from, BlockingQueue<Chunk> inFlight) {
+    private void read(Socket from, long opened, BlockingQueue<Chunk> inFlight) {
         byte[] buffer = new byte[16384];
         try {
             InputStream in = from.getInputStream();
             for (int n; (n = in.read(buffer)) >= 0; ) {
-                inFlight.add(new Chunk(System.nanoTime() + delayNanos, Arrays.copyOf(buffer, n)));
+                long now = System.nanoTime();
+                boolean handshake = now - opened < HANDSHAKE.toNanos();
+                inFlight.add(new Chunk(handshake ? now : now + delayNanos, Arrays.copyOf(buffer, n)));
             }
         } catch (IOException e) {
             // the connection closed
