@@ -60,6 +60,8 @@ class LeaderElectionIT {
             fleet.push("add the fleet", TestFleet.folder(EXAMPLES, ""));
             a.start(engineA.reconciler()::readStatusAgain);
             Await.until(Duration.ofSeconds(20), "replica-a holds the lease", () -> holder(client), "replica-a"::equals);
+            // The API server answers replica-a's write a moment before replica-a's elector hears the answer.
+            Await.until(Duration.ofSeconds(10), "replica-a knows it holds the lease", a::leading, leading -> leading);
             b.start(engineB.reconciler()::readStatusAgain);
             settle(fleet, engineA);
 

@@ -8,12 +8,12 @@ import java.time.Duration;
  * @param namespace     the Lease's namespace in the management cluster
  * @param name          the Lease's name: the whole fleet's lease (shard leases, later, are {@code <name>-shard-<n>})
  * @param identity      this replica's holder identity, unique per process
- * @param leaseDuration how long others wait after the last renewal before taking the lease over
+ * @param leaseDuration how long others wait, from when they saw the last renewal, before taking the lease over
  * @param renewDeadline how long the holder keeps trying to renew before it gives the lease up
  * @param retryPeriod   how often candidates try to acquire, and the holder renews
  * @param safetyMargin  how much sooner than {@code leaseDuration} after its last renewal the holder stops writing:
- *                      covers a write in flight, the clocks of two hosts, and the moment between fabric8 stamping the
- *                      renewal and this replica reading its own clock
+ *                      covers a write in flight and the rates of two hosts' monotonic clocks (the others count from
+ *                      when they read the renewal, which is after this replica's attempt began)
  */
 public record LeaseSettings(String namespace, String name, String identity, Duration leaseDuration, Duration renewDeadline,
                             Duration retryPeriod, Duration safetyMargin) {
