@@ -42,8 +42,15 @@ public final class BenchCommand implements Callable<Integer> {
                     + " answer, with none hung and with the last cluster hung (accepting connections, answering nothing; odd runs"
                     + " measure without the hang first, even runs with it first). dashboard: the dashboard's fleet page for the fleet"
                     + " (every app applied on every cluster, as the status records it) loaded in headless chromium, runs times each page."
+                    + " large-renders: the engine in a JVM of its own with each --heap, on a real control plane, against a chart that"
+                    + " renders 50 MiB, ten that render 8 MiB and a small app: whether it stays up, what it applies, its peak RSS."
                     + " Default: ${DEFAULT-VALUE}.")
     String scenario;
+
+    @Option(names = "--heap", split = ",", defaultValue = "512m,768m",
+            description = "The engine's heaps in the large-renders scenario (-Xmx; 768m is deploy/'s 1 GiB limit at its 75%% of the"
+                    + " memory; default: ${DEFAULT-VALUE}).")
+    List<String> heaps;
 
     @Option(names = "--pushes", defaultValue = "10", description = "Pushes each way in the hung-cluster scenario (default: ${DEFAULT-VALUE}).")
     int pushes;
@@ -94,10 +101,15 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
+        if (scenario.equals("large-renders")) {
+            Path root = work == null ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
+            new LargeRenders(heaps, out).run(root);
+            return 0;
+        }
         boolean hung = switch (scenario) {
             case "full", "dashboard" -> false;
             case "hung-cluster" -> true;
-            default -> throw new CommandLine.ParameterException(new CommandLine(this), "no scenario " + scenario + "; full, hung-cluster or dashboard");
+            default -> throw new CommandLine.ParameterException(new CommandLine(this), "no scenario " + scenario + "; full, hung-cluster, dashboard or large-renders");
         };
         List<Integer> sizes = apps != null ? apps : List.of(hung ? 100 : real ? 200 : 1000);
         int clusterCount = clusters != null ? clusters : real ? 3 : 20;

@@ -59,8 +59,9 @@ class ImageTarIT {
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/kustomize")), "kustomize");
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/helm")), "helm");
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/landlock-restrict")), "the render sandbox's launcher");
-        // The image's launcher confines what it runs: given only a folder of its own, it may not even execute helm.
-        Process confined = new ProcessBuilder(root.resolve("usr/local/bin/landlock-restrict").toString(), "-rw", dir.toString(), "--",
+        // The image's launcher confines what it runs: given only an empty folder of its own, it may not even execute helm.
+        Path own = Files.createDirectories(dir.resolve("confined"));
+        Process confined = new ProcessBuilder(root.resolve("usr/local/bin/landlock-restrict").toString(), "-rw", own.toString(), "--",
                 root.resolve("usr/local/bin/helm").toString(), "version").redirectErrorStream(true).start();
         String said = new String(confined.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertNotEquals(0, confined.waitFor(), "helm ran outside what the sandbox allowed: " + said);
