@@ -72,7 +72,12 @@ class IgnoreDifferencesIT {
 
     @Test void withoutTheRuleTheAutoscalersCountIsDriftThatWindlassMayNotTake() throws Exception {
         try (TestFleet fleet = start("")) {
-            PassReport r = fleet.pass();
+            // The pass that saw the autoscaler's count tried to take it back, and the server refused: it waits its turn.
+            PassReport waiting = fleet.pass();
+            assertTrue(waiting.plan().held().stream().anyMatch(h -> h.action().fields().contains("spec.replicas")
+                    && h.heldBy().startsWith("backing off: the same writes failed 1 time (refused by the cluster); next try at ")),
+                    "the refused write waits its turn:\n" + waiting.plan());
+            PassReport r = fleet.passAfter(Duration.ofSeconds(10));
             assertTrue(r.plan().actions().stream().anyMatch(a -> a.fields().contains("spec.replicas")), "drift on spec.replicas:\n" + r.plan());
             assertTrue(r.applied().results().stream().anyMatch(x -> !x.succeeded() && x.message().startsWith("conflict:")),
                     "the autoscaler owns the field: a conflict, reported, not forced: " + r.applied().results());

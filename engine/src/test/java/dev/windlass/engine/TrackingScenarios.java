@@ -189,7 +189,8 @@ final class TrackingScenarios {
      * holding an object, the application whose file came first keeps it.
      */
     void anOwnerStaysTheOwnerWhenANewcomerClaimsItsObject() throws Exception {
-        fleet.push("web", c -> c.write("clusters/c1.yaml", cluster()).write("apps/web/app.yaml", app("web"))
+        // force: a hand edit makes its author own the field, so server-side apply takes it back only when forced.
+        fleet.push("web", c -> c.write("clusters/c1.yaml", cluster()).write("apps/web/app.yaml", app("web") + "  syncPolicy: {force: true}\n")
                 .write("apps/web/manifests/shared.yaml", cm("shared", "", "web")));
         fleet.settle();
         fleet.push("a newcomer claims web's object, and declares a new one web also gets", c -> c
