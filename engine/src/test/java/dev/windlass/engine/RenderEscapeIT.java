@@ -70,7 +70,7 @@ class RenderEscapeIT {
         log.start();
         windlass.addAppender(log);
         root.addAppender(log);
-        try (TestFleet fleet = new TestFleet(dir, Boolean.parseBoolean(System.getProperty("escape.real", "true")))) {
+        try (TestFleet fleet = new TestFleet(dir, true)) {
             fleet.push("apps that reach for the host, and a healthy one", c -> {
                 var change = c.write("clusters/lab.yaml", fleet.clusterYaml("lab", "env: lab", 1, 0, ""))
                         .write("apps/web/app.yaml", app("web", "apps/web/src"))

@@ -46,6 +46,7 @@ public final class RenderSandbox {
     /** Folders {@code git} and its helpers are read from, for remote bases. */
     private static final List<String> SYSTEM_DIRS = List.of("/usr", "/lib", "/lib64", "/etc/ssl", "/etc/ca-certificates",
             "/etc/alternatives");
+    /** By launcher, what its check found: "" when the sandbox works, else why it cannot be had. */
     private static final Map<Path, String> PROBED = new ConcurrentHashMap<>();
 
     private final Mode mode;
@@ -129,12 +130,20 @@ public final class RenderSandbox {
             return "the render sandbox's launcher is not installed at " + launcher + ": run scripts/render-tools.sh, or set WINDLASS_TOOLS_DIR;"
                     + " the engine's --render-sandbox=off renders without it";
         }
-        return PROBED.computeIfAbsent(launcher, l -> probe(l, tools));
+        String known = PROBED.get(launcher);
+        if (known != null) return known.isEmpty() ? null : known;
+        Probe found = probe(launcher, tools);
+        // A check that could not finish (the launcher did not start or answer in time) is tried again at the next render.
+        if (found.lasting()) PROBED.put(launcher, found.why() == null ? "" : found.why());
+        return found.why();
     }
 
-    private static String probe(Path launcher, RenderTools tools) {
+    /** What a check found: why the sandbox cannot be had (null: it works), and whether that holds until a restart. */
+    private record Probe(String why, boolean lasting) {}
+
+    private static Probe probe(Path launcher, RenderTools tools) {
         Path tool = Files.isExecutable(tools.helm()) ? tools.helm() : tools.kustomize();
-        if (!Files.isExecutable(tool)) return null;  // nothing to run: the render says which tool is missing
+        if (!Files.isExecutable(tool)) return new Probe(null, false);  // nothing to run: the render says which tool is missing
         Path empty = null;
         try {
             empty = Files.createTempDirectory("windlass-sandbox-probe-");
@@ -143,22 +152,22 @@ public final class RenderSandbox {
                     .redirectErrorStream(true).redirectOutput(said.toFile()).start();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                return "the render sandbox's launcher did not answer within 10 s";
+                return new Probe("the render sandbox's launcher did not answer within 10 s", false);
             }
             String out = Files.readString(said);
             Files.delete(said);
             if (p.exitValue() == 0) {
-                return "this host's kernel does not enforce Landlock (Linux 5.13 or newer, with landlock in its lsm= list), so renders cannot"
-                        + " be confined to the repo; the engine's --render-sandbox=off renders without it";
+                return new Probe("this host's kernel does not enforce Landlock (Linux 5.13 or newer, with landlock in its lsm= list), so renders"
+                        + " cannot be confined to the repo; the engine's --render-sandbox=off renders without it", true);
             }
-            if (out.contains("execve") && out.contains("permission denied")) return null;
+            if (out.contains("execve") && out.contains("permission denied")) return new Probe(null, true);
             String first = out.strip().lines().findFirst().orElse("exit " + p.exitValue());
-            return "the render sandbox's launcher failed: " + (first.length() > 200 ? first.substring(0, 200) : first);
+            return new Probe("the render sandbox's launcher failed: " + (first.length() > 200 ? first.substring(0, 200) : first), true);
         } catch (IOException e) {
-            return "the render sandbox's launcher could not start (" + e.getClass().getSimpleName() + ")";
+            return new Probe("the render sandbox's launcher could not start (" + e.getClass().getSimpleName() + ")", false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "interrupted while checking the render sandbox";
+            return new Probe("interrupted while checking the render sandbox", false);
         } finally {
             if (empty != null) empty.toFile().delete();
         }

@@ -163,10 +163,10 @@ public final class AppRendering implements AutoCloseable {
         if (slow != null) {
             // Every render started at once (each reads its files now), then waited for while any is getting anywhere.
             List<java.util.concurrent.CompletableFuture<RenderResult>> started = new ArrayList<>();
-            Budget none = new Budget(renderer.limits().maxTotalBytes());  // only asked whether a known size fits at all
+            Budget alone = new Budget(renderer.limits().maxTotalBytes());  // only asked whether a known size fits at all
             for (Application app : desired.apps().values()) {
                 if (app.render() == null || !app.valid()) continue;
-                render(app, desired, snapshot, servers, new ArrayList<>(), none, (s, r) -> {
+                render(app, desired, snapshot, servers, new ArrayList<>(), alone, (s, r) -> {
                     started.add(renderer.start(s, r));
                     return PENDING;
                 });
@@ -271,7 +271,8 @@ public final class AppRendering implements AutoCloseable {
                 continue;
             }
             inputs.putAll(renderer.reads(snapshot, request));
-            String key = renderer.keyOf(snapshot, request);
+            // The render's key is worked out again only when some render was refused for its size (rare).
+            String key = tooLarge.isEmpty() ? null : renderer.keyOf(snapshot, request);
             Long known = key == null ? null : tooLarge.get(key);
             if (known != null) {
                 String over = budget.over(known);

@@ -62,14 +62,14 @@ public final class KustomizeReach {
             refs.addAll(chartRepositories(m));
             refs.addAll(configReferences(m, dir, files, read));
             for (Ref ref : refs) {
-                String at = k + ":" + position(text, ref.value());
+                java.util.function.Supplier<String> at = () -> k + ":" + position(text, ref.value());  // only for a problem: a scan of the file
                 if (ref.value().regionMatches(true, 0, "file:", 0, 5)) {
-                    problems.add(at + ": " + ref.value() + " is a file URL, which a render never follows; name a path in the repo instead");
+                    problems.add(at.get() + ": " + ref.value() + " is a file URL, which a render never follows; name a path in the repo instead");
                     continue;
                 }
                 if (ref.remote() || remote(ref.value())) {
                     if (!allowRemote) {
-                        problems.add(at + ": " + (ref.remote() ? "chart repository " : "remote base ") + ref.value() + " is not allowed: remote"
+                        problems.add(at.get() + ": " + (ref.remote() ? "chart repository " : "remote base ") + ref.value() + " is not allowed: remote"
                                 + " sources need the engine's --render-allow=remote-bases and Settings spec.render.allowRemoteBases: true");
                     } else {
                         remotes.add(ref.value());
@@ -78,7 +78,7 @@ public final class KustomizeReach {
                 }
                 String target = Reach.resolve(dir, ref.value());
                 if (target == null) {
-                    problems.add(at + ": " + ref.value() + " leads out of the repo; a kustomization may only name files and folders in it");
+                    problems.add(at.get() + ": " + ref.value() + " leads out of the repo; a kustomization may only name files and folders in it");
                     continue;
                 }
                 if (files.containsKey(target)) reached.put(target, files.get(target));
