@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,6 +86,18 @@ public final class KubeApiServer implements AutoCloseable {
 
     /** Writes a kubeconfig for the admin user that trusts the server's own certificate; returns {@code file}. */
     public Path kubeconfig(Path file) {
+        return kubeconfig(file, "admin");
+    }
+
+    /** The users besides the admin ({@code user-1} to {@code user-4}), each allowed everything, whose writes are audited. */
+    public static List<String> users() { return Servers.USERS; }
+
+    /**
+     * Writes a kubeconfig for {@code user} (the admin, or one of {@link #users()}) that trusts the server's own
+     * certificate; returns {@code file}.
+     */
+    public Path kubeconfig(Path file, String user) {
+        String token = user.equals("admin") ? servers.token() : servers.token(user);
         try {
             String ca = Base64.getEncoder().encodeToString(Files.readAllBytes(servers.servingCert()));
             Files.writeString(file, """
@@ -94,17 +107,26 @@ public final class KubeApiServer implements AutoCloseable {
                     - name: kube-test
                       cluster: {server: "%s", certificate-authority-data: "%s"}
                     users:
-                    - name: admin
+                    - name: %s
                       user: {token: "%s"}
                     contexts:
                     - name: kube-test
-                      context: {cluster: kube-test, user: admin, namespace: default}
+                      context: {cluster: kube-test, user: %s, namespace: default}
                     current-context: kube-test
-                    """.formatted(servers.url(), ca, servers.token()), StandardCharsets.UTF_8);
+                    """.formatted(servers.url(), ca, user, token, user), StandardCharsets.UTF_8);
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The writes of {@link #users()} that the server audited, oldest first, as it logged them before answering: which
+     * user created, updated, patched or deleted which object, with the request's body for ConfigMaps, Secrets and
+     * Namespaces.
+     */
+    public List<AuditedWrite> auditedWrites() {
+        return AuditedWrite.read(servers.auditLog());
     }
 
     /** The server's request counters now; take two and use {@link RequestCounts#since} for what happened between. */

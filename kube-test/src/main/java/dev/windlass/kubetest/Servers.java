@@ -66,13 +66,54 @@ final class Servers {
     private Binaries binaries;
     private ServiceAccountKeys keys;
     private Path tokens;
+    private Path auditPolicy;
+    private final java.util.Map<String, String> userTokens = new java.util.TreeMap<>();
+
+    /**
+     * Users besides the admin, each with a token of its own and in {@code system:masters}: a test that runs several
+     * processes gives each its own user, and the audit log ({@link #auditLog()}) says which of them wrote what.
+     */
+    static final List<String> USERS = List.of("user-1", "user-2", "user-3", "user-4");
 
     private void startApiServer(Binaries binaries) throws IOException {
         this.binaries = binaries;
         this.keys = ServiceAccountKeys.writeTo(work);
-        this.tokens = Files.writeString(work.resolve("tokens.csv"), token + ",admin,admin,system:masters\n");
+        StringBuilder csv = new StringBuilder(token + ",admin,admin,system:masters\n");
+        for (String user : USERS) {
+            String t = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+            userTokens.put(user, t);
+            csv.append(t).append(',').append(user).append(',').append(user).append(",system:masters\n");
+        }
+        this.tokens = Files.writeString(work.resolve("tokens.csv"), csv.toString());
+        // Only the extra users' writes are audited: the admin's (tests, the shared control planes' own checks) and the
+        // controllers' are not, so the log costs nothing to tests that do not use it.
+        String users = String.join(", ", USERS);
+        this.auditPolicy = Files.writeString(work.resolve("audit-policy.yaml"), """
+                apiVersion: audit.k8s.io/v1
+                kind: Policy
+                omitStages: [RequestReceived]
+                rules:
+                - level: Request
+                  users: [%s]
+                  verbs: [create, update, patch, delete, deletecollection]
+                  resources: [{group: "", resources: [configmaps, secrets, namespaces]}]
+                - level: Metadata
+                  users: [%s]
+                  verbs: [create, update, patch, delete, deletecollection]
+                - level: None
+                """.formatted(users, users));
         startApiServer(keys, tokens);
     }
+
+    /** The token of one of {@link #USERS}. */
+    String token(String user) {
+        String t = userTokens.get(user);
+        if (t == null) throw new IllegalArgumentException("no user " + user + "; the users are " + USERS);
+        return t;
+    }
+
+    /** The audit log: one JSON event a line, for the writes of {@link #USERS} only. */
+    Path auditLog() { return work.resolve("audit.log"); }
 
     /** Stops the API server process; etcd and every file stay. Connections are refused until {@link #startAgain()}. */
     synchronized void stopApiServer() {
@@ -99,6 +140,7 @@ final class Servers {
                 "--service-account-key-file=" + keys.publicKey(),
                 "--service-account-signing-key-file=" + keys.privateKey(),
                 "--token-auth-file=" + tokens,
+                "--audit-policy-file=" + auditPolicy, "--audit-log-path=" + auditLog(), "--audit-log-mode=blocking",
                 "--authorization-mode=RBAC",
                 // Room for 65,000 ClusterIP Services: a /24 fills at 254, which a fleet-sized benchmark passes.
                 "--service-cluster-ip-range=10.0.0.0/16",
