@@ -35,12 +35,14 @@ final class LeaderOptions {
 
     @Option(names = "--shards", paramLabel = "N",
             description = "cut the fleet into N shards by cluster, one Lease each (<lease-name>-shard-<n>); each replica acts for the "
-                    + "shards it holds, the holder of shard 0 makes the fleet-wide decisions (implies --leader-elect)")
+                    + "shards it holds, the shards spread over the replicas up (N/replicas each), the holder of shard 0 makes the "
+                    + "fleet-wide decisions (implies --leader-elect)")
     Integer shards;
 
     @Option(names = "--preferred-shards", paramLabel = "N[,N...]", split = ",",
-            description = "shards this replica stands for at once; the others a lease duration later each (default: the "
-                    + "StatefulSet ordinal at the end of the pod's name, modulo --shards, else none)")
+            description = "shards this replica prefers, a hint: a free one waits a little for it, and it keeps them longest when "
+                    + "the shards spread to another replica (default: the StatefulSet ordinal at the end of the pod's name, modulo "
+                    + "--shards, else none)")
     java.util.List<Integer> preferredShards;
 
     @Option(names = "--lease-duration", paramLabel = "DURATION",

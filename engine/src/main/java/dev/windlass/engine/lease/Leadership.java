@@ -33,6 +33,7 @@ public final class Leadership implements WriteFence, AutoCloseable {
     private final LeaseSettings settings;
     private final Executor renewals;
     private final String shard;
+    private final RenewalTrackingLock.TakeGate gate;
     private volatile boolean leading;
     private volatile boolean known;
     private volatile String holder = "";
@@ -48,10 +49,16 @@ public final class Leadership implements WriteFence, AutoCloseable {
 
     /** @param shard the value of the Lease's {@value #SHARD_LABEL} label: {@code fleet}, or a shard's number */
     public Leadership(KubernetesClient client, LeaseSettings settings, Executor renewals, String shard) {
+        this(client, settings, renewals, shard, RenewalTrackingLock.TakeGate.ALWAYS);
+    }
+
+    /** @param gate asked before this replica takes the lease while it is free: how shards spread over the replicas */
+    Leadership(KubernetesClient client, LeaseSettings settings, Executor renewals, String shard, RenewalTrackingLock.TakeGate gate) {
         this.client = client;
         this.settings = settings;
         this.renewals = renewals;
         this.shard = shard;
+        this.gate = gate;
     }
 
     /** Stands as a candidate; {@code onLeading} runs (on the elector's thread, so it must not block) each time this replica becomes the holder. */
@@ -65,7 +72,8 @@ public final class Leadership implements WriteFence, AutoCloseable {
         if (closed) return;
         RenewalTrackingLock tracked = new RenewalTrackingLock(new LeaseLock(new ObjectMetaBuilder()
                 .withNamespace(settings.namespace()).withName(settings.name())
-                .addToLabels("app.kubernetes.io/name", "windlass").addToLabels(SHARD_LABEL, shard).build(), settings.identity()), () -> known = true);
+                .addToLabels("app.kubernetes.io/name", "windlass").addToLabels(SHARD_LABEL, shard).build(), settings.identity()), () -> known = true,
+                gate);
         lock = tracked;
         LeaderElector elector = new LeaderElector(client, new LeaderElectionConfigBuilder()
                 .withName("windlass")
@@ -103,7 +111,7 @@ public final class Leadership implements WriteFence, AutoCloseable {
     }
 
     private void newHolder(String identity) {
-        holder = identity == null ? "" : identity;
+        holder = identity == null || identity.equals(RenewalTrackingLock.HELD_BACK) ? "" : identity;
     }
 
     /** Whether this replica holds the lease as the elector last saw it (the fence also asks how long ago it renewed). */
@@ -114,6 +122,30 @@ public final class Leadership implements WriteFence, AutoCloseable {
 
     /** The holder the elector last saw ("" when none). */
     public String holder() { return holder; }
+
+    /**
+     * Who holds the lease now as this replica reads it: this replica while it leads, else another whose record has not
+     * stood unchanged for its duration; empty when the lease is free or expired.
+     */
+    public Optional<String> liveHolder() {
+        if (leading) return Optional.of(settings.identity());
+        RenewalTrackingLock tracked = lock;
+        return tracked == null ? Optional.empty() : tracked.liveHolder();
+    }
+
+    /**
+     * Gives the lease up and stands again as a candidate: the fence closes first, then the elector writes the Lease
+     * free, so another replica takes it at once. Called between passes, when shards spread to a replica holding fewer.
+     */
+    public void release() {
+        CompletableFuture<?> running;
+        synchronized (this) {
+            running = candidacy;
+        }
+        leading = false;
+        if (running != null) running.cancel(true);
+        log.info("{}: {} gave it up between passes, for a replica that holds fewer shards", settings.describe(), settings.identity());
+    }
 
     public LeaseSettings settings() { return settings; }
 

@@ -94,6 +94,8 @@ public final class Engine implements AutoCloseable {
         // A fence that is a replica's shard leases makes every pass act for the shards it holds then.
         this.reconciler = new Reconciler(mirror, branch, status, fleet, clock, new Pinning(mirror, status, env), fence,
                 fence instanceof Shards shards ? shards : null, replica);
+        // A replica gives up a shard, to spread them, only between two of its passes.
+        if (fence instanceof Shards shards) shards.spreadBetweenPasses(reconciler::betweenPasses);
         reconciler.onPass((report, state) -> views.publish(new FleetView(clock.instant(), branch, report.source(), state, report.desired(),
                 report.plan(), reviewPlans())));
         java.util.function.Supplier<dev.windlass.policy.state.EngineState> recordedState = () -> {

@@ -130,6 +130,9 @@ public final class Reconciler {
         this.authorEmail = "windlass@localhost";
     }
 
+    /** Runs {@code task} between two passes, never during one: where a replica hands a shard over to spread them. */
+    public synchronized void betweenPasses(Runnable task) { task.run(); }
+
     /**
      * One pass. Its logs carry the short source commit (MDC key {@code pass}) once it is known; a pass that fails is
      * logged here, with its stack trace, and thrown.

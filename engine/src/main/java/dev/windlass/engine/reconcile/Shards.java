@@ -20,6 +20,12 @@ public interface Shards extends WriteFence {
     /** The shards the pass starting now acts for: the fence answers for these until the next call. */
     void passOn(SortedSet<Integer> shards);
 
+    /**
+     * Where the passes run: {@code boundary} runs what it is given between two passes, never during one. A replica gives
+     * up a shard there to spread the shards over the replicas, with no write of its own in flight.
+     */
+    default void spreadBetweenPasses(java.util.function.Consumer<Runnable> boundary) {}
+
     /** Who holds which shard, as this replica last saw it, in one line. */
     String describe();
 }

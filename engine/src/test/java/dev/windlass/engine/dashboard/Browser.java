@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Assumptions;
  * Debian's chromium, headless, driven through its chromedriver (both installed by scripts/browser-test-env.sh). A fresh
  * profile each time; the flags keep it from reaching for anything outside (this network refuses it).
  */
-final class Browser implements AutoCloseable {
+public final class Browser implements AutoCloseable {
     static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("WINDLASS_CHROMIUM", "/usr/bin/chromium"));
     static final Path DRIVER = Path.of(System.getenv().getOrDefault("WINDLASS_CHROMEDRIVER", "/usr/bin/chromedriver"));
 
@@ -31,7 +31,7 @@ final class Browser implements AutoCloseable {
     private final Path profile;
 
     /** Skips the calling test when browser tests are switched off; fails when the browser is missing otherwise. */
-    static Browser open(Path shots) throws IOException {
+    public static Browser open(Path shots) throws IOException {
         Assumptions.assumeFalse(Boolean.getBoolean("windlass.skipBrowserTests"), "-DskipBrowserTests");
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(DRIVER)) {
             throw new IllegalStateException(CHROMIUM + " or " + DRIVER + " is missing: run scripts/browser-test-env.sh (the build runs it "
@@ -54,19 +54,19 @@ final class Browser implements AutoCloseable {
         driver.manage().window().setSize(new Dimension(1400, 1000));
     }
 
-    void go(String url) { driver.get(url); }
+    public void go(String url) { driver.get(url); }
 
-    WebElement find(String css) { return driver.findElement(By.cssSelector(css)); }
+    public WebElement find(String css) { return driver.findElement(By.cssSelector(css)); }
 
-    List<WebElement> all(String css) { return driver.findElements(By.cssSelector(css)); }
+    public List<WebElement> all(String css) { return driver.findElements(By.cssSelector(css)); }
 
     /** What a person reads in the element: its rendered text. */
-    String text(String css) { return find(css).getText(); }
+    public String text(String css) { return find(css).getText(); }
 
     Object script(String js, Object... args) { return ((JavascriptExecutor) driver).executeScript(js, args); }
 
     /** Saves the whole page as a PNG under the screenshots folder, and returns where. */
-    Path screenshot(String name) {
+    public Path screenshot(String name) {
         try {
             Object height = script("return Math.max(document.body.scrollHeight, 1000);");
             driver.manage().window().setSize(new Dimension(1400, Math.min(4000, ((Number) height).intValue() + 40)));
@@ -83,7 +83,7 @@ final class Browser implements AutoCloseable {
      * Polls until {@code done} holds (a page mid-update may throw: that counts as not yet), failing with {@code what}
      * and a screenshot after {@code limit}.
      */
-    void await(Supplier<Boolean> done, Duration limit, String what) {
+    public void await(Supplier<Boolean> done, Duration limit, String what) {
         try {
             dev.windlass.kubetest.Await.until(limit, what, () -> {
                 try {

@@ -112,8 +112,8 @@ class InstallIT {
             }));
             forbidden(() -> engine.secrets().inNamespace(NS).withName("cluster-eu-1").delete());
             forbidden(() -> engine.leases().inNamespace("default").resource(lease("default", "elsewhere")).create());
-            forbidden(() -> engine.leases().inNamespace(NS).list());
-            forbidden(() -> engine.leases().inNamespace(NS).withName("windlass-shard-0").delete());
+            forbidden(() -> engine.leases().inNamespace("default").list());
+            forbidden(() -> engine.leases().inNamespace("default").withName("anything").delete());
             forbidden(() -> engine.nodes().withName("node-0").delete());
             forbidden(() -> engine.nodes().list());
             forbidden(() -> engine.namespaces().withName(NS).delete());
@@ -193,13 +193,25 @@ class InstallIT {
         } finally {
             renewals.shutdownNow();
         }
-        // windlass run --shards: one Lease per shard, under the same rules.
-        try (ShardLeases shards = ShardLeases.stand(engine, LeaseSettings.defaults(NS, "sharded", "replica-c"), 2,
-                new java.util.TreeSet<>(java.util.Set.of(0, 1)), shard -> {})) {
+        // windlass run --shards: one Lease per shard, under the same rules, renewed (fabric8 patches the Lease) for two
+        // lease durations without losing it; and a presence Lease, listed, and deleted as the replica stops.
+        LeaseSettings quick = new LeaseSettings(NS, "sharded", "replica-c", Duration.ofSeconds(4), Duration.ofSeconds(3),
+                Duration.ofMillis(500), Duration.ofSeconds(1));
+        try (ShardLeases shards = ShardLeases.stand(engine, quick, 2, new java.util.TreeSet<>(java.util.Set.of(0, 1)), shard -> {})) {
             Await.until(Duration.ofSeconds(30), "replica-c to hold both shards' Leases as the engine's ServiceAccount", shards::writable,
                     java.util.Set.of(0, 1)::equals);
-            assertEquals("replica-c", admin.leases().inNamespace(NS).withName("sharded-shard-1").get().getSpec().getHolderIdentity());
+            Lease held = admin.leases().inNamespace(NS).withName("sharded-shard-1").get();
+            assertEquals("replica-c", held.getSpec().getHolderIdentity());
+            Thread.sleep(quick.leaseDuration().multipliedBy(2).toMillis());
+            Lease later = admin.leases().inNamespace(NS).withName("sharded-shard-1").get();
+            assertEquals("replica-c", later.getSpec().getHolderIdentity(), "renewed, not lost");
+            assertTrue(later.getSpec().getRenewTime().isAfter(held.getSpec().getRenewTime()), "renewed as the engine's ServiceAccount");
+            assertEquals(java.util.Set.of(0, 1), shards.writable());
+            assertEquals(1, admin.leases().inNamespace(NS).withLabel("windlass.dev/replica-of", "sharded").list().getItems().size(),
+                    "its presence");
         }
+        assertEquals(0, admin.leases().inNamespace(NS).withLabel("windlass.dev/replica-of", "sharded").list().getItems().size(),
+                "its presence deleted as it stopped");
     }
 
     private static List<Pod> awaitRunningPods() {

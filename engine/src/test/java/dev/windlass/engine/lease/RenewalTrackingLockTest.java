@@ -39,7 +39,7 @@ class RenewalTrackingLockTest {
     final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     final MutableClock wall = new MutableClock(START);
     final MemoryLock server = new MemoryLock("me");
-    final RenewalTrackingLock lock = new RenewalTrackingLock(server, () -> {}, nanos::get, wall);
+    final RenewalTrackingLock lock = new RenewalTrackingLock(server, () -> {}, RenewalTrackingLock.TakeGate.ALWAYS, nanos::get, wall);
 
     /** Both clocks move on together, as they do on a host whose wall clock is not stepped. */
     void elapse(Duration d) {
@@ -58,6 +58,67 @@ class RenewalTrackingLockTest {
     }
 
     ZonedDateTime wallNow() { return ZonedDateTime.ofInstant(wall.instant(), ZoneOffset.UTC); }
+
+    @Test
+    void aFreeOrExpiredLeaseIsTakenOnlyWhenTheGateSaysSoAndTheGateHearsHowLongItHasBeenFree() {
+        List<Duration> asked = new CopyOnWriteArrayList<>();
+        boolean[] allow = {false};
+        RenewalTrackingLock gated = new RenewalTrackingLock(server, () -> {}, freeFor -> {
+            asked.add(freeFor);
+            return allow[0];
+        }, nanos::get, wall);
+        server.record = null;
+        LeaderElectionRecord none = gated.get(null);
+        assertFalse(electorWouldTake(none), "no Lease yet, held back: handed as renewed just now");
+        assertEquals(RenewalTrackingLock.HELD_BACK, none.getHolderIdentity());
+        server.record = new LeaderElectionRecord("", LEASE, wallNow(), wallNow(), 3);  // released by its holder
+        elapse(Duration.ofSeconds(2));
+        assertFalse(electorWouldTake(gated.get(null)));
+        elapse(Duration.ofSeconds(2));
+        assertFalse(electorWouldTake(gated.get(null)));
+        assertEquals(List.of(Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(4)), asked,
+                "free since the first read: the released record counts on from the missing one");
+        allow[0] = true;
+        assertTrue(electorWouldTake(gated.get(null)), "the gate lets it through");
+
+        // Held by another and renewed: the gate is not asked. Once it stood unchanged for its duration, it is.
+        asked.clear();
+        server.record = held("r1", wallNow(), 4);
+        allow[0] = false;
+        assertFalse(electorWouldTake(gated.get(null)));
+        elapse(LEASE.plusMillis(1));
+        assertEquals(List.of(), asked);
+        LeaderElectionRecord expired = gated.get(null);
+        assertFalse(electorWouldTake(expired), "expired, but held back");
+        assertEquals("r1", expired.getHolderIdentity());
+        assertEquals(List.of(Duration.ZERO), asked);
+        assertTrue(gated.liveHolder().isEmpty(), "an expired holder is not a live one");
+        allow[0] = true;
+        elapse(Duration.ofSeconds(1));
+        assertTrue(electorWouldTake(gated.get(null)));
+        assertEquals(Duration.ofSeconds(1), asked.get(asked.size() - 1));
+    }
+
+    @Test
+    void aReleasedLeaseNamesNoHolderAndIsNotRenewedBackWithoutTheGate() {
+        boolean[] allow = {true};
+        RenewalTrackingLock gated = new RenewalTrackingLock(server, () -> {}, freeFor -> allow[0], nanos::get, wall);
+        server.record = null;
+        gated.get(null);
+        gated.create(null, held("me", wallNow(), 0));
+        assertTrue(gated.lastRenewal().isPresent());
+        // fabric8's release: no holder, a one-second duration.
+        gated.update(null, new LeaderElectionRecord(null, Duration.ofSeconds(1), wallNow(), wallNow(), 0));
+        assertEquals("", server.record.getHolderIdentity(), "written with an empty holder, which a merge patch keeps");
+        assertTrue(gated.lastRenewal().isEmpty());
+        // Had the holder stayed (a server that kept it), the record would still name this replica: not its own any more.
+        server.record = new LeaderElectionRecord("me", Duration.ofSeconds(1), wallNow(), wallNow(), 0);
+        allow[0] = false;
+        elapse(Duration.ofSeconds(2));
+        LeaderElectionRecord handed = gated.get(null);
+        assertFalse(electorWouldTake(handed) || handed.getHolderIdentity().equals("me"),
+                "a lease this replica gave up is taken back only when the gate says so");
+    }
 
     @Test
     void aLeaseWhoseRenewTimeWasWrittenStaleIsNotTakenUntilItStoodUnchangedForALeaseDuration() {
@@ -141,7 +202,7 @@ class RenewalTrackingLockTest {
     void theElectorTakesALeaseOnlyALeaseDurationAfterThisReplicaFirstSawIt() throws Exception {
         ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
         server.record = new LeaderElectionRecord("r1", LEASE, now.minusMinutes(5), now.minusMinutes(1), 4);
-        RenewalTrackingLock tracked = new RenewalTrackingLock(server, () -> {}, nanos::get, Clock.systemUTC());
+        RenewalTrackingLock tracked = new RenewalTrackingLock(server, () -> {}, RenewalTrackingLock.TakeGate.ALWAYS, nanos::get, Clock.systemUTC());
         AtomicInteger started = new AtomicInteger();
         ExecutorService renewals = Executors.newSingleThreadExecutor();
         LeaderElector elector = new LeaderElector(null, new LeaderElectionConfigBuilder()
