@@ -84,13 +84,16 @@ public final class FleetPage {
 
     public record Model(List<Column> clusters, List<Row> rows, Counts counts, List<PageLink> pages, String previous, String next,
                         int page, int pageCount, String label, String clusterLabel, String name, List<ProblemOption> problems, List<Problem> repoProblems,
-                        boolean empty) {
+                        boolean empty, ShardPanel shards) {
         public boolean hasRepoProblems() { return !repoProblems.isEmpty(); }
     }
 
     private FleetPage() {}
 
-    public static Model of(FleetView view, Filter filter, GitLinks links) {
+    public static Model of(FleetView view, Filter filter, GitLinks links) { return of(view, filter, links, null); }
+
+    /** @param shards who holds which shard now, or null on an engine without shards */
+    public static Model of(FleetView view, Filter filter, GitLinks links, dev.windlass.policy.shard.ShardSpread shards) {
         Holds holds = new Holds(view);
         List<Column> columns = new ArrayList<>();
         Map<String, String> wantedClusters = filter.clusterLabels();
@@ -134,7 +137,7 @@ public final class FleetPage {
         return new Model(columns, List.copyOf(shown), new Counts(appNames.size(), matching.size(), outOfSync, degraded, held, invalid),
                 pageCount > 1 ? pages : List.of(), page > 1 ? "/" + filter.query(page - 1) : null,
                 page < pageCount ? "/" + filter.query(page + 1) : null, page, pageCount, filter.label(), filter.clusterLabel(), filter.name(), options, repoProblems,
-                matching.isEmpty());
+                matching.isEmpty(), shards == null ? null : ShardPanel.of(shards, view.desired().clusters()));
     }
 
     private static boolean matchesLabels(Map<String, String> labels, Map<String, String> wanted) {

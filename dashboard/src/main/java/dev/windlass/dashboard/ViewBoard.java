@@ -30,6 +30,7 @@ public final class ViewBoard {
     public record Blocked(Instant from, Instant until, String reason, String message) {}
 
     private volatile FleetView latest;
+    private volatile java.util.function.Supplier<dev.windlass.policy.shard.ShardSpread> shards;
     private volatile long passes;
     private final Map<String, Deque<Sample>> reachability = new HashMap<>();
     private final Map<String, List<Blocked>> blocked = new HashMap<>();
@@ -63,6 +64,15 @@ public final class ViewBoard {
     public synchronized void reviews(SortedMap<String, String> reviews) {
         if (latest != null) latest = latest.withReviews(reviews);
         passes++;
+    }
+
+    /** Where a sharded replica reads who holds which shard now (the Leases, not a pass's view). */
+    public void shards(java.util.function.Supplier<dev.windlass.policy.shard.ShardSpread> spread) { this.shards = spread; }
+
+    /** Who holds which shard now, or null on an engine without shards. */
+    public dev.windlass.policy.shard.ShardSpread shardSpread() {
+        var s = shards;
+        return s == null ? null : s.get();
     }
 
     /** The latest view, or null before the first pass ended. */

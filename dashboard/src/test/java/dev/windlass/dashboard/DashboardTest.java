@@ -76,6 +76,26 @@ class DashboardTest {
     }
 
     @Test
+    void aShardedReplicaShowsWhoHoldsWhichShardAndWhichReplicasAreUp() throws Exception {
+        ViewBoard board = serve(null, null);
+        board.publish(Views.view(0, "ready 0/2", null, Views.NOW));
+        assertFalse(get("/").body().contains("id=\"shards\""), "no section on an engine without shards");
+        java.util.SortedMap<Integer, String> holders = new java.util.TreeMap<>(java.util.Map.of(0, "r-a_1", 1, "r-b_2", 2, "r-a_1"));
+        java.util.SortedMap<String, dev.windlass.policy.shard.ShardSpread.Replica> up = new java.util.TreeMap<>(java.util.Map.of(
+                "r-b_2", new dev.windlass.policy.shard.ShardSpread.Replica(true, new java.util.TreeSet<>()),
+                "r-c_3", new dev.windlass.policy.shard.ShardSpread.Replica(false, new java.util.TreeSet<>())));
+        board.shards(() -> new dev.windlass.policy.shard.ShardSpread(4, "r-a_1", holders, up));
+        String page = get("/").body();
+        assertTrue(page.contains("r-a_1 holds 2 of 4 shards; 3 replicas up, 1 or 2 shards each once spread."), page);
+        assertTrue(Pattern.compile("<tr data-shard=\"0\"><th scope=\"row\">0</th><td>r-a_1 <strong>\\(this replica\\)</strong></td>").matcher(page).find(), page);
+        assertTrue(page.contains("<tr data-shard=\"1\"><th scope=\"row\">1</th><td>r-b_2</td>"), page);
+        assertTrue(page.contains("<tr data-shard=\"3\"><th scope=\"row\">3</th><td><span class=\"badge warn\">free</span></td>"), page);
+        assertTrue(page.contains("<li data-replica=\"r-c_3\">r-c_3: holds 0, just up: no shard is given to it yet</li>"), page);
+        assertTrue(get("/api/fleet").body().contains("\"shards\":{\"rows\":[{\"shard\":0,\"holder\":\"r-a_1\",\"mine\":true"),
+                "the JSON says the same");
+    }
+
+    @Test
     void filtersByProblemAndByLabelAndPagesLargeFleets() throws Exception {
         ViewBoard board = serve(null, null);
         board.publish(Views.view(120, "ready 0/2", null, Views.NOW));

@@ -122,7 +122,12 @@ final class RunCommand implements Callable<Integer> {
                 leader.identity());
         Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready,
                 dashboard.handler(engine.views(), spec));
-        if (shards != null) daemon.readyOnlyWhen(shards::unknown);
+        if (shards != null) {
+            daemon.readyOnlyWhen(shards::unknown);
+            // Who holds what, from the Leases at each look: on /metrics and on the dashboard's fleet page.
+            daemon.metrics().watchShards(() -> shards.spread(true));
+            engine.views().shards(() -> shards.spread(true));
+        }
         daemon.start();
         taken.set(() -> {
             engine.reconciler().readStatusAgain();

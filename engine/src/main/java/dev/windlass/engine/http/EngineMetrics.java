@@ -52,7 +52,6 @@ public final class EngineMetrics {
         Map<Integer, Integer> clusters = new TreeMap<>();
         scope.assignment().owners().values().forEach(s -> clusters.merge(s, 1, Integer::sum));
         for (int shard = 0; shard < count; shard++) {
-            shardGauge("windlass.shard.held", "1 while this replica holds the shard's Lease", shard).set(scope.held().contains(shard) ? 1 : 0);
             shardGauge("windlass.shard.clusters", "clusters the shard owns", shard).set(clusters.getOrDefault(shard, 0));
         }
         for (int shard : scope.held()) {
@@ -68,9 +67,23 @@ public final class EngineMetrics {
         }
     }
 
-    /** A replica that holds no shard: it runs no pass, and holds none. */
-    public void holdsNoShard() {
-        shardGauges.forEach((key, gauge) -> { if (key.startsWith("windlass.shard.held/")) gauge.set(0); });
+    /**
+     * Who holds what, read from the Leases at each scrape (not from the last pass, so a replica that holds no shard and
+     * runs no pass says so too): per shard, 1 while this replica holds it ({@code windlass_shard_held}); the shards it
+     * holds ({@code windlass_shards_held}); and the replicas up as it reads their presence ({@code windlass_replicas_up}).
+     * Scraped from every replica, they say which replica holds which shard.
+     */
+    public void watchShards(java.util.function.Supplier<dev.windlass.policy.shard.ShardSpread> spread) {
+        int count = spread.get().shards();
+        for (int shard = 0; shard < count; shard++) {
+            int s = shard;
+            io.micrometer.core.instrument.Gauge.builder("windlass.shard.held", () -> spread.get().mine().contains(s) ? 1 : 0)
+                    .description("1 while this replica holds the shard's Lease").tag("shard", Integer.toString(shard)).register(registry);
+        }
+        io.micrometer.core.instrument.Gauge.builder("windlass.shards.held", () -> spread.get().mine().size())
+                .description("shards whose Lease this replica holds").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("windlass.replicas.up", () -> spread.get().replicas().size())
+                .description("replicas up (this one included), as this replica reads their presence Leases").register(registry);
     }
 
     private AtomicInteger shardGauge(String name, String description, int shard) {

@@ -28,6 +28,9 @@ public final class Daemon implements AutoCloseable {
     private final EngineHttp http;
     private final PassHealth health;
     private final EngineMetrics metrics = new EngineMetrics();
+
+    /** What {@code /metrics} serves. */
+    public EngineMetrics metrics() { return metrics; }
     /** Held for the whole of a pass and its reviews: shutdown waits on it. */
     private final ReentrantLock passing = new ReentrantLock();
     private volatile boolean stopping;
@@ -128,7 +131,6 @@ public final class Daemon implements AutoCloseable {
             // A replica without the lease stands by; one that lost it mid-pass stopped writing. Neither is a failed pass.
             log.info("{}", e.getMessage());
             health.standingBy(e.getMessage());
-            metrics.holdsNoShard();
             return null;
         } catch (Exception e) {
             // The reconciler has logged it, with its stack trace.

@@ -39,14 +39,25 @@ class ShardMetricsTest {
                 Map.of(), false), new ApplyResult(List.of(new ActionResult(create, Outcome.Created, "", false))), List.of(),
                 new CommitOutcome.Unchanged(Optional.empty()), 0, null, 0, ShardScope.of(Set.of(1), assignment));
         EngineMetrics metrics = new EngineMetrics();
+        java.util.concurrent.atomic.AtomicReference<dev.windlass.policy.shard.ShardSpread> leases = new java.util.concurrent.atomic.AtomicReference<>(
+                spread(Map.of(0, "other_1", 1, "me_1")));
+        metrics.watchShards(leases::get);
         metrics.passed(report, Duration.ofMillis(40));
         String text = metrics.scrape();
         for (String line : List.of("windlass_shard_held{shard=\"0\"} 0.0", "windlass_shard_held{shard=\"1\"} 1.0",
                 "windlass_shard_clusters{shard=\"0\"} 1.0", "windlass_shard_clusters{shard=\"1\"} 2.0",
-                "windlass_shard_passes_total{shard=\"1\"} 1.0", "windlass_shard_actions_total{outcome=\"Created\",shard=\"1\"} 1.0")) {
+                "windlass_shard_passes_total{shard=\"1\"} 1.0", "windlass_shard_actions_total{outcome=\"Created\",shard=\"1\"} 1.0",
+                "windlass_shards_held 1.0", "windlass_replicas_up 2.0")) {
             assertTrue(text.contains(line), line + " in\n" + text);
         }
-        metrics.holdsNoShard();
-        assertTrue(metrics.scrape().contains("windlass_shard_held{shard=\"1\"} 0.0"));
+        // It gave shard 1 up: the next scrape says so, with no pass in between.
+        leases.set(spread(Map.of(0, "other_1", 1, "other_1")));
+        String after = metrics.scrape();
+        assertTrue(after.contains("windlass_shard_held{shard=\"1\"} 0.0") && after.contains("windlass_shards_held 0.0"), after);
+    }
+
+    private static dev.windlass.policy.shard.ShardSpread spread(Map<Integer, String> holders) {
+        return new dev.windlass.policy.shard.ShardSpread(2, "me_1", new java.util.TreeMap<>(holders), new java.util.TreeMap<>(Map.of(
+                "other_1", new dev.windlass.policy.shard.ShardSpread.Replica(true, new java.util.TreeSet<>()))));
     }
 }
