@@ -53,11 +53,11 @@ class StatusFilesTest {
                             List.of(new PreservedValue("windlass.dev/offset", "4700", "apps/StatefulSet stream/ingest")))),
                     List.of(), null, List.of(), null, List.of(),
                     new FailoverMemory(
-                            List.of(new EvictionTask("eu-1", "ClusterUnreachable", "Graciously", 600, List.of("eu-1", "us-1"),
+                            List.of(new EvictionTask("eu-1", "ClusterUnreachable", dev.windlass.policy.model.FailoverPolicy.PurgeMode.Gracefully, 600, List.of("eu-1", "us-1"),
                                             List.of("eu-2", "us-1"), List.of(new PreservedValue("windlass.dev/offset", "4700",
                                             "apps/StatefulSet stream/ingest")), List.of("$.status.lag matched nothing"),
                                             Instant.parse("2026-11-21T09:05:00Z"), null, null, EvictionTask.Purge.Pending),
-                                    new EvictionTask("ap-1", "ApplicationFailure", "Never", null, List.of("ap-1"), List.of("us-1"),
+                                    new EvictionTask("ap-1", "ApplicationFailure", dev.windlass.policy.model.FailoverPolicy.PurgeMode.Never, null, List.of("ap-1"), List.of("us-1"),
                                             List.of(), List.of(), Instant.parse("2026-11-20T08:00:00Z"), Instant.parse("2026-11-20T08:03:10Z"), null, EvictionTask.Purge.Orphaned)),
                             List.of(new FailoverRecord(List.of("ap-1"), List.of("us-1"), "ApplicationFailure", Instant.parse("2026-11-20T08:00:00Z"),
                                     Instant.parse("2026-11-20T08:03:10Z"), List.of(), null)),

@@ -80,6 +80,36 @@ class StatusUpgradeContractTest {
                 + " Failed, RolledBack, Superseded", refused.getMessage());
     }
 
+    /**
+     * An eviction whose purge mode is a word this engine does not know is refused, never read as a mode that deletes the
+     * old copy (an earlier engine read any word but Never and Gracefully as Directly, and deleted it); the old names an
+     * earlier engine wrote read as what they meant.
+     */
+    @Test
+    void anEvictionWithAPurgeModeTheFormatDoesNotNameIsRefusedAndTheOldNamesReadAsMeant() throws Exception {
+        SortedMap<String, byte[]> files = files();
+        String stream = new String(files.get("status/apps/stream.yaml"), StandardCharsets.UTF_8);
+        assertTrue(stream.contains("\n  evictions: []\n"), stream);
+        String eviction = "\n  evictions:\n    - fromCluster: eu-1\n      reason: ClusterUnreachable\n      purgeMode: %s\n"
+                + "      clustersBeforeFailover: [eu-1]\n      clustersAfterFailover: [eu-2]\n      createdAt: 2026-11-25T13:26:10Z\n";
+        java.util.function.Function<String, SortedMap<String, byte[]>> with = mode -> {
+            SortedMap<String, byte[]> changed = new java.util.TreeMap<>(files);
+            changed.put("status/apps/stream.yaml", stream.replace("\n  evictions: []\n", eviction.formatted(mode)).getBytes(StandardCharsets.UTF_8));
+            return changed;
+        };
+        var refused = assertThrows(java.io.UncheckedIOException.class, () -> StatusFiles.read(with.apply("Sometimes")));
+        assertEquals("status file status/apps/stream.yaml cannot be read: failover.evictions[].purgeMode: 'Sometimes' is not one of Directly,"
+                + " Gracefully, Never", refused.getMessage());
+        var missing = assertThrows(java.io.UncheckedIOException.class, () -> StatusFiles.read(with.apply("null")));
+        assertTrue(missing.getMessage().contains("failover.evictions[].purgeMode is missing"), missing.getMessage());
+        assertEquals(dev.windlass.policy.model.FailoverPolicy.PurgeMode.Gracefully,
+                StatusFiles.read(with.apply("Graciously")).apps().get("stream").failover().evictions().get(0).purgeMode());
+        assertEquals(dev.windlass.policy.model.FailoverPolicy.PurgeMode.Directly,
+                StatusFiles.read(with.apply("Immediately")).apps().get("stream").failover().evictions().get(0).purgeMode());
+        assertEquals(dev.windlass.policy.model.FailoverPolicy.PurgeMode.Never,
+                StatusFiles.read(with.apply("Never")).apps().get("stream").failover().evictions().get(0).purgeMode());
+    }
+
     @Test
     void aRetryOfAKindTheFormatDoesNotNameIsRefusedAndOneThatReadsBackIsKept() throws Exception {
         SortedMap<String, byte[]> files = files();

@@ -192,7 +192,7 @@ public final class Failovers {
                 if (t.inFlight()) t.replacements().stream().filter(placement::contains).forEach(bypass::add);
             }
             for (EvictionTask t : memory.evictions()) {
-                if (t.purgeMode().equals(PurgeMode.Never.name()) && !placement.contains(t.fromCluster())) orphaned.add(t.fromCluster());
+                if (t.purgeMode() == PurgeMode.Never && !placement.contains(t.fromCluster())) orphaned.add(t.fromCluster());
             }
             return new AppFailover(placement, memory, started, bypass, inject, clocks, blocked, blockedReason, Map.of(), orphaned);
         }
@@ -247,7 +247,7 @@ public final class Failovers {
             Trigger trigger = reason.equals(APPLICATION_FAILURE) ? policy.application() : policy.cluster();
             StateRules.Reading carried = carried(from, trigger, reason);
             PurgeMode mode = trigger.purgeMode();
-            EvictionTask task = new EvictionTask(from, reason, mode.name(), mode == PurgeMode.Gracefully ? trigger.gracePeriodSeconds() : null,
+            EvictionTask task = new EvictionTask(from, reason, mode, mode == PurgeMode.Gracefully ? trigger.gracePeriodSeconds() : null,
                     current, after, carried.values(), carried.problems(), now, null, null,
                     mode == PurgeMode.Never ? Purge.Orphaned : Purge.Pending);
             for (int i = 0; i < tasks.size(); i++) {
@@ -382,7 +382,7 @@ public final class Failovers {
         }
         Map<String, String> purgeHeld = new TreeMap<>();
         for (EvictionTask t : tasks) {
-            if (!t.purgeMode().equals(PurgeMode.Gracefully.name()) || !t.purgeIs(Purge.Pending) || !t.inFlight()) continue;
+            if (t.purgeMode() != PurgeMode.Gracefully || !t.purgeIs(Purge.Pending) || !t.inFlight()) continue;
             Instant deadline = t.createdAt().plusSeconds(t.gracePeriodSeconds() == null ? 0 : t.gracePeriodSeconds());
             if (now.isBefore(deadline)) {
                 purgeHeld.put(t.fromCluster(), "failover from " + t.fromCluster() + " (purgeMode Gracefully): the old copy is removed once "

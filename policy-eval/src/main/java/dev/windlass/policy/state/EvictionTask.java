@@ -1,5 +1,6 @@
 package dev.windlass.policy.state;
 
+import dev.windlass.policy.model.FailoverPolicy.PurgeMode;
 import java.time.Instant;
 import java.util.List;
 
@@ -9,18 +10,20 @@ import java.util.List;
  * cluster has been healthy again for the toleration.
  *
  * @param reason         ClusterUnreachable, ClusterNotReady or ApplicationFailure
+ * @param purgeMode      what becomes of the old copy: deleted directly, once the new one is healthy, or never
  * @param preservedState values read from the old copy, written as labels on the new one
  * @param notes          what could not be carried over and why (a JSONPath that matched nothing), never invented
  * @param completedAt    when the new placement was first healthy: the failover is done (null while in flight)
  * @param failedAt       when the attempt was given up: a cluster it moved to failed too before it was healthy
  * @param purge          what became of the old copy: Pending, Done, or Orphaned (purgeMode Never)
  */
-public record EvictionTask(String fromCluster, String reason, String purgeMode, Integer gracePeriodSeconds,
+public record EvictionTask(String fromCluster, String reason, PurgeMode purgeMode, Integer gracePeriodSeconds,
                            List<String> clustersBeforeFailover, List<String> clustersAfterFailover,
                            List<PreservedValue> preservedState, List<String> notes, Instant createdAt,
                            Instant completedAt, Instant failedAt, Purge purge) {
 
     public EvictionTask {
+        java.util.Objects.requireNonNull(purgeMode, "an eviction says what becomes of the old copy");
         clustersBeforeFailover = clustersBeforeFailover == null ? List.of() : List.copyOf(clustersBeforeFailover);
         clustersAfterFailover = clustersAfterFailover == null ? List.of() : List.copyOf(clustersAfterFailover);
         preservedState = preservedState == null ? List.of() : List.copyOf(preservedState);
