@@ -100,4 +100,24 @@ class FluxExampleRepoTest {
         assertEquals(List.of("ConfigMap/default/a", "ConfigMap/default/web"),
                 s.apps().get("web").manifests().stream().map(m -> m.ref().kind() + "/" + m.ref().namespace() + "/" + m.ref().name()).sorted().toList());
     }
+
+    @Test
+    void thePlanNamesTheFluxObjectEachApplicationIsReadFrom() {
+        DesiredState s = RepoParser.parse(FluxFixture.adopted());
+        var plan = dev.windlass.policy.plan.Planner.plan(s, new dev.windlass.policy.observe.ObservedState(Map.of()),
+                dev.windlass.policy.state.EngineState.EMPTY, java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        String markdown = dev.windlass.policy.render.PlanMarkdown.render(plan, "main");
+        assertTrue(markdown.contains("""
+                ## Imported from Flux
+
+                | app | Kustomization |
+                |---|---|
+                | production-apps | `clusters/production/apps.yaml:2:1` |
+                | production-infra-configs | `clusters/production/infrastructure.yaml:18:1` |
+                | production-infra-controllers | `clusters/production/infrastructure.yaml:2:1` |
+                | staging-apps | `clusters/staging/apps.yaml:2:1` |
+                | staging-infra-configs | `clusters/staging/infrastructure.yaml:18:1` |
+                | staging-infra-controllers | `clusters/staging/infrastructure.yaml:2:1` |
+                """), markdown);
+    }
 }
