@@ -264,9 +264,11 @@ public final class AppRendering implements AutoCloseable {
             ServerInfo server = servers.getOrDefault(name, DEFAULT_SERVER);
             // A chart may render differently for another server: what it renders for is part of the revision.
             if (spec.helm() != null) inputs.put("server of " + name, server.version() + " " + String.join(",", server.apiVersions()));
+            // A Flux Kustomization's postBuild variables change what it applies: a ConfigMap of them changed is a new revision.
+            if (spec.flux() != null && !spec.flux().substitute().isEmpty()) inputs.put("postBuild variables", ContentHash.of(spec.flux().substitute()));
             RenderRequest request = request(app, spec, variant, cluster, source, desired.settings().allowRemoteBases(), unfilled, inputs,
                     server);
-            String origin = origin(app, spec, variant);
+            String origin = origin(app, spec, variant, snapshot);
             String where = name + " (variant " + variantName + ")";
             if (!unfilled.isEmpty()) {
                 // Said where the values are written: the application's spec.source.
@@ -380,7 +382,10 @@ public final class AppRendering implements AutoCloseable {
     }
 
     /** The file a render starts from, where what goes wrong in it is said. */
-    private static String origin(Application app, RenderSpec spec, RenderSpec.VariantSpec variant) {
+    private static String origin(Application app, RenderSpec spec, RenderSpec.VariantSpec variant, Snapshot snapshot) {
+        if (spec.flux() != null && dev.windlass.policy.source.KustomizeReach.kustomization(snapshot.files(), spec.kustomize()) == null) {
+            return spec.flux().origin().path();  // the kustomization is Flux's, made for this build: said at the Kustomization
+        }
         if (spec.helm() != null) {
             return spec.helm().chartPath().isEmpty() ? app.location().path() : spec.helm().chartPath() + "/Chart.yaml";
         }
@@ -400,7 +405,8 @@ public final class AppRendering implements AutoCloseable {
             if (known != null) return known;
         }
         // Flux substitutes its postBuild variables into what kustomize printed, before anything else reads it.
-        dev.windlass.policy.flux.PostBuild.Result substituted = dev.windlass.policy.flux.PostBuild.substitute(rendered.yaml(), substitute);
+        dev.windlass.policy.flux.PostBuild.Result substituted = dev.windlass.policy.flux.PostBuild.substitute(rendered.yaml(), substitute,
+                renderer.limits().maxOutputBytes());
         Overrides.Applied applied = Overrides.apply(substituted.yaml(), overrides);
         Read read;
         if (!substituted.problems().isEmpty()) {

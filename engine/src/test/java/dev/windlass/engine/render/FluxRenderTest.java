@@ -235,4 +235,35 @@ class FluxRenderTest {
                 + " Kustomization on Flux for now")), said.toString());
         assertTrue(s.apps().get("staging-infra-configs").valid(), "the other applications go on");
     }
+
+    @Test
+    void aChangedVariableOfSubstituteFromIsANewRevisionOfTheApplicationOnly() throws Exception {
+        String kustomizations = """
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: web, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./deploy
+                  postBuild: {substituteFrom: [{kind: ConfigMap, name: vars}]}
+                ---
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: plain, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./deploy
+                  targetNamespace: other
+                """;
+        String vars = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: vars, namespace: flux-system}\ndata: {greeting: %s}\n";
+        DesiredState before = rendering.read(repo(null, Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", kustomizations,
+                "clusters/staging/vars.yaml", vars.formatted("hello"), "deploy/deployment.yaml", DEPLOYMENT)));
+        DesiredState after = rendering.read(repo(null, Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", kustomizations,
+                "clusters/staging/vars.yaml", vars.formatted("goodbye"), "deploy/deployment.yaml", DEPLOYMENT)));
+        assertEquals(List.of(), errors(after));
+        assertFalse(before.apps().get("staging-web").revision().equals(after.apps().get("staging-web").revision()));
+        assertEquals(before.apps().get("staging-plain").revision(), after.apps().get("staging-plain").revision());
+        assertTrue(after.apps().get("staging-web").variants().get("staging").manifests().get(0).body().toString().contains("GREETING, value=goodbye"),
+                after.apps().get("staging-web").variants().get("staging").manifests().get(0).body().toString());
+    }
 }

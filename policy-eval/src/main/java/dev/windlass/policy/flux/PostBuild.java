@@ -30,18 +30,21 @@ public final class PostBuild {
         }
     }
 
-    public static Result substitute(String yaml, Map<String, String> vars) {
+    /** {@code yaml} substituted, at most {@code maxChars} long: a longer result is a problem, never built past the limit. */
+    public static Result substitute(String yaml, Map<String, String> vars, long maxChars) {
         if (vars.isEmpty()) return new Result(yaml, List.of());  // as in Flux: nothing is substituted without variables
         List<String> problems = new ArrayList<>();
         StringBuilder out = new StringBuilder(yaml.length());
         int[] count = {0};
         for (String doc : documents(yaml)) {
             if (disabled(doc)) out.append(doc);
-            else out.append(substituteOne(doc, vars, problems, count));
-            if (problems.size() > 10) break;
+            else out.append(substituteOne(doc, vars, problems, count, maxChars - out.length()));
+            if (!problems.isEmpty()) break;
         }
         return new Result(out.toString(), problems);
     }
+
+    public static Result substitute(String yaml, Map<String, String> vars) { return substitute(yaml, vars, Integer.MAX_VALUE); }
 
     /** The documents of a stream, each with its separator line, so that joined they are the stream again. */
     static List<String> documents(String yaml) {
@@ -76,7 +79,7 @@ public final class PostBuild {
         return false;
     }
 
-    private static String substituteOne(String text, Map<String, String> vars, List<String> problems, int[] count) {
+    private static String substituteOne(String text, Map<String, String> vars, List<String> problems, int[] count, long room) {
         StringBuilder out = new StringBuilder(text.length());
         int i = 0;
         while (i < text.length()) {
@@ -132,6 +135,11 @@ public final class PostBuild {
             }
             if (++count[0] > MAX_SUBSTITUTIONS) {
                 problems.add("postBuild: more than " + MAX_SUBSTITUTIONS + " substitutions in one build; Windlass stops there");
+                return text;
+            }
+            if (out.length() + value.length() > room) {
+                problems.add("postBuild: the variables make the build longer than " + room + " characters, the most this engine keeps of"
+                        + " one render; use them less, or shorten their values");
                 return text;
             }
             out.append(value);

@@ -209,7 +209,12 @@ final class AppAssembly {
 
     private void checkReferences(AppDeclaration a, Map<String, RepoParser.Declared> apps, List<Diagnostic> added) {
         for (String c : a.placement().clusterNames()) {
-            if (!clusters.containsKey(c)) {
+            if (!clusters.containsKey(c) && a.rendering().flux() != null) {
+                added.add(Diagnostic.error(a.location(), "Flux Kustomization of application " + a.name() + " is for the cluster " + Excerpt.quoted(c)
+                        + " (Settings.spec.flux.clusters, " + a.clusterNamesAt() + "), but no Cluster has that name"
+                        + (clusters.isEmpty() ? " (the repo defines no clusters)" : "; known: " + String.join(", ", clusters.keySet()))
+                        + "; add the Cluster, or map this folder to another"));
+            } else if (!clusters.containsKey(c)) {
                 added.add(Diagnostic.error(a.clusterNamesAt(), "Application " + a.name() + " names cluster " + Excerpt.quoted(c
                        ) + " in spec.placement.clusterNames, but no Cluster has that name"
                         + (clusters.isEmpty() ? " (the repo defines no clusters)" : "; known: " + String.join(", ", clusters.keySet()))));

@@ -67,4 +67,12 @@ class PostBuildTest {
     void documentsAreSplitOnTheirSeparatorLinesOnly() {
         assertEquals(List.of("a: 1\n", "---\nb: '---'\n", "---\nc: 3"), PostBuild.documents("a: 1\n---\nb: '---'\n---\nc: 3"));
     }
+
+    @Test
+    void aBuildTheVariablesWouldBlowUpStopsAtTheLimit() {
+        String yaml = "a: " + "${big}".repeat(1_000) + "\n";
+        PostBuild.Result r = PostBuild.substitute(yaml, Map.of("big", "x".repeat(10_000)), 1 << 20);
+        assertEquals(List.of("postBuild: the variables make the build longer than 1048576 characters, the most this engine keeps of one render;"
+                + " use them less, or shorten their values"), r.problems());
+    }
 }

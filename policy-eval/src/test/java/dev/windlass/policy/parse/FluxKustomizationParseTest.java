@@ -227,4 +227,25 @@ class FluxKustomizationParseTest {
         assertEquals(Map.of("env", "production"), app.placement().clusterSelector().matchLabels());
         assertEquals(List.of(), app.placement().clusterNames());
     }
+
+    @Test
+    void aFolderForAClusterThatDoesNotExistIsAnErrorAtTheKustomization() {
+        DesiredState s = parse(kustomization(""), "clusters/qa/other.yaml", OTHER);
+        assertTrue(FluxFixture.errors(s).contains("clusters/qa/other.yaml:1:1: Flux Kustomization of application qa-other is for the cluster"
+                + " 'qa' (Settings.spec.flux.clusters, windlass.yaml:6:9), but no Cluster has that name; known: production, staging; add the"
+                + " Cluster, or map this folder to another"), FluxFixture.errors(s).toString());
+        assertFalse(s.apps().get("qa-other").valid());
+        assertTrue(s.apps().get("staging-other").valid(), "the same Kustomization in another folder is another application");
+    }
+
+    @Test
+    void twoKustomizationsOfOneNameInOneFolderAreBothErrorsAtTheirNames() {
+        DesiredState s = parse(OTHER.replace("./deploy", "./deploy/"));
+        assertEquals(List.of(
+                "clusters/staging/app.yaml:3:18: Application 'staging-other' is also defined at clusters/staging/other.yaml:3:18; a name may be"
+                        + " defined once: rename or remove one (until then neither is used)",
+                "clusters/staging/other.yaml:3:18: Application 'staging-other' is also defined at clusters/staging/app.yaml:3:18; a name may be"
+                        + " defined once: rename or remove one (until then neither is used)"), FluxFixture.errors(s));
+        assertFalse(s.apps().get("staging-other").valid());
+    }
 }
