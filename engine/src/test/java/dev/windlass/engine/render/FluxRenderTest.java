@@ -230,7 +230,7 @@ class FluxRenderTest {
         assertEquals(2, said.size(), said.toString());
         assertTrue(said.get(0).startsWith("apps/staging/kustomization.yaml:"), said.get(0));
         assertTrue(said.stream().anyMatch(e -> e.contains("application staging-apps does not render for staging (variant default): HelmRelease"
-                + " podinfo/podinfo is a Flux object (helm.toolkit.fluxcd.io), which Windlass does not read here yet (issue 36); applied as it is,"
+                + " podinfo/podinfo is a Flux object (helm.toolkit.fluxcd.io), which Windlass does not read here yet; applied as it is,"
                 + " it would do nothing on a cluster without Flux: render its chart with a Windlass Application (spec.source.helm), or keep this"
                 + " Kustomization on Flux for now")), said.toString());
         assertTrue(s.apps().get("staging-infra-configs").valid(), "the other applications go on");

@@ -20,7 +20,7 @@ public final class FluxObjects {
                 : m.ref().kind().equals("Kustomization")
                 ? "put its folder under Settings.spec.flux.clusters so that Windlass reads it, or keep this Kustomization on Flux for now"
                 : "keep this Kustomization on Flux for now";
-        return what + " is a Flux object (" + group + "), which Windlass does not read here yet (issue 36); applied as it is, it would"
+        return what + " is a Flux object (" + group + "), which Windlass does not read here yet; applied as it is, it would"
                 + " do nothing on a cluster without Flux: " + instead;
     }
 }
