@@ -28,7 +28,16 @@ final class FluxArtifacts {
      *
      * @param root "" for the repo's root; null when it has problems
      */
-    record Artifact(String root, List<Diagnostic> problems) {}
+    record Artifact(String root, List<String> folders, List<Diagnostic> problems) {
+        /** Whether {@code path} (relative to the artifact) is a folder the artifact holds: a copied one, inside one, or above one. */
+        boolean holds(String path) {
+            if (path.isEmpty()) return true;
+            for (String f : folders) {
+                if (f.isEmpty() || path.equals(f) || path.startsWith(f + "/") || f.startsWith(path + "/")) return true;
+            }
+            return false;
+        }
+    }
 
     /** By cluster folder, namespace and artifact name. */
     private final Map<List<String>, Artifact> artifacts = new HashMap<>();
@@ -75,6 +84,7 @@ final class FluxArtifacts {
             a.string("originRevision", null);
             a.string("revision", null);
             String artifactRoot = null;
+            List<String> folders = new ArrayList<>();
             boolean first = true;
             for (Fields c : a.objects("copy")) {
                 String from = c.requiredString("from");
@@ -88,6 +98,8 @@ final class FluxArtifacts {
                 if (from == null || to == null) continue;
                 String rootOfRule = rootOf(from, to, aliases, c.at(), problems);
                 if (rootOfRule == null) continue;
+                Matcher target = TO.matcher(to);
+                folders.add(target.matches() && target.group(1) != null ? target.group(1) : "");
                 if (first) artifactRoot = rootOfRule;
                 else if (!rootOfRule.equals(artifactRoot)) {
                     problems.add(Diagnostic.error(c.at(), "ArtifactGenerator copy rules that move folders to different places are not"
@@ -100,7 +112,7 @@ final class FluxArtifacts {
             if (first) problems.add(Diagnostic.error(a.at(), "ArtifactGenerator artifact " + Excerpt.quoted(String.valueOf(name)) + " copies nothing; give copy rules"));
             if (name != null) {
                 boolean ok = problems.stream().noneMatch(Diagnostic::isError);
-                artifacts.put(List.of(folder, namespace, name), new Artifact(ok ? artifactRoot : null, problems));
+                artifacts.put(List.of(folder, namespace, name), new Artifact(ok ? artifactRoot : null, folders, problems));
             }
         }
         spec.end();

@@ -117,10 +117,16 @@ final class FluxKustomizationReader {
             spec.warning(firstIgnored, "Kustomization.spec: accepted and ignored, since they change when Flux works, not what it applies: "
                     + String.join("; ", ignored));
         }
-        String sourceRoot = sourceRoot(spec, mapped, namespace, artifacts, out);
+        FluxArtifacts.Artifact[] artifact = {null};
+        String sourceRoot = sourceRoot(spec, mapped, namespace, artifacts, artifact, out);
         String path = spec.string("path", "");
         String sourcePath = ApplicationReader.normalize(path);
         if (sourcePath.equals(".")) sourcePath = "";
+        if (artifact[0] != null && artifact[0].root() != null && !artifact[0].holds(sourcePath)) {
+            spec.error("path", spec.name("path") + " " + Excerpt.quoted(path) + " is not in the ExternalArtifact, whose copy rules make the"
+                    + " folders " + String.join(", ", artifact[0].folders().stream().map(f -> f.isEmpty() ? "." : f + "/").toList())
+                    + "; give one of them, or copy the folder into the artifact");
+        }
         if (sourcePath.equals("..") || sourcePath.startsWith("../") || sourcePath.contains("/../")) {
             spec.error("path", spec.name("path") + " " + Excerpt.quoted(path) + " leaves its source; give a folder inside it");
         }
@@ -196,7 +202,8 @@ final class FluxKustomizationReader {
      * The folder of the repo that {@code sourceRef} is ("" for the repo's root), or null when it is not one Windlass reads
      * (said at the sourceRef).
      */
-    private static String sourceRoot(Fields spec, Mapped mapped, String namespace, FluxArtifacts artifacts, List<Diagnostic> out) {
+    private static String sourceRoot(Fields spec, Mapped mapped, String namespace, FluxArtifacts artifacts, FluxArtifacts.Artifact[] found,
+                                     List<Diagnostic> out) {
         Fields ref = spec.object("sourceRef");
         if (ref == null) {
             if (!spec.has("sourceRef")) spec.errorHere(spec.name("sourceRef") + " is required: the GitRepository flux-system (this repo)");
@@ -217,6 +224,7 @@ final class FluxKustomizationReader {
         }
         if (kind.equals("ExternalArtifact")) {
             FluxArtifacts.Artifact artifact = artifacts.find(mapped.folder(), refNamespace, name);
+            found[0] = artifact;
             if (artifact == null) {
                 ref.errorHere("Kustomization.spec.sourceRef ExternalArtifact " + refNamespace + "/" + name + ": no ArtifactGenerator in "
                         + (mapped.folder().isEmpty() ? "the repo's root" : mapped.folder() + "/") + " makes an artifact of that name;"

@@ -248,4 +248,30 @@ class FluxKustomizationParseTest {
                         + " defined once: rename or remove one (until then neither is used)"), FluxFixture.errors(s));
         assertFalse(s.apps().get("staging-other").valid());
     }
+
+    @Test
+    void aPathTheArtifactDoesNotCopyIsAnErrorAtThePath() {
+        String generator = """
+                apiVersion: source.extensions.fluxcd.io/v1beta1
+                kind: ArtifactGenerator
+                metadata: {name: flux-system, namespace: flux-system}
+                spec:
+                  sources: [{alias: repo, kind: GitRepository, name: flux-system}]
+                  artifacts:
+                    - name: apps
+                      copy:
+                        - {from: "@repo/apps/staging/**", to: "@artifact/staging/"}
+                        - {from: "@repo/apps/base/**", to: "@artifact/base/"}
+                """;
+        String app = kustomization("").replace("{kind: GitRepository, name: flux-system}", "{kind: ExternalArtifact, name: apps}");
+        DesiredState s = parse(app.replace("./deploy", "./production"), "clusters/staging/artifacts.yaml", generator,
+                "apps/production/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: p}\n");
+        assertTrue(FluxFixture.errors(s).contains("clusters/staging/app.yaml:6:9: Kustomization.spec.path './production' is not in the"
+                + " ExternalArtifact, whose copy rules make the folders staging/, base/; give one of them, or copy the folder into the artifact"),
+                FluxFixture.errors(s).toString());
+        DesiredState ok = parse(app.replace("./deploy", "./staging"), "clusters/staging/artifacts.yaml", generator,
+                "apps/staging/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\n");
+        assertEquals(List.of(), FluxFixture.errors(ok));
+        assertEquals("apps/staging", ok.apps().get("staging-app").sourcePath());
+    }
 }
