@@ -119,5 +119,6 @@ class FluxExampleRepoTest {
                 | staging-infra-configs | `clusters/staging/infrastructure.yaml:18:1` |
                 | staging-infra-controllers | `clusters/staging/infrastructure.yaml:2:1` |
                 """), markdown);
+        assertTrue(markdown.contains("- `clusters/staging/apps.yaml:10:13: warning: Kustomization.spec: accepted and ignored"), markdown);
     }
 }
