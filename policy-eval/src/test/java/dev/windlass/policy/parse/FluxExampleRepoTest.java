@@ -1,6 +1,7 @@
 package dev.windlass.policy.parse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.policy.RepoFiles;
@@ -120,5 +121,20 @@ class FluxExampleRepoTest {
                 | staging-infra-controllers | `clusters/staging/infrastructure.yaml:2:1` |
                 """), markdown);
         assertTrue(markdown.contains("- `clusters/staging/apps.yaml:10:13: warning: Kustomization.spec: accepted and ignored"), markdown);
+    }
+
+    @Test
+    void aReviewCommentNamesTheFluxObjectOfEachApplicationTheBranchChanges() {
+        DesiredState base = RepoParser.parse(FluxFixture.repo(Map.of("windlass.yaml", FluxFixture.WINDLASS, "windlass/clusters.yaml", FluxFixture.CLUSTERS)));
+        DesiredState head = RepoParser.parse(FluxFixture.repo(Map.of("windlass.yaml", FluxFixture.WINDLASS, "windlass/clusters.yaml", FluxFixture.CLUSTERS,
+                "clusters/staging/apps.yaml", FluxFixture.read("clusters/staging/apps.yaml").replace("prune: true", "prune: false"))));
+        var observed = new dev.windlass.policy.observe.ObservedState(Map.of());
+        var now = java.time.Instant.parse("2026-01-01T00:00:00Z");
+        var state = dev.windlass.policy.state.EngineState.EMPTY;
+        String comment = dev.windlass.policy.review.ReviewMarkdown.render(new dev.windlass.policy.review.ReviewInput("flux/no-prune", 1, "main", "b",
+                "h", "m", List.of(), base, dev.windlass.policy.plan.Planner.plan(base, observed, state, now), head,
+                dev.windlass.policy.plan.Planner.plan(head, observed, state, now), observed, List.of()));
+        assertTrue(comment.contains("| staging-apps (Flux Kustomization `clusters/staging/apps.yaml:2:1`) | "), comment);
+        assertFalse(comment.contains("| production-apps"), "only what the branch changes: " + comment);
     }
 }

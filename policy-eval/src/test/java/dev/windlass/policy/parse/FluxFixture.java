@@ -49,6 +49,15 @@ final class FluxFixture {
     /** The fixture adopted as a team would: windlass.yaml and the two clusters added, nothing of Flux's changed. */
     static MapSnapshot adopted() { return repo(Map.of("windlass.yaml", WINDLASS, "windlass/clusters.yaml", CLUSTERS)); }
 
+    /** A file of the fixture, as published. */
+    static String read(String path) {
+        try {
+            return java.nio.file.Files.readString(ROOT.resolve(path));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static List<String> errors(DesiredState s) { return s.diagnostics().stream().filter(Diagnostic::isError).map(Object::toString).toList(); }
 
     static List<String> warnings(DesiredState s) { return s.diagnostics().stream().filter(d -> !d.isError()).map(Object::toString).toList(); }
