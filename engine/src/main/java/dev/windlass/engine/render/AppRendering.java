@@ -67,7 +67,8 @@ public final class AppRendering implements AutoCloseable {
     private record Failure(String at, String message) {}
 
     /** What was read from one render with a variant's overrides: its objects, what was wrong with them, and overrides that matched nothing. */
-    private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash, List<String> overrideProblems, long chars) {}
+    private record Read(List<Manifest> manifests, List<Diagnostic> said, String hash, List<String> overrideProblems, List<String> substituteProblems,
+                        long chars) {}
 
     /**
      * How long a render may run before a pass goes on without it, or null to wait for every render (the one-off
@@ -250,6 +251,8 @@ public final class AppRendering implements AutoCloseable {
     private Application render(Application app, DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers,
                                List<Diagnostic> problems, Budget budget, Results results) {
         RenderSpec spec = app.render();
+        // A Flux Kustomization's build reads the kustomization file Flux writes in its path, instead of the repo's.
+        Snapshot source = spec.flux() == null ? snapshot : dev.windlass.policy.source.WithFiles.of(snapshot, spec.flux().files());
         Map<String, Variant> byCluster = new TreeMap<>();
         Map<Failure, List<String>> failures = new LinkedHashMap<>();
         SortedMap<String, String> inputs = new TreeMap<>();
@@ -261,18 +264,20 @@ public final class AppRendering implements AutoCloseable {
             ServerInfo server = servers.getOrDefault(name, DEFAULT_SERVER);
             // A chart may render differently for another server: what it renders for is part of the revision.
             if (spec.helm() != null) inputs.put("server of " + name, server.version() + " " + String.join(",", server.apiVersions()));
-            RenderRequest request = request(app, spec, variant, cluster, snapshot, desired.settings().allowRemoteBases(), unfilled, inputs,
+            // A Flux Kustomization's postBuild variables change what it applies: a ConfigMap of them changed is a new revision.
+            if (spec.flux() != null && !spec.flux().substitute().isEmpty()) inputs.put("postBuild variables", ContentHash.of(spec.flux().substitute()));
+            RenderRequest request = request(app, spec, variant, cluster, source, desired.settings().allowRemoteBases(), unfilled, inputs,
                     server);
-            String origin = origin(app, spec, variant);
+            String origin = origin(app, spec, variant, snapshot);
             String where = name + " (variant " + variantName + ")";
             if (!unfilled.isEmpty()) {
                 // Said where the values are written: the application's spec.source.
                 unfilled.forEach(u -> failures.computeIfAbsent(new Failure(String.valueOf(spec.at()), u), k -> new ArrayList<>()).add(where));
                 continue;
             }
-            inputs.putAll(renderer.reads(snapshot, request));
+            inputs.putAll(renderer.reads(source, request));
             // The render's key is worked out again only when some render was refused for its size (rare).
-            String key = tooLarge.isEmpty() ? null : renderer.keyOf(snapshot, request);
+            String key = tooLarge.isEmpty() ? null : renderer.keyOf(source, request);
             Long known = key == null ? null : tooLarge.get(key);
             if (known != null) {
                 String over = budget.over(known);
@@ -282,7 +287,7 @@ public final class AppRendering implements AutoCloseable {
                 }
                 tooLarge.remove(key);  // room for it now: rendered again
             }
-            RenderResult result = results.of(snapshot, request);
+            RenderResult result = results.of(source, request);
             if (result == PENDING) {
                 failures.computeIfAbsent(new Failure(origin + ":1:1", "still rendering: its render has run for " + slow.toSeconds() + " s or more, so"
                         + " this pass went on without it; the application is held, as it was, until a later pass finds the render done"
@@ -302,10 +307,22 @@ public final class AppRendering implements AutoCloseable {
                 continue;
             }
             RenderSpec.Overrides overrides = variant == null ? RenderSpec.Overrides.NONE : variant.overrides();
-            Read read = read(origin, rendered, overrides, app.namespace());
+            Map<String, String> substitute = spec.flux() == null ? Map.of() : spec.flux().substitute();
+            Read read = read(origin, rendered, overrides, substitute, app.namespace());
+            if (!read.substituteProblems().isEmpty()) {
+                // Said at the Flux object, whose postBuild it is.
+                read.substituteProblems().forEach(p -> failures.computeIfAbsent(new Failure(String.valueOf(spec.flux().origin()), p), k -> new ArrayList<>()).add(where));
+                continue;
+            }
             if (!read.overrideProblems().isEmpty()) {
                 read.overrideProblems().forEach(p -> failures.computeIfAbsent(new Failure(String.valueOf(variant.at()), p), k -> new ArrayList<>()).add(where));
                 continue;
+            }
+            if (spec.flux() != null) {
+                for (Manifest m : read.manifests()) {
+                    String problem = dev.windlass.policy.flux.FluxObjects.problem(m);
+                    if (problem != null) failures.computeIfAbsent(new Failure(String.valueOf(m.location()), problem), k -> new ArrayList<>()).add(where);
+                }
             }
             read.said().forEach(d -> failures.computeIfAbsent(new Failure(String.valueOf(d.location()), d.message()), k -> new ArrayList<>()).add(where));
             if (!spec.allowEmpty() && read.manifests().stream().allMatch(Manifest::implicit)) {
@@ -365,7 +382,10 @@ public final class AppRendering implements AutoCloseable {
     }
 
     /** The file a render starts from, where what goes wrong in it is said. */
-    private static String origin(Application app, RenderSpec spec, RenderSpec.VariantSpec variant) {
+    private static String origin(Application app, RenderSpec spec, RenderSpec.VariantSpec variant, Snapshot snapshot) {
+        if (spec.flux() != null && dev.windlass.policy.source.KustomizeReach.kustomization(snapshot.files(), spec.kustomize()) == null) {
+            return spec.flux().origin().path();  // the kustomization is Flux's, made for this build: said at the Kustomization
+        }
         if (spec.helm() != null) {
             return spec.helm().chartPath().isEmpty() ? app.location().path() : spec.helm().chartPath() + "/Chart.yaml";
         }
@@ -377,21 +397,27 @@ public final class AppRendering implements AutoCloseable {
      * The objects of one render with a variant's overrides applied, read once per render (its cache key) and overrides:
      * an idle pass applies no override and reads no YAML again.
      */
-    private Read read(String origin, RenderResult.Rendered rendered, RenderSpec.Overrides overrides, String namespace) {
-        String key = origin + "\n" + namespace + "\n" + rendered.key() + "\n" + overrides;
+    private Read read(String origin, RenderResult.Rendered rendered, RenderSpec.Overrides overrides, Map<String, String> substitute,
+                      String namespace) {
+        String key = origin + "\n" + namespace + "\n" + rendered.key() + "\n" + overrides + "\n" + ContentHash.of(substitute);
         synchronized (reads) {
             Read known = reads.get(key);
             if (known != null) return known;
         }
-        Overrides.Applied applied = Overrides.apply(rendered.yaml(), overrides);
+        // Flux substitutes its postBuild variables into what kustomize printed, before anything else reads it.
+        dev.windlass.policy.flux.PostBuild.Result substituted = dev.windlass.policy.flux.PostBuild.substitute(rendered.yaml(), substitute,
+                renderer.limits().maxOutputBytes());
+        Overrides.Applied applied = Overrides.apply(substituted.yaml(), overrides);
         Read read;
-        if (!applied.problems().isEmpty()) {
-            read = new Read(List.of(), List.of(), "", applied.problems(), 0);
+        if (!substituted.problems().isEmpty()) {
+            read = new Read(List.of(), List.of(), "", List.of(), substituted.problems(), 0);
+        } else if (!applied.problems().isEmpty()) {
+            read = new Read(List.of(), List.of(), "", applied.problems(), List.of(), 0);
         } else {
             List<Diagnostic> said = new ArrayList<>();
             List<Manifest> manifests = RenderedObjects.read(origin, applied.yaml(), namespace, said);
             List<String> hashes = manifests.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList();
-            read = new Read(manifests, List.copyOf(said), ContentHash.of(Map.of("objects", hashes)).substring(0, 12), List.of(),
+            read = new Read(manifests, List.copyOf(said), ContentHash.of(Map.of("objects", hashes)).substring(0, 12), List.of(), List.of(),
                     rendered.yaml().length());
         }
         synchronized (reads) {

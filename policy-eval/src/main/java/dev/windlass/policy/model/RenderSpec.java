@@ -11,14 +11,19 @@ import java.util.List;
  * @param kustomize the folder to build, when the source is a Kustomize folder; else null
  * @param helm      the chart and its values, when the source is a Helm chart; else null
  * @param at        where the source is declared (spec.source), for errors of the render as a whole
+ * @param flux      for an application read from a Flux Kustomization, what Flux adds to the Kustomize build; else null
  */
-public record RenderSpec(String kustomize, Helm helm, List<VariantSpec> variants, boolean allowEmpty, SourceLocation at) {
+public record RenderSpec(String kustomize, Helm helm, List<VariantSpec> variants, boolean allowEmpty, SourceLocation at, FluxBuild flux) {
 
     /** The name of what a cluster that no variant selects gets. */
     public static final String DEFAULT_VARIANT = "default";
 
     public RenderSpec {
         variants = List.copyOf(variants);
+    }
+
+    public RenderSpec(String kustomize, Helm helm, List<VariantSpec> variants, boolean allowEmpty, SourceLocation at) {
+        this(kustomize, helm, variants, allowEmpty, at, null);
     }
 
     /** The variant a cluster gets: the first whose selector matches it; null when none does. */

@@ -8,19 +8,26 @@ import java.time.Duration;
  * @param statusHistoryLimit commits the status branch keeps (older ones are folded into one root commit); 0 keeps all
  * @param allowRemoteBases   whether a kustomization may name a remote base (a Git URL); off by default, since what it
  *                           fetches is in no commit of the repo ({@code spec.render.allowRemoteBases})
+ * @param flux               which clusters the Flux objects of each folder are for ({@code spec.flux})
  */
 public record Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
-        int statusHistoryLimit, boolean allowRemoteBases) {
+        int statusHistoryLimit, boolean allowRemoteBases, FluxSettings flux) {
     public static final int DEFAULT_STATUS_HISTORY_LIMIT = 1_000;
     public static final Settings DEFAULT = new Settings("windlass/status", Duration.ofSeconds(30), FailoverSettings.DEFAULT,
-            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false);
+            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false, FluxSettings.NONE);
+
+    public Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
+                    int statusHistoryLimit, boolean allowRemoteBases) {
+        this(statusBranch, interval, failover, review, statusHistoryLimit, allowRemoteBases, FluxSettings.NONE);
+    }
 
     public Settings(String statusBranch, Duration interval) {
-        this(statusBranch, interval, FailoverSettings.DEFAULT, ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false);
+        this(statusBranch, interval, FailoverSettings.DEFAULT, ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false, FluxSettings.NONE);
     }
 
     public Settings {
         failover = failover == null ? FailoverSettings.DEFAULT : failover;
         review = review == null ? ReviewSettings.DEFAULT : review;
+        flux = flux == null ? FluxSettings.NONE : flux;
     }
 }

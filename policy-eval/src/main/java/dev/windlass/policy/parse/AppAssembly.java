@@ -47,7 +47,8 @@ final class AppAssembly {
         SameNames names = new SameNames("Application");
         Map<String, RepoParser.Declared> byName = new TreeMap<>();
         for (RepoParser.Declared d : declared) {
-            names.add(d.doc());
+            if (d.decl().rendering().flux() != null) names.add(d.decl().name(), d.doc());
+            else names.add(d.doc());
             byName.putIfAbsent(d.decl().name(), d);
         }
         // The first of two by one name stays, invalid, so that neither is applied and nothing it applied is pruned.
@@ -88,6 +89,7 @@ final class AppAssembly {
      */
     private RenderSpec renderSpec(AppDeclaration a, List<Diagnostic> added, Set<String> covered) {
         AppDeclaration.Rendering r = a.rendering();
+        if (r.flux() != null) return fluxBuild(a, r, added, covered);
         String kustomization = KustomizeReach.kustomization(snapshot.files(), a.sourcePath());
         if (r.helm() == null && kustomization == null) {
             if (!r.variants().isEmpty()) {
@@ -135,6 +137,24 @@ final class AppAssembly {
         return new RenderSpec(r.helm() == null ? a.sourcePath() : null, r.helm(), r.variants(), r.allowEmpty(), r.at());
     }
 
+    /**
+     * How an application read from a Flux Kustomization is built: always by Kustomize, from the kustomization file Flux
+     * would write in its path, with the variables its postBuild substitutes.
+     */
+    private RenderSpec fluxBuild(AppDeclaration a, AppDeclaration.Rendering r, List<Diagnostic> added, Set<String> covered) {
+        FluxRead flux = r.flux();
+        Map<String, String> files = new TreeMap<>();
+        var file = FluxKustomizationFile.of(snapshot, a.sourcePath(), flux, a.sourcePathAt(), added);
+        if (file != null) {
+            if (!file.getValue().isEmpty()) files.put(file.getKey(), file.getValue());
+            Snapshot built = dev.windlass.policy.source.WithFiles.of(snapshot, files);
+            var reach = KustomizeReach.of(built.files(), built::read, a.sourcePath(), true);
+            covered.addAll(reach.files().keySet());
+        }
+        Map<String, String> vars = FluxVariables.of(flux, plainDocs, added);
+        return new RenderSpec(a.sourcePath(), null, List.of(), true, r.at(), new dev.windlass.policy.model.FluxBuild(files, vars, flux.origin()));
+    }
+
     private List<Manifest> manifests(AppDeclaration a, List<Diagnostic> own, List<Diagnostic> added, Set<String> covered) {
         String root = a.sourcePath();
         boolean exists = snapshot.files().containsKey(root)
@@ -163,7 +183,7 @@ final class AppAssembly {
             covered.add(f.path());
             own.addAll(f.diagnostics());
             for (YamlDoc doc : f.docs()) {
-                if (doc.isWindlass()) continue;
+                if (doc.isWindlass() || KustomizeConfigs.is(doc) || FluxImports.claims(doc)) continue;
                 for (YamlDoc object : cache.objects(doc, added)) {
                     Manifest m = cache.manifest(object, a.namespace(), scope, added);
                     if (m == null) continue;
@@ -189,7 +209,12 @@ final class AppAssembly {
 
     private void checkReferences(AppDeclaration a, Map<String, RepoParser.Declared> apps, List<Diagnostic> added) {
         for (String c : a.placement().clusterNames()) {
-            if (!clusters.containsKey(c)) {
+            if (!clusters.containsKey(c) && a.rendering().flux() != null) {
+                added.add(Diagnostic.error(a.location(), "Flux Kustomization of application " + a.name() + " is for the cluster " + Excerpt.quoted(c)
+                        + " (Settings.spec.flux.clusters, " + a.clusterNamesAt() + "), but no Cluster has that name"
+                        + (clusters.isEmpty() ? " (the repo defines no clusters)" : "; known: " + String.join(", ", clusters.keySet()))
+                        + "; add the Cluster, or map this folder to another"));
+            } else if (!clusters.containsKey(c)) {
                 added.add(Diagnostic.error(a.clusterNamesAt(), "Application " + a.name() + " names cluster " + Excerpt.quoted(c
                        ) + " in spec.placement.clusterNames, but no Cluster has that name"
                         + (clusters.isEmpty() ? " (the repo defines no clusters)" : "; known: " + String.join(", ", clusters.keySet()))));

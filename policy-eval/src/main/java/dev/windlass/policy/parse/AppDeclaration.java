@@ -14,7 +14,12 @@ record AppDeclaration(String name, Map<String, String> labels, String sourcePath
 
     /**
      * What the declaration says of rendering: a Helm chart (null when none), per-cluster variants, whether rendering
-     * nothing is fine, and where spec.source is.
+     * nothing is fine, and where spec.source is; for an application read from a Flux Kustomization, what Flux's build
+     * adds (else null).
      */
-    record Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at) {}
+    record Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at, FluxRead flux) {
+        Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at) {
+            this(helm, variants, allowEmpty, at, null);
+        }
+    }
 }

@@ -15,9 +15,14 @@ import java.util.TreeMap;
 final class NestedSources {
     private NestedSources() {}
 
-    /** By application, the errors about its source path. A Helm application reads its chart, not its source path: it takes no part. */
+    /**
+     * By application, the errors about its source path. A Helm application reads its chart, not its source path: it takes
+     * no part; nor does one read from a Flux Kustomization, whose build reads what its kustomization names, as in Flux,
+     * where Kustomizations for other clusters often build the same path.
+     */
     static Map<String, List<Diagnostic>> check(Collection<RepoParser.Declared> declared) {
-        List<AppDeclaration> read = declared.stream().map(RepoParser.Declared::decl).filter(a -> a.rendering().helm() == null).toList();
+        List<AppDeclaration> read = declared.stream().map(RepoParser.Declared::decl)
+                .filter(a -> a.rendering().helm() == null && a.rendering().flux() == null).toList();
         Map<String, List<AppDeclaration>> byPath = new TreeMap<>();
         for (AppDeclaration a : read) byPath.computeIfAbsent(a.sourcePath(), p -> new ArrayList<>()).add(a);
         Map<String, List<Diagnostic>> out = new TreeMap<>();

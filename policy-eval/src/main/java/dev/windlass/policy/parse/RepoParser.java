@@ -52,12 +52,14 @@ public final class RepoParser {
         FailoverPolicies failovers = new FailoverPolicies();
         RemediationPolicies remediations = new RemediationPolicies();
         Freezes freezes = new Freezes();
+        FluxImports flux = new FluxImports();
         for (YamlFile f : files) {
             if (f.broken()) broken.add(f.path());
             all.addAll(f.diagnostics());
             for (YamlDoc doc : f.docs()) {
                 if (!doc.isWindlass()) {
-                    plainDocs.add(doc);
+                    if (FluxImports.claims(doc)) flux.add(doc);
+                    else if (!KustomizeConfigs.is(doc)) plainDocs.add(doc);
                     continue;
                 }
                 List<Diagnostic> found = new ArrayList<>();
@@ -91,6 +93,7 @@ public final class RepoParser {
                 all.addAll(found);
             }
         }
+        apps.addAll(flux.read(settings.flux(), broken, all));
         all.addAll(clusters.check(broken));
         all.addAll(remediations.check(clusters.clusters(), broken));
         var built = new AppAssembly(snapshot, files, clusters.clusters(), plainDocs, cache).assemble(apps);

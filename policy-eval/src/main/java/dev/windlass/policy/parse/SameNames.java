@@ -17,6 +17,8 @@ import java.util.TreeSet;
 final class SameNames {
     private final String kind;
     private final Map<String, List<YamlDoc>> docs = new TreeMap<>();
+    /** The name each document is counted under, when it is not its metadata.name (an application read from a Flux object). */
+    private final Map<YamlDoc, String> namedAs = new java.util.IdentityHashMap<>();
 
     SameNames(String kind) { this.kind = kind; }
 
@@ -25,6 +27,14 @@ final class SameNames {
         String name = DocPositions.name(doc);
         if (name != null) docs.computeIfAbsent(name, n -> new ArrayList<>()).add(doc);
     }
+
+    /** Counts a document under {@code name}, the name of what it becomes. */
+    void add(String name, YamlDoc doc) {
+        namedAs.put(doc, name);
+        docs.computeIfAbsent(name, n -> new ArrayList<>()).add(doc);
+    }
+
+    private String nameOf(YamlDoc doc) { return namedAs.containsKey(doc) ? namedAs.get(doc) : DocPositions.name(doc); }
 
     boolean duplicated(String name) { return docs.getOrDefault(name, List.of()).size() > 1; }
 
@@ -43,7 +53,7 @@ final class SameNames {
     /** Where else the name of {@code doc} is defined: {@code path:line:col}, joined with "and". */
     String elsewhere(YamlDoc doc) {
         List<String> places = new ArrayList<>();
-        for (YamlDoc other : docs.get(DocPositions.name(doc))) {
+        for (YamlDoc other : docs.get(nameOf(doc))) {
             if (other != doc) places.add(DocPositions.nameAt(other).toString());
         }
         return String.join(" and ", places);

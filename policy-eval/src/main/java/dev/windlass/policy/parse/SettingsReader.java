@@ -2,6 +2,7 @@ package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.FailoverSettings;
+import dev.windlass.policy.model.FluxSettings;
 import dev.windlass.policy.model.ReviewSettings;
 import dev.windlass.policy.model.RolloutPolicy.Amount;
 import dev.windlass.policy.model.Settings;
@@ -34,8 +35,9 @@ final class SettingsReader {
         Fields render = spec.object("render");
         boolean allowRemoteBases = render != null && render.bool("allowRemoteBases", false);
         if (render != null) render.end();
+        FluxSettings flux = FluxSettingsReader.read(spec);
         spec.end();
-        return new Settings(branch, interval, failover, review, historyLimit, allowRemoteBases);
+        return new Settings(branch, interval, failover, review, historyLimit, allowRemoteBases, flux);
     }
 
     private static FailoverSettings failover(Fields spec) {

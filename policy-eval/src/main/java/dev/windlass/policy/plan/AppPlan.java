@@ -11,9 +11,21 @@ import java.util.List;
  * @param diagnostics its errors and warnings; with an error it gets no actions and is {@code Invalid}
  * @param definedIn   the file declaring it, remembered so a broken file never reads as a deletion
  * @param suspendedOn clusters where the application is suspended now, and what suspends it there
+ * @param fluxOrigin  for an application read from a Flux Kustomization, that object's file and line; else null
  */
 public record AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom,
-                      List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn) {
+                      List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn,
+                      dev.windlass.policy.model.SourceLocation fluxOrigin) {
+    public AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom, List<TargetPlan> targets,
+                   List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn) {
+        this(app, revision, valid, clusters, removedFrom, targets, diagnostics, definedIn, suspendedOn, null);
+    }
+
+    /** Where {@code app} is read from when it is imported from a Flux object; else null. */
+    public static dev.windlass.policy.model.SourceLocation fluxOrigin(dev.windlass.policy.model.Application app) {
+        return app.render() != null && app.render().flux() != null ? app.render().flux().origin() : null;
+    }
+
     public AppPlan {
         suspendedOn = suspendedOn == null ? java.util.Map.of() : java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(suspendedOn));
         clusters = List.copyOf(clusters);

@@ -50,6 +50,7 @@ public final class PlanMarkdown {
                     .append(" | ").append(app.clusters().isEmpty() ? "-" : clusters(app))
                     .append(" | ").append(state(app)).append(" |\n");
         }
+        appendImported(b, plan.apps());
         appendRollouts(b, plan);
         appendFailovers(b, plan);
         appendDryRun(b, dryRun);
@@ -61,6 +62,14 @@ public final class PlanMarkdown {
         }
         b.append("\n---\nPlan `").append(plan.hash()).append("` for source `").append(plan.sourceCommit()).append("`\n");
         return b.toString();
+    }
+
+    /** Where each application read from a Flux object comes from: the object's file and line (nothing when there are none). */
+    static void appendImported(StringBuilder b, List<AppPlan> apps) {
+        List<AppPlan> imported = apps.stream().filter(a -> a.fluxOrigin() != null).toList();
+        if (imported.isEmpty()) return;
+        b.append("\n## Imported from Flux\n\n| app | Kustomization |\n|---|---|\n");
+        for (AppPlan a : imported) b.append("| ").append(a.app()).append(" | `").append(a.fluxOrigin()).append("` |\n");
     }
 
     /** The clusters of an application, each with the variant it renders when it is rendered per cluster. */

@@ -138,7 +138,8 @@ public final class ReviewMarkdown {
             boolean same = was != null && Objects.equals(was.revision(), app.revision()) && was.valid() == app.valid()
                     && was.clusters().equals(app.clusters());
             if (same) continue;
-            rows.append("| ").append(app.app()).append(" | ").append(was == null ? "new" : rev(was.revision())).append(" → ")
+            rows.append("| ").append(app.app()).append(app.fluxOrigin() == null ? "" : " (Flux Kustomization `" + app.fluxOrigin() + "`)")
+                    .append(" | ").append(was == null ? "new" : rev(was.revision())).append(" → ")
                     .append(rev(app.revision())).append(" | ").append(app.clusters().isEmpty() ? "-" : dev.windlass.policy.render.PlanMarkdown.clusters(app))
                     .append(" | ").append(app.valid() ? "valid" : "**Invalid**: not applied").append(" |\n");
         }

@@ -1,0 +1,21 @@
+package dev.windlass.policy.model;
+
+import java.util.Map;
+
+/**
+ * What a Flux {@code Kustomization} adds to a Kustomize build, worked out when the repo is read: the kustomization file
+ * Flux would write in its {@code path} (the one found there with {@code targetNamespace}, {@code namePrefix},
+ * {@code nameSuffix}, {@code patches}, {@code images} and {@code components} written in, or one listing the folder's
+ * manifests when it has none), and the variables of {@code postBuild}, substituted into what the build prints.
+ *
+ * @param files      repo paths and texts of the files the build reads instead of the repo's (the kustomization file)
+ * @param substitute the variables of postBuild.substitute and substituteFrom, by name; empty when there are none, and
+ *                   then nothing is substituted (as in Flux)
+ * @param origin     the Flux object this application is read from: its file and line
+ */
+public record FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin) {
+    public FluxBuild {
+        files = Map.copyOf(new java.util.TreeMap<>(files));
+        substitute = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(substitute));
+    }
+}
