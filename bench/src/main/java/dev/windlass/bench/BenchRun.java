@@ -120,11 +120,13 @@ final class BenchRun {
             Clusters.Counts before;
             for (int i = 0; i < 3; i++) {
                 before = clusters.counts();
+                long trips = mirror.roundTrips();
                 long n0 = System.nanoTime();
                 PassReport noop = reconciler.reconcile();
                 long n1 = System.nanoTime();
                 Clusters.Counts c = clusters.counts().minus(before);
                 figures.addNanos("no-op pass", n1 - n0);
+                figures.add("  Git round trips (goal 1)", COUNT, mirror.roundTrips() - trips);
                 figures.add("  API writes (must be 0)", COUNT, c.writes());
                 figures.add("  API reads per cluster", COUNT, (double) c.reads() / shape.clusters());
                 figures.add("  files parsed", COUNT, noop.filesParsed());

@@ -84,7 +84,10 @@ class ShardedEnginesIT {
             assertEquals("1.4.2", image(fleet, "us-1"));
             // Idle: neither replica plans a target afresh, its own clusters' (from watches) or the other shard's (from the record).
             assertEquals(0, onlyOwn(fleet, engineA, Set.of("eu-1"), new TreeMap<>()).planning().targetsPlanned());
+            long trips = engineB.mirror().roundTrips();
             assertEquals(0, onlyOwn(fleet, engineB, Set.of("eu-2", "us-1"), new TreeMap<>()).planning().targetsPlanned());
+            // ... and asks the Git remote once: the fetch that brought every branch, the status branch it reads afresh included.
+            assertEquals(1, engineB.mirror().roundTrips() - trips, "Git round trips of an idle sharded pass");
 
             // A new revision of web: waves eu-1 (shard 0), eu-2 (shard 1), us-1 (shard 1).
             fleet.push("web 1.5.0", c -> c.write(DEPLOYMENT, ReconcileLoopE2E.read(EXAMPLES.resolve(DEPLOYMENT)).replace("web:1.4.2", "web:1.5.0")));

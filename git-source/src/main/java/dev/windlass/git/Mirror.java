@@ -81,6 +81,9 @@ public final class Mirror implements AutoCloseable {
         return outcome;
     }
 
+    /** Connections this mirror opened to its remote so far (fetches, ref reads and pushes): one round trip or more each. */
+    public long roundTrips() { return sync.roundTrips(); }
+
     /** Packs and loose objects in the mirror now, and how many compactions it made since it was opened. */
     public MirrorStorage storage() {
         Housekeeping.Storage storage = housekeeping.storage();

@@ -42,6 +42,7 @@ final class RemoteSync {
     private final Repository repository;
     private final GitRemote remote;
     private final ReentrantLock lock = new ReentrantLock();
+    private final java.util.concurrent.atomic.AtomicLong roundTrips = new java.util.concurrent.atomic.AtomicLong();
 
     RemoteSync(Repository repository, GitRemote remote) {
         this.repository = repository;
@@ -139,7 +140,11 @@ final class RemoteSync {
     }
 
     /** Over HTTP, {@code statuses} notes what the server answered, so a failure is told apart by its status. */
+    /** Connections opened to the remote so far (fetches, ref reads and pushes): each is at least one round trip. */
+    long roundTrips() { return roundTrips.get(); }
+
     private Transport open(HttpStatusRecorder statuses) throws IOException {
+        roundTrips.incrementAndGet();
         Transport transport = Transport.open(repository, remote.uri());
         if (transport instanceof TransportHttp http) http.setHttpConnectionFactory(statuses);
         // Set even when null: a JVM-wide default provider must never supply credentials we were not given.

@@ -106,8 +106,21 @@ public final class StatusWriter {
      * were read at: what a writer computes its next change against.
      */
     public StatusRead readTip(String... prefixes) throws IOException {
+        return read(fetchTip(), prefixes);
+    }
+
+    /**
+     * As {@link #readTip}, at the status tip as this mirror last fetched or pushed it, without asking the remote: for a
+     * pass that has just fetched every branch. A change computed against it is safe all the same: a file another writer
+     * changed since makes the write a {@link CommitOutcome.Conflict}, and the writer reads again.
+     */
+    public StatusRead readLocal(String... prefixes) throws IOException {
+        Optional<String> tip = mirror.resolve(Mirror.branchRef(branch));
+        return read(tip.isEmpty() ? Optional.empty() : Optional.of(mirror.snapshot(tip.get())), prefixes);
+    }
+
+    private static StatusRead read(Optional<CommitSnapshot> tip, String... prefixes) throws IOException {
         SortedMap<String, byte[]> files = new TreeMap<>();
-        Optional<CommitSnapshot> tip = fetchTip();
         if (tip.isEmpty()) return new StatusRead(Optional.empty(), files);
         for (String path : tip.get().files().keySet()) {
             for (String prefix : prefixes) {

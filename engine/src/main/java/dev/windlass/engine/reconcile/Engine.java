@@ -120,7 +120,8 @@ public final class Engine implements AutoCloseable {
         SortedMap<String, String> out = new TreeMap<>();
         try {
             String mainFile = branch.replace('/', '-');
-            for (var e : status.readStatusFiles("plans/").entrySet()) {
+            // As the pass's fetch (or this engine's own push) left the status branch: no round trip of its own.
+            for (var e : status.readLocal("plans/").files().entrySet()) {
                 String ref = e.getKey().substring("plans/".length()).replaceFirst("\\.md$", "");
                 if (!ref.equals(mainFile)) out.put(ref, new String(e.getValue(), StandardCharsets.UTF_8));
             }

@@ -388,9 +388,13 @@ public final class Reconciler {
         return all;
     }
 
+    /**
+     * Reads the status branch once, as this pass's fetch brought it (or, after a conflict, as the status writer just
+     * fetched it): an idle pass asks the remote nothing more than its one fetch.
+     */
     private void loadStateOnce() throws IOException {
         if (state != null) return;
-        recorded = new TreeMap<>(status.readTip("status/", "plans/").files());
+        recorded = new TreeMap<>(status.readLocal("status/", "plans/").files());
         state = StatusFiles.read(recorded);
     }
 
@@ -416,8 +420,12 @@ public final class Reconciler {
         return new CommitWriter(replica, scope == null ? null : scope.held());
     }
 
+    /** What the status branch records, as the last pass read it; before any pass, read from the remote now. */
     public synchronized EngineState state() throws IOException {
-        loadStateOnce();
+        if (state == null) {
+            recorded = new TreeMap<>(status.readTip("status/", "plans/").files());
+            state = StatusFiles.read(recorded);
+        }
         return state;
     }
 

@@ -16,9 +16,13 @@ final class ReviewRecords {
 
     private ReviewRecords() {}
 
-    /** The review files at the status tip (records and their plans), read now: what review changes are computed against. */
+    /**
+     * The review files at the status tip (records and their plans) as the pass's fetch brought it: what review changes
+     * are computed against. Read without asking the remote again; a record another writer changed since makes the write
+     * a conflict, and the review is planned again on the next pass.
+     */
     static StatusRead readFiles(StatusWriter status) throws IOException {
-        return status.readTip(ReviewRecord.RECORDS, "plans/");
+        return status.readLocal(ReviewRecord.RECORDS, "plans/");
     }
 
     /** The records among {@code files} (see {@link #readFiles}). */
