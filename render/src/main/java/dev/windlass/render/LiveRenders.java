@@ -20,11 +20,18 @@ public final class LiveRenders {
     private static final Map<Process, Path> LIVE = new ConcurrentHashMap<>();
     private static final Map<Process, Long> STARTED = new ConcurrentHashMap<>();
     private static volatile boolean byOwner;
+    private static volatile boolean jvmStopping;
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (!byOwner) stopAll();
-        }, "windlass-render-stop"));
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (!byOwner) stopAll();
+            }, "windlass-render-stop"));
+        } catch (IllegalStateException shutdownInProgress) {
+            // The first render of this JVM began while it was already stopping (a signal during the first sync): no hook
+            // can be added now, and no render may outlive it, so every render started from now on is stopped at once.
+            jvmStopping = true;
+        }
     }
 
     private LiveRenders() {}
@@ -32,6 +39,7 @@ public final class LiveRenders {
     static void started(Process process, Path work) {
         STARTED.put(process, System.nanoTime());
         LIVE.put(process, work);
+        if (jvmStopping) stopAll();
     }
 
     static void ended(Process process) {
