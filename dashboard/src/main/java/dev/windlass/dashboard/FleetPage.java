@@ -58,8 +58,12 @@ public final class FleetPage {
         }
     }
 
+    /**
+     * One application on one cluster. {@code outOfSync} and {@code degraded} are what the problem filters read, from the
+     * target's recorded states (degraded: Degraded or Missing), never from the words or colours of its badges.
+     */
     public record Cell(String cluster, boolean placed, Badge sync, Badge health, String revision, Badge hold, String reason,
-                       String message, List<String> drift) {
+                       String message, List<String> drift, boolean outOfSync, boolean degraded) {
         /** Everything the cell says, in one line: the cell's title and what its focus shows. */
         public String summary() {
             if (!placed) return "not placed on " + cluster;
@@ -113,8 +117,8 @@ public final class FleetPage {
             Application a = view.desired().apps().get(app);
             Map<String, String> labels = a == null ? Map.of() : a.labels();
             Row row = row(view, holds, columns, app, a);
-            boolean isOut = row.cells().stream().anyMatch(c -> c.placed() && c.sync().text().equals("OutOfSync"));
-            boolean isDegraded = row.cells().stream().anyMatch(c -> c.placed() && (c.health().tone().equals("bad")));
+            boolean isOut = row.cells().stream().anyMatch(Cell::outOfSync);
+            boolean isDegraded = row.cells().stream().anyMatch(Cell::degraded);
             boolean isHeld = row.cells().stream().anyMatch(c -> c.hold() != null);
             boolean isInvalid = row.invalid() != null;
             if (isOut) outOfSync++;
@@ -158,12 +162,14 @@ public final class FleetPage {
             Holds.Hold hold = holds.of(app, cluster);
             boolean isPlaced = placed.contains(cluster) || t != null;
             if (!isPlaced) {
-                cells.add(new Cell(cluster, false, null, null, null, null, null, "", List.of()));
+                cells.add(new Cell(cluster, false, null, null, null, null, null, "", List.of(), false, false));
                 continue;
             }
             cells.add(new Cell(cluster, true, Badge.sync(t == null ? null : t.sync()), Badge.health(t == null ? null : t.health()),
                     t == null || t.revision() == null ? null : shortRevision(t.revision()), hold == null ? null : Badge.held(hold.suspended()),
-                    hold == null ? null : hold.reason(), t == null ? "" : t.message(), t == null ? List.of() : t.drift()));
+                    hold == null ? null : hold.reason(), t == null ? "" : t.message(), t == null ? List.of() : t.drift(),
+                    t != null && t.sync() == dev.windlass.policy.state.Sync.OutOfSync,
+                    t != null && (t.health() == dev.windlass.policy.state.Health.Degraded || t.health() == dev.windlass.policy.state.Health.Missing)));
         }
         String invalidReason = null;
         if (a != null && !a.valid()) {
