@@ -142,7 +142,7 @@ public final class ReviewPass {
     /** The summary without Markdown, for commit messages and the commit status. */
     static String summary(ReviewInput in) {
         if (!in.mergeable()) return "conflicts with " + in.mainBranch() + " in " + String.join(", ", in.conflicts());
-        String s = ReviewMarkdown.render(in).lines().filter(l -> l.startsWith("**")).findFirst().orElse("").replace("**", "");
+        String s = ReviewMarkdown.summaryText(in.headPlan());
         if (in.headPlan().hasErrors()) s += " Validation errors.";
         if (in.dryRun().stream().anyMatch(r -> !r.succeeded())) s += " Refused by an API server.";
         return s;

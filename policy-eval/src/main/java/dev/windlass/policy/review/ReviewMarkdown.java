@@ -8,6 +8,7 @@ import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.AppPlan;
+import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.HeldAction;
 import dev.windlass.policy.plan.Operation;
 import dev.windlass.policy.render.PlanMarkdown;
@@ -75,15 +76,33 @@ public final class ReviewMarkdown {
         return b.toString();
     }
 
-    /** "3 objects to create, change or delete on 2 clusters, in 2 waves: 1 to create, 1 to change, 1 to delete; 1 held." */
+    /** The summary line of the comment: {@link #summaryHeadline} in bold, then {@link #summaryDetail}. */
     static String summary(ReviewWaves waves) {
+        return "**" + summaryHeadline(waves) + "**" + summaryDetail(waves);
+    }
+
+    /**
+     * The summary as plain text, for a commit status and the status commit: "3 objects to create, change or delete on 2
+     * clusters, in 2 waves: 1 to create, 1 to change, 1 to delete; 1 held."
+     */
+    public static String summaryText(Plan plan) {
+        ReviewWaves waves = ReviewWaves.of(plan);
+        return summaryHeadline(waves) + summaryDetail(waves);
+    }
+
+    private static String summaryHeadline(ReviewWaves waves) {
         long total = waves.waves().stream().mapToLong(ReviewWaves.Wave::count).sum();
-        if (total == 0 && waves.held().isEmpty()) return "**No changes**: merging this branch changes nothing on any cluster.";
+        if (total == 0 && waves.held().isEmpty()) return "No changes";
         long clusters = waves.clusters();
+        return total + (total == 1 ? " object" : " objects") + " to create, change or delete on " + clusters
+                + (clusters == 1 ? " cluster" : " clusters") + ", in " + waves.waves().size() + (waves.waves().size() == 1 ? " wave" : " waves");
+    }
+
+    private static String summaryDetail(ReviewWaves waves) {
+        long total = waves.waves().stream().mapToLong(ReviewWaves.Wave::count).sum();
+        if (total == 0 && waves.held().isEmpty()) return ": merging this branch changes nothing on any cluster.";
         long others = total - waves.count(Operation.Create) - waves.count(Operation.Update) - waves.count(Operation.Delete);
-        String s = "**" + total + (total == 1 ? " object" : " objects") + " to create, change or delete on " + clusters
-                + (clusters == 1 ? " cluster" : " clusters") + ", in " + waves.waves().size() + (waves.waves().size() == 1 ? " wave" : " waves")
-                + "**: " + waves.count(Operation.Create) + " to create, " + waves.count(Operation.Update) + " to change, "
+        String s = ": " + waves.count(Operation.Create) + " to create, " + waves.count(Operation.Update) + " to change, "
                 + waves.count(Operation.Delete) + " to delete";
         if (others > 0) s += ", " + others + " other";
         if (!waves.held().isEmpty()) s += "; " + waves.held().size() + " held";
