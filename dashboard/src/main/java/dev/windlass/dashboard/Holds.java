@@ -1,6 +1,7 @@
 package dev.windlass.dashboard;
 
 import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.TargetKey;
 import dev.windlass.policy.plan.HeldAction;
 import dev.windlass.policy.suspension.Suspensions;
 import java.util.HashMap;
@@ -16,21 +17,20 @@ final class Holds {
 
     private final FleetView view;
     private final Suspensions suspensions;
-    private final Map<String, String> planHolds = new HashMap<>();
+    private final Map<TargetKey, String> planHolds = new HashMap<>();
 
     Holds(FleetView view) {
         this.view = view;
         this.suspensions = Suspensions.at(view.desired(), view.state(), view.at());
-        for (HeldAction h : view.plan().held()) planHolds.putIfAbsent(key(h.action().app(), h.action().cluster()), h.heldBy());
+        for (HeldAction h : view.plan().held()) planHolds.putIfAbsent(new TargetKey(h.action().app(), h.action().cluster()), h.heldBy());
     }
 
     Hold of(String app, String cluster) {
         Application a = view.desired().apps().get(app);
         String suspended = suspensions.heldBy(app, a == null ? Map.of() : a.labels(), cluster);
         if (suspended != null) return new Hold(suspended, true);
-        String held = planHolds.get(key(app, cluster));
+        String held = planHolds.get(new TargetKey(app, cluster));
         return held == null ? null : new Hold(held, false);
     }
 
-    private static String key(String app, String cluster) { return app + '\u0000' + cluster; }
 }
