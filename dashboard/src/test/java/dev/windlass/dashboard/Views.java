@@ -105,9 +105,9 @@ final class Views {
                 RolloutState.Result.Progressing, "wave 2 of 2", 2, Instant.parse("2026-11-21T09:00:00Z"), null, List.of(
                 new ClusterStep("eu-1", ClusterStep.State.Succeeded, 1, Instant.parse("2026-11-21T09:00:00Z"), Instant.parse("2026-11-21T09:02:00Z"), Instant.parse("2026-11-21T09:05:00Z"), null),
                 new ClusterStep("us-1", ClusterStep.State.Progressing, 2, Instant.parse("2026-11-21T09:05:00Z"), Instant.parse("2026-11-21T09:08:00Z"), null, null)));
-        FailoverMemory memory = new FailoverMemory(List.of(), List.of(new FailoverRecord(List.of("us-1"), List.of("eu-1"), "ClusterUnreachable",
+        FailoverMemory memory = new FailoverMemory(List.of(), List.of(new FailoverRecord(List.of("us-1"), List.of("eu-1"), dev.windlass.policy.state.EvictionReason.ClusterUnreachable,
                 Instant.parse("2026-11-21T08:00:00Z"), Instant.parse("2026-11-21T08:01:00Z"), List.of(new PreservedValue("windlass.dev/checkpoint", "48213", "apps/Deployment web/web")), null)),
-                List.of(new FailoverRecord(List.of("eu-1"), List.of("us-1"), "ApplicationFailure", Instant.parse("2026-11-21T07:00:00Z"), Instant.parse("2026-11-21T07:03:00Z"),
+                List.of(new FailoverRecord(List.of("eu-1"), List.of("us-1"), dev.windlass.policy.state.EvictionReason.ApplicationFailure, Instant.parse("2026-11-21T07:00:00Z"), Instant.parse("2026-11-21T07:03:00Z"),
                         List.of(), "us-1 failed too before it was healthy")), List.of());
         AppStatus web = apps.get("web");
         apps.put("web", new AppStatus("web", web.definedIn(), "rev00002bbbb", SOURCE, true,

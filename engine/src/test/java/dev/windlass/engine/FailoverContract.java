@@ -218,7 +218,7 @@ abstract class FailoverContract {
             FailoverRecord h = stream(fleet).failoverMemory().history().get(0);
             assertEquals(List.of("eu-1"), h.clustersBeforeFailover());
             assertEquals(List.of("eu-2"), h.clustersAfterFailover());
-            assertEquals("ClusterUnreachable", h.reason());
+            assertEquals(dev.windlass.policy.state.EvictionReason.ClusterUnreachable, h.reason());
             assertEquals(task.createdAt(), h.startTime());
             assertNotNull(h.endTime());
             assertEquals(List.of(new PreservedValue(LABEL, "4711", "Deployment stream/ingest")), h.preservedState());
@@ -257,7 +257,7 @@ abstract class FailoverContract {
 
             until(fleet, FailoverContract::failedOver, "healthy on eu-2");
             assertNull(ingest(fleet, "eu-1", "stream"), "removed in the pass that saw eu-2 healthy");
-            assertEquals("ClusterNotReady", stream(fleet).failoverMemory().history().get(0).reason());
+            assertEquals(dev.windlass.policy.state.EvictionReason.ClusterNotReady, stream(fleet).failoverMemory().history().get(0).reason());
         }
     }
 
@@ -266,7 +266,7 @@ abstract class FailoverContract {
         try (TestFleet fleet = start("Gracefully")) {
             applicationFails(fleet, "stream", "eu-1", "eu-2");
             until(fleet, a -> a.failoverMemory().eviction("eu-1") != null, "evicted from eu-1");
-            assertEquals("ApplicationFailure", stream(fleet).failoverMemory().eviction("eu-1").reason());
+            assertEquals(dev.windlass.policy.state.EvictionReason.ApplicationFailure, stream(fleet).failoverMemory().eviction("eu-1").reason());
             after(fleet, 60);
             assertNotNull(ingest(fleet, "eu-1", "stream"), "grace period (120 s) not over; eu-2 not healthy");
             for (int i = 0; i < 8 && ingest(fleet, "eu-1", "stream") != null; i++) after(fleet, 10);
@@ -318,7 +318,7 @@ abstract class FailoverContract {
             assertEquals("981", ingest(fleet, "eu-2", "stream").getMetadata().getLabels().get(LABEL), "read live from eu-1");
             assertNull(ingest(fleet, "eu-2", "stream").getMetadata().getLabels().get("windlass.dev/epoch"), "a path that matched nothing is not invented");
             EvictionTask t = stream(fleet).failoverMemory().eviction("eu-1");
-            assertEquals("ApplicationFailure", t.reason());
+            assertEquals(dev.windlass.policy.state.EvictionReason.ApplicationFailure, t.reason());
             assertEquals(List.of("windlass.dev/epoch: { .status.epoch } matched nothing on any object of stream on eu-1; the label is not set"), t.notes());
             assertTrue(story(fleet).contains("stream: windlass.dev/epoch: { .status.epoch } matched nothing"), story(fleet));
             assertTrue(moved.committed());

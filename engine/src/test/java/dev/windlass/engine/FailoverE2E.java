@@ -29,7 +29,7 @@ class FailoverE2E extends FailoverContract {
             assertEquals(List.of("eu-2"), stream(fleet).placement());
             assertNull(ingest(fleet, "eu-1", "stream"), "Directly, and eu-1 still answers requests: removed at once");
             until(fleet, FailoverContract::failedOver, "healthy on eu-2");
-            assertEquals("ClusterNotReady", stream(fleet).failoverMemory().history().get(0).reason());
+            assertEquals(dev.windlass.policy.state.EvictionReason.ClusterNotReady, stream(fleet).failoverMemory().history().get(0).reason());
         }
     }
 

@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Objects;
 import java.util.List;
 
 /**
@@ -54,7 +55,7 @@ public final class HistoryTable {
             List<String[]> rows = new ArrayList<>();
             rows.add(new String[] {"START (UTC)", "TOOK", "REASON", "FROM → TO", "PRESERVED"});
             for (FailoverRecord r : memory.history()) {
-                rows.add(new String[] {time(r.startTime()), took(r.startTime(), r.endTime()), text(r.reason()), move(r), preserved(r.preservedState())});
+                rows.add(new String[] {time(r.startTime()), took(r.startTime(), r.endTime()), text(Objects.toString(r.reason(), null)), move(r), preserved(r.preservedState())});
             }
             b.append(StatusTable.table(rows));
         }
@@ -62,7 +63,7 @@ public final class HistoryTable {
             List<String[]> rows = new ArrayList<>();
             rows.add(new String[] {"START (UTC)", "GAVE UP AFTER", "REASON", "FROM → TO", "FAILURE"});
             for (FailoverRecord r : memory.failedAttempts()) {
-                rows.add(new String[] {time(r.startTime()), took(r.startTime(), r.endTime()), text(r.reason()), move(r), text(r.failure())});
+                rows.add(new String[] {time(r.startTime()), took(r.startTime(), r.endTime()), text(Objects.toString(r.reason(), null)), move(r), text(r.failure())});
             }
             b.append("\nFailed attempts\n").append(StatusTable.table(rows));
         }
@@ -85,7 +86,7 @@ public final class HistoryTable {
         if (t.inFlight()) {
             String to = t.replacements().isEmpty() ? "" : " to " + String.join(", ", t.replacements());
             StringBuilder line = new StringBuilder(t.fromCluster() + " failing over" + to + " since " + time(t.createdAt())
-                    + " (" + text(t.reason()) + "); old copy: " + t.purge());
+                    + " (" + text(Objects.toString(t.reason(), null)) + "); old copy: " + t.purge());
             if (!t.preservedState().isEmpty()) line.append("; carrying ").append(preserved(t.preservedState()));
             for (String note : t.notes()) line.append("; note: ").append(note);
             return line.toString();

@@ -42,16 +42,16 @@ class HistoryCommandTest {
     static final PreservedValue OFFSET = new PreservedValue("windlass.dev/offset", "4700", "apps/StatefulSet stream/ingest");
 
     static final FailoverMemory MEMORY = new FailoverMemory(
-            List.of(new EvictionTask("eu-1", "ClusterUnreachable", dev.windlass.policy.model.FailoverPolicy.PurgeMode.Gracefully, 600, List.of("eu-1", "us-1"), List.of("eu-2", "us-1"),
+            List.of(new EvictionTask("eu-1", dev.windlass.policy.state.EvictionReason.ClusterUnreachable, dev.windlass.policy.model.FailoverPolicy.PurgeMode.Gracefully, 600, List.of("eu-1", "us-1"), List.of("eu-2", "us-1"),
                             List.of(OFFSET), List.of("$.status.lag matched nothing on eu-1"), Instant.parse("2026-11-21T09:05:00Z"), null, null, EvictionTask.Purge.Pending),
-                    new EvictionTask("ap-1", "ApplicationFailure", dev.windlass.policy.model.FailoverPolicy.PurgeMode.Never, null, List.of("ap-1", "us-1"), List.of("ap-2", "us-1"),
+                    new EvictionTask("ap-1", dev.windlass.policy.state.EvictionReason.ApplicationFailure, dev.windlass.policy.model.FailoverPolicy.PurgeMode.Never, null, List.of("ap-1", "us-1"), List.of("ap-2", "us-1"),
                             List.of(), List.of(), Instant.parse("2026-11-20T08:00:00Z"), Instant.parse("2026-11-20T08:03:10Z"), null, EvictionTask.Purge.Orphaned)),
-            List.of(new FailoverRecord(List.of("eu-3", "us-1"), List.of("eu-1", "us-1"), "ClusterNotReady", Instant.parse("2026-11-18T22:59:30Z"),
+            List.of(new FailoverRecord(List.of("eu-3", "us-1"), List.of("eu-1", "us-1"), dev.windlass.policy.state.EvictionReason.ClusterNotReady, Instant.parse("2026-11-18T22:59:30Z"),
                             Instant.parse("2026-11-18T23:00:12Z"), List.of(new PreservedValue("windlass.dev/offset", "4100", "apps/StatefulSet stream/ingest"),
                                     new PreservedValue("windlass.dev/epoch", "7", "apps/StatefulSet stream/ingest")), null),
-                    new FailoverRecord(List.of("ap-1", "us-1"), List.of("ap-2", "us-1"), "ApplicationFailure", Instant.parse("2026-11-20T08:00:00Z"),
+                    new FailoverRecord(List.of("ap-1", "us-1"), List.of("ap-2", "us-1"), dev.windlass.policy.state.EvictionReason.ApplicationFailure, Instant.parse("2026-11-20T08:00:00Z"),
                             Instant.parse("2026-11-20T08:03:10Z"), List.of(), null)),
-            List.of(new FailoverRecord(List.of("eu-1", "us-1"), List.of("eu-3", "us-1"), "ClusterUnreachable", Instant.parse("2026-11-19T07:00:00Z"),
+            List.of(new FailoverRecord(List.of("eu-1", "us-1"), List.of("eu-3", "us-1"), dev.windlass.policy.state.EvictionReason.ClusterUnreachable, Instant.parse("2026-11-19T07:00:00Z"),
                     Instant.parse("2026-11-19T07:02:00Z"), List.of(OFFSET), "eu-3 became unreachable too before it was healthy")),
             List.of("ap-1"));
 

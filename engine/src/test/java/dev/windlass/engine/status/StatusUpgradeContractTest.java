@@ -108,6 +108,14 @@ class StatusUpgradeContractTest {
                 StatusFiles.read(with.apply("Immediately")).apps().get("stream").failover().evictions().get(0).purgeMode());
         assertEquals(dev.windlass.policy.model.FailoverPolicy.PurgeMode.Never,
                 StatusFiles.read(with.apply("Never")).apps().get("stream").failover().evictions().get(0).purgeMode());
+
+        // The same for why it left: a reason this engine does not know is refused, never taken for one it does.
+        SortedMap<String, byte[]> oddReason = with.apply("Never");
+        oddReason.put("status/apps/stream.yaml", new String(oddReason.get("status/apps/stream.yaml"), StandardCharsets.UTF_8)
+                .replace("      reason: ClusterUnreachable\n      purgeMode", "      reason: CosmicRays\n      purgeMode").getBytes(StandardCharsets.UTF_8));
+        var unknownReason = assertThrows(java.io.UncheckedIOException.class, () -> StatusFiles.read(oddReason));
+        assertEquals("status file status/apps/stream.yaml cannot be read: failover.evictions[].reason: 'CosmicRays' is not one of"
+                + " ClusterUnreachable, ClusterNotReady, ApplicationFailure", unknownReason.getMessage());
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.placement.Placement;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.EvictionReason;
 import dev.windlass.policy.state.EvictionTask;
 import dev.windlass.policy.state.EvictionTask.Purge;
 import dev.windlass.policy.state.FailoverMemory;
@@ -48,10 +49,6 @@ import java.util.function.BiFunction;
  * </ol>
  */
 public final class Failovers {
-    public static final String CLUSTER_UNREACHABLE = "ClusterUnreachable";
-    public static final String CLUSTER_NOT_READY = "ClusterNotReady";
-    public static final String APPLICATION_FAILURE = "ApplicationFailure";
-
     private Failovers() {}
 
     /** Every application's failover decision for one pass, and the health of every cluster. */
@@ -163,7 +160,7 @@ public final class Failovers {
             for (String c : current) clocks.put(c, clock(c));
             for (String c : new TreeSet<>(current)) {
                 if (excluded().contains(c)) continue;
-                String reason = failing(c);
+                EvictionReason reason = failing(c);
                 if (reason != null) evict(c, reason, current, slots);
             }
             current.removeIf(excluded()::contains);
@@ -204,7 +201,7 @@ public final class Failovers {
         }
 
         /** The failure that makes the application leave {@code cluster} now, or null. */
-        private String failing(String cluster) {
+        private EvictionReason failing(String cluster) {
             ClusterHealth ch = health.get(cluster);
             if (ch == null) return null;
             if (policy.cluster() != null && !ch.healthy() && ch.secondsIn(now) >= clusterToleration(cluster)) {
@@ -212,17 +209,17 @@ public final class Failovers {
                     block("TooManyClustersUnhealthy", app.name() + " stays on " + cluster + ": " + fleetHold);
                     return null;
                 }
-                return ch.state().name();
+                return EvictionReason.of(ch.state());
             }
             AppFailover.TargetClock clock = clocks.get(cluster);
             if (policy.application() != null && ch.healthy() && clock != null && clock.unhealthySince() != null
                     && now.getEpochSecond() - clock.unhealthySince().getEpochSecond() >= applicationToleration()) {
-                return APPLICATION_FAILURE;
+                return EvictionReason.ApplicationFailure;
             }
             return null;
         }
 
-        private void evict(String from, String reason, List<String> current, Slots slots) {
+        private void evict(String from, EvictionReason reason, List<String> current, Slots slots) {
             String held = suspensions.heldBy(app.name(), app.labels(), from);
             if (held != null) {
                 block("Suspended", app.name() + " stays on " + from + " (" + reason + "): " + held + "; nothing moves while it holds");
@@ -244,7 +241,7 @@ public final class Failovers {
                         + " failovers are in flight, the most maxConcurrentFailovers allows");
                 return;
             }
-            Trigger trigger = reason.equals(APPLICATION_FAILURE) ? policy.application() : policy.cluster();
+            Trigger trigger = reason == EvictionReason.ApplicationFailure ? policy.application() : policy.cluster();
             StateRules.Reading carried = carried(from, trigger, reason);
             PurgeMode mode = trigger.purgeMode();
             EvictionTask task = new EvictionTask(from, reason, mode, mode == PurgeMode.Gracefully ? trigger.gracePeriodSeconds() : null,
@@ -272,13 +269,13 @@ public final class Failovers {
             return done;
         }
 
-        private StateRules.Reading carried(String from, Trigger trigger, String reason) {
+        private StateRules.Reading carried(String from, Trigger trigger, EvictionReason reason) {
             var rules = policy.rulesFor(trigger);
             ClusterObservation obs = observed.cluster(from);
             if (rules.isEmpty()) return new StateRules.Reading(List.of(), List.of());
             if (obs.reachable()) return StateRules.read(app.on(from), rules, obs);
             AppFailover.TargetClock clock = clocks.get(from);
-            return StateRules.remembered(rules, clock == null ? List.of() : clock.observed(), from, reason);
+            return StateRules.remembered(rules, clock == null ? List.of() : clock.observed(), from, reason.name());
         }
 
         /** Clusters a new placement may use: the ones it runs on, plus healthy ones it is not suspended on, minus the excluded. */
@@ -340,7 +337,7 @@ public final class Failovers {
             if (t.inFlight() || t.purgeIs(Purge.Pending)) return false;
             ClusterHealth h = health.get(t.fromCluster());
             if (h == null || !h.healthy()) return false;
-            long toleration = t.reason().equals(APPLICATION_FAILURE) ? applicationToleration() : clusterToleration(t.fromCluster());
+            long toleration = t.reason() == EvictionReason.ApplicationFailure ? applicationToleration() : clusterToleration(t.fromCluster());
             Instant done = t.completedAt() != null ? t.completedAt() : t.failedAt();
             Instant from = done.isAfter(h.since()) ? done : h.since();
             return now.getEpochSecond() - from.getEpochSecond() >= toleration;

@@ -9,7 +9,7 @@ import java.util.List;
  * moves. While it exists the cluster is not a candidate for the application; it is removed once the
  * cluster has been healthy again for the toleration.
  *
- * @param reason         ClusterUnreachable, ClusterNotReady or ApplicationFailure
+ * @param reason         why it left the cluster
  * @param purgeMode      what becomes of the old copy: deleted directly, once the new one is healthy, or never
  * @param preservedState values read from the old copy, written as labels on the new one
  * @param notes          what could not be carried over and why (a JSONPath that matched nothing), never invented
@@ -17,7 +17,7 @@ import java.util.List;
  * @param failedAt       when the attempt was given up: a cluster it moved to failed too before it was healthy
  * @param purge          what became of the old copy: Pending, Done, or Orphaned (purgeMode Never)
  */
-public record EvictionTask(String fromCluster, String reason, PurgeMode purgeMode, Integer gracePeriodSeconds,
+public record EvictionTask(String fromCluster, EvictionReason reason, PurgeMode purgeMode, Integer gracePeriodSeconds,
                            List<String> clustersBeforeFailover, List<String> clustersAfterFailover,
                            List<PreservedValue> preservedState, List<String> notes, Instant createdAt,
                            Instant completedAt, Instant failedAt, Purge purge) {

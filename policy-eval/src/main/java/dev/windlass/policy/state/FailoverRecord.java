@@ -8,7 +8,7 @@ import java.util.List;
  * (the eviction was recorded) and ended (the new placement was healthy), and the state carried over.
  * A failed attempt has the same shape, {@code endTime} when it was given up and {@code failure} saying why.
  */
-public record FailoverRecord(List<String> clustersBeforeFailover, List<String> clustersAfterFailover, String reason,
+public record FailoverRecord(List<String> clustersBeforeFailover, List<String> clustersAfterFailover, EvictionReason reason,
                              Instant startTime, Instant endTime, List<PreservedValue> preservedState, String failure) {
     public FailoverRecord {
         clustersBeforeFailover = clustersBeforeFailover == null ? List.of() : List.copyOf(clustersBeforeFailover);

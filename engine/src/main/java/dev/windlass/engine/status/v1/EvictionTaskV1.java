@@ -1,6 +1,7 @@
 package dev.windlass.engine.status.v1;
 
 import dev.windlass.policy.model.FailoverPolicy.PurgeMode;
+import dev.windlass.policy.state.EvictionReason;
 import dev.windlass.policy.state.EvictionTask;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +14,7 @@ public record EvictionTaskV1(String fromCluster, String reason, String purgeMode
     private static final java.util.Map<String, PurgeMode> OLD_NAMES = java.util.Map.of("Immediately", PurgeMode.Directly, "Graciously", PurgeMode.Gracefully);
 
     static EvictionTaskV1 of(EvictionTask t) {
-        return new EvictionTaskV1(t.fromCluster(), t.reason(), Words.of(t.purgeMode()), t.gracePeriodSeconds(), t.clustersBeforeFailover(),
+        return new EvictionTaskV1(t.fromCluster(), Words.of(t.reason()), Words.of(t.purgeMode()), t.gracePeriodSeconds(), t.clustersBeforeFailover(),
                 t.clustersAfterFailover(), Words.map(t.preservedState(), PreservedValueV1::of), t.notes(), t.createdAt(), t.completedAt(),
                 t.failedAt(), Words.of(t.purge()));
     }
@@ -26,7 +27,7 @@ public record EvictionTaskV1(String fromCluster, String reason, String purgeMode
         if (purgeMode == null) throw new IllegalArgumentException("failover.evictions[].purgeMode is missing: one of Directly, Gracefully, Never");
         PurgeMode mode = OLD_NAMES.containsKey(purgeMode) ? OLD_NAMES.get(purgeMode)
                 : Words.read(PurgeMode.class, purgeMode, "failover.evictions[].purgeMode");
-        return new EvictionTask(fromCluster, reason, mode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
+        return new EvictionTask(fromCluster, Words.read(EvictionReason.class, reason, "failover.evictions[].reason"), mode, gracePeriodSeconds, clustersBeforeFailover, clustersAfterFailover,
                 Words.map(preservedState, PreservedValueV1::toDomain), notes, createdAt, completedAt, failedAt,
                 Words.read(EvictionTask.Purge.class, purge, "failover.evictions[].purge"));
     }
