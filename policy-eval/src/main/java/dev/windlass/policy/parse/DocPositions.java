@@ -43,6 +43,21 @@ final class DocPositions {
         return find(doc.node(), at, path) ? path : java.util.List.of();
     }
 
+    /** The position of the key of the field at {@code keys}, or of its value ({@link #at}) when it is not all written. */
+    static SourceLocation keyAt(YamlDoc doc, java.util.List<String> keys) {
+        if (keys.isEmpty() || depth(doc, keys) < keys.size()) return at(doc, keys.toArray(String[]::new));
+        Node parent = doc.node();
+        for (String key : keys.subList(0, keys.size() - 1)) parent = child(parent, key);
+        if (parent instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(keys.get(keys.size() - 1))) {
+                    return YamlReader.at(doc.path(), t.getKeyNode().getStartMark());
+                }
+            }
+        }
+        return at(doc, keys.toArray(String[]::new));
+    }
+
     /** How many of {@code keys}, from the first, are written in {@code doc}. */
     static int depth(YamlDoc doc, java.util.List<String> keys) {
         Node node = doc.node();

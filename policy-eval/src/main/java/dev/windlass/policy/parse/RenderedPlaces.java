@@ -39,7 +39,9 @@ final class RenderedPlaces {
                 most = depth;
             }
         }
-        SourceLocation at = best == null ? fallback : DocPositions.at(best, keys.toArray(String[]::new));
+        SourceLocation at = best == null ? fallback
+                : DocPositions.at(rendered, keys.toArray(String[]::new)).equals(d.location()) ? DocPositions.at(best, keys.toArray(String[]::new))
+                : DocPositions.keyAt(best, keys);
         return new Diagnostic(d.severity(), at, d.message());
     }
 }
