@@ -238,6 +238,29 @@ class FluxRenderTest {
     }
 
     @Test
+    void theFixturesControllerReleasesAreReadFromTheirOciRepositoriesAndFetchedOnlyAsTheEngineAllows() throws Exception {
+        Map<String, String> more = new TreeMap<>(offline(FIXTURE, "http://127.0.0.1:9/podinfo"));
+        more.put("windlass.yaml", WINDLASS);
+        DesiredState s = rendering.read(repo(FIXTURE, more));
+        Application certManager = s.apps().get("staging-cert-manager");
+        Application envoy = s.apps().get("staging-envoy-gateway");
+        assertEquals(List.of("oci://127.0.0.1:9/jetstack/charts", "cert-manager", "1.x", "cert-manager"), List.of(certManager.render().helm().repoURL(),
+                certManager.render().helm().chart(), certManager.render().helm().version(), certManager.namespace()));
+        assertEquals(List.of("oci://127.0.0.1:9/envoyproxy", "gateway-helm", ">= 1.8.0-rc.0", "envoy-gateway"), List.of(envoy.render().helm().repoURL(),
+                envoy.render().helm().chart(), envoy.render().helm().version(), envoy.render().helm().releaseName()));
+        assertEquals(List.of("staging-infra-controllers"), certManager.dependsOn());
+        // This engine was not started with --render-allow=private-hosts: the registry on loopback is never asked.
+        List<String> said = certManager.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::message).toList();
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).contains("is on 127.0.0.1, a loopback, link-local or private address: the engine fetches from those only when"
+                + " started with --render-allow=private-hosts"), said.get(0));
+        Application controllers = s.apps().get("staging-infra-controllers");
+        assertTrue(controllers.valid(), controllers.diagnostics().toString());
+        assertEquals(List.of("Namespace/cert-manager", "Namespace/envoy-gateway-system"), controllers.variants().get("staging").manifests().stream()
+                .map(m -> m.ref().kind() + "/" + m.ref().name()).sorted().toList(), "the releases and their sources are not applied");
+    }
+
+    @Test
     void aChangedVariableOfSubstituteFromIsANewRevisionOfTheApplicationOnly() throws Exception {
         String kustomizations = """
                 apiVersion: kustomize.toolkit.fluxcd.io/v1
