@@ -243,7 +243,7 @@ public final class AppRendering implements AutoCloseable {
             List<Diagnostic> d = new ArrayList<>(release.diagnostics());
             for (String dep : release.dependsOn()) {
                 if (!names.contains(dep)) {
-                    d.add(Diagnostic.error(release.render().helm().at(), "application " + release.name() + " depends on " + dep
+                    d.add(Diagnostic.error(release.render().at(), "application " + release.name() + " depends on " + dep
                             + ", which does not exist: HelmRelease.spec.dependsOn names a HelmRelease of the same cluster folder"));
                 }
             }

@@ -260,6 +260,63 @@ class FluxRenderTest {
                 .map(m -> m.ref().kind() + "/" + m.ref().name()).sorted().toList(), "the releases and their sources are not applied");
     }
 
+    static final String WEB = """
+            apiVersion: kustomize.toolkit.fluxcd.io/v1
+            kind: Kustomization
+            metadata: {name: web, namespace: flux-system}
+            spec:
+              sourceRef: {kind: GitRepository, name: flux-system}
+              path: ./deploy
+            """;
+
+    /** The podinfo chart's files, at charts/podinfo of a repo. */
+    static Map<String, String> chart() throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        Path chart = FluxHelmReleaseRenderTest.CHART;
+        try (Stream<Path> walk = Files.walk(chart)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) files.put("charts/podinfo/" + chart.relativize(p), Files.readString(p));
+        }
+        return files;
+    }
+
+    @Test
+    void aReleaseOfAChartOfThisRepoRendersItAndADependencyOnNoReleaseHoldsItAlone() throws Exception {
+        String release = """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: podinfo, namespace: web}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/podinfo
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                  values: {replicaCount: 3}
+                """;
+        Map<String, String> files = new TreeMap<>(chart());
+        files.putAll(Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", WEB, "deploy/release.yaml", release,
+                "deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n"));
+        DesiredState s = rendering.read(repo(null, files));
+        assertEquals(List.of(), errors(s));
+        Application podinfo = s.apps().get("staging-podinfo");
+        Manifest deployment = podinfo.variants().get("staging").manifests().stream().filter(m -> m.ref().kind().equals("Deployment")).findFirst().orElseThrow();
+        assertEquals("web", deployment.ref().namespace());
+        assertTrue(deployment.body().toString().contains("replicas=3"), deployment.body().toString());
+
+        files.put("deploy/release.yaml", release + "  dependsOn: [{name: redis}]\n");
+        DesiredState held = rendering.read(repo(null, files));
+        assertEquals(List.of("deploy/release.yaml:1:1: application staging-podinfo depends on staging-redis, which does not exist:"
+                + " HelmRelease.spec.dependsOn names a HelmRelease of the same cluster folder"), errors(held));
+        assertTrue(held.apps().get("staging-web").valid(), "the Kustomization's application goes on");
+    }
+
+    @Test
+    void aKustomizationThatDoesNotBuildHoldsItsReleasesApplicationsAsTheyWere() throws Exception {
+        DesiredState s = rendering.read(repo(null, Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", WEB,
+                "deploy/kustomization.yaml", "resources: [missing.yaml]\n")));
+        assertFalse(s.apps().get("staging-web").valid());
+        assertTrue(s.brokenFiles().contains("clusters/staging/web.yaml"), "an application it defined and no longer builds is held, not removed");
+    }
+
     @Test
     void aChangedVariableOfSubstituteFromIsANewRevisionOfTheApplicationOnly() throws Exception {
         String kustomizations = """

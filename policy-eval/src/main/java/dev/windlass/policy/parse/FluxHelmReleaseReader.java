@@ -86,7 +86,14 @@ final class FluxHelmReleaseReader {
             out.addAll(located);
             return null;
         }
-        return app.withDiagnostics(located);
+        // Where the chart and the release are written in the repo, for errors of its render.
+        RenderSpec r = app.render();
+        RenderSpec.Helm h = r.helm();
+        RenderSpec.Helm helm = new RenderSpec.Helm(h.chartPath(), h.repoURL(), h.chart(), h.version(), h.releaseName(), h.values(),
+                h.valuesFiles(), h.skipCrds(), places.at(doc, h.at()));
+        RenderSpec render = new RenderSpec(r.kustomize(), helm, r.variants(), r.allowEmpty(), places.object(), r.flux());
+        return new Application(app.name(), app.labels(), app.sourcePath(), app.namespace(), app.placement(), app.syncPolicy(), app.dependsOn(),
+                app.suspend(), app.manifests(), app.revision(), located, app.location(), app.annotations(), render, app.variants());
     }
 
     private static Application read(YamlDoc doc, Manifest release, Application kustomization, String folderKey, Build build,

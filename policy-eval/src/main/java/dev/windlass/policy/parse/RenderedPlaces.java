@@ -29,7 +29,12 @@ final class RenderedPlaces {
 
     /** {@code d}, said at {@code rendered}'s field in the repo rather than at its place in the rendered text. */
     Diagnostic relocated(Diagnostic d, YamlDoc rendered) {
-        List<String> keys = DocPositions.keysAt(rendered, d.location());
+        return new Diagnostic(d.severity(), at(rendered, d.location()), d.message());
+    }
+
+    /** The place in the repo of what is at {@code place} in {@code rendered}. */
+    SourceLocation at(YamlDoc rendered, SourceLocation place) {
+        List<String> keys = DocPositions.keysAt(rendered, place);
         YamlDoc best = null;
         int most = -1;
         for (YamlDoc doc : declared) {
@@ -39,9 +44,8 @@ final class RenderedPlaces {
                 most = depth;
             }
         }
-        SourceLocation at = best == null ? fallback
-                : DocPositions.at(rendered, keys.toArray(String[]::new)).equals(d.location()) ? DocPositions.at(best, keys.toArray(String[]::new))
+        if (best == null) return fallback;
+        return DocPositions.at(rendered, keys.toArray(String[]::new)).equals(place) ? DocPositions.at(best, keys.toArray(String[]::new))
                 : DocPositions.keyAt(best, keys);
-        return new Diagnostic(d.severity(), at, d.message());
     }
 }
