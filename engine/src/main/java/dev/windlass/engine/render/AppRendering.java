@@ -410,7 +410,10 @@ public final class AppRendering implements AutoCloseable {
                 failures.computeIfAbsent(new Failure(origin + ":1:1", "renders no objects; if that is meant, set spec.source.allowEmpty: true"),
                         k -> new ArrayList<>()).add(where);
             }
-            byCluster.put(name, new Variant(variantName, applied, read.hash()));
+            // What is rendered for the cluster is what is applied: a release's values changed change its application, not this one.
+            String hash = applied.size() == read.manifests().size() ? read.hash()
+                    : ContentHash.of(Map.of("objects", applied.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList())).substring(0, 12);
+            byCluster.put(name, new Variant(variantName, applied, hash));
         }
         List<Diagnostic> diagnostics = new ArrayList<>(app.diagnostics());
         failures.forEach((failure, clusters) -> {

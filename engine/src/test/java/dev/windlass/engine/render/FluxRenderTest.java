@@ -302,6 +302,13 @@ class FluxRenderTest {
         assertEquals("web", deployment.ref().namespace());
         assertTrue(deployment.body().toString().contains("replicas=3"), deployment.body().toString());
 
+        Map<String, String> more = new TreeMap<>(files);
+        more.put("deploy/release.yaml", release.replace("replicaCount: 3", "replicaCount: 4"));
+        DesiredState changed = rendering.read(repo(null, more));
+        assertEquals(s.apps().get("staging-web").renderedOn("staging"), changed.apps().get("staging-web").renderedOn("staging"),
+                "the Kustomization applies the same objects: nothing of it rolls out");
+        assertFalse(s.apps().get("staging-podinfo").renderedOn("staging").equals(changed.apps().get("staging-podinfo").renderedOn("staging")));
+
         files.put("deploy/release.yaml", release + "  dependsOn: [{name: redis}]\n");
         DesiredState held = rendering.read(repo(null, files));
         assertEquals(List.of("deploy/release.yaml:1:1: application staging-podinfo depends on staging-redis, which does not exist:"
