@@ -317,6 +317,48 @@ class FluxRenderTest {
     }
 
     @Test
+    void aChartsCrdsAreCreatedOnceUnlessUpgradeCrdsSaysToKeepThemUpToDateAndLeftOutWithInstallCrdsSkip() throws Exception {
+        String crd = """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: widgets.example.com}
+                spec:
+                  group: example.com
+                  names: {kind: Widget, plural: widgets, singular: widget}
+                  scope: Namespaced
+                  versions:
+                    - name: v1
+                      served: true
+                      storage: true
+                      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                """;
+        String release = """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: widgets, namespace: web}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/widgets
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                """;
+        Map<String, String> files = new TreeMap<>(Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", WEB,
+                "deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n",
+                "charts/widgets/Chart.yaml", "apiVersion: v2\nname: widgets\nversion: 1.0.0\n", "charts/widgets/crds/widget.yaml", crd,
+                "charts/widgets/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: widgets}\ndata: {a: b}\n"));
+        Map<String, Manifest.ApplyMode> modes = new TreeMap<>();
+        for (String install : List.of("", "  install: {crds: Skip}\n", "  upgrade: {crds: CreateReplace}\n")) {
+            files.put("deploy/release.yaml", release + install);
+            DesiredState s = rendering.read(repo(null, files));
+            assertEquals(List.of(), errors(s));
+            s.apps().get("staging-widgets").variants().get("staging").manifests().stream()
+                    .filter(m -> m.ref().kind().equals("CustomResourceDefinition"))
+                    .forEach(m -> modes.put(install.isEmpty() ? "default" : install.trim(), m.applyMode()));
+        }
+        assertEquals(Map.of("default", Manifest.ApplyMode.ONCE, "upgrade: {crds: CreateReplace}", Manifest.ApplyMode.ALWAYS), modes);
+    }
+
+    @Test
     void aKustomizationThatDoesNotBuildHoldsItsReleasesApplicationsAsTheyWere() throws Exception {
         DesiredState s = rendering.read(repo(null, Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", WEB,
                 "deploy/kustomization.yaml", "resources: [missing.yaml]\n")));
