@@ -188,12 +188,14 @@ public final class AppRendering implements AutoCloseable {
             all.addAll(problems);
         }
         java.util.Set<String> brokenFiles = new java.util.TreeSet<>(desired.brokenFiles());
-        helmReleases(apps, fluxBuilds, desired, snapshot, servers, all, budget, results, brokenFiles);
+        Map<String, String> rolloutOf = new TreeMap<>(desired.rolloutOf());
+        Map<String, String> failoverOf = new TreeMap<>(desired.failoverOf());
+        helmReleases(apps, fluxBuilds, desired, snapshot, servers, all, budget, results, brokenFiles, rolloutOf, failoverOf);
         all.sort(null);
         // Rendered objects are known only now: one owner per object, as the parser checked for plain ones.
         return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, brokenFiles, all,
-                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies()), owners);
+                desired.rolloutPolicies(), rolloutOf, desired.freezes(), desired.author(), desired.failoverPolicies(),
+                failoverOf, desired.remediationPolicies()), owners);
     }
 
     /** What a Flux Kustomization's build printed (for its first cluster), and the files it read. */
@@ -206,11 +208,11 @@ public final class AppRendering implements AutoCloseable {
      */
     private void helmReleases(SortedMap<String, Application> apps, Map<String, FluxBuilt> builds, DesiredState desired, Snapshot snapshot,
                               Map<String, ServerInfo> servers, List<Diagnostic> all, Budget budget, Results results,
-                              java.util.Set<String> brokenFiles) {
+                              java.util.Set<String> brokenFiles, Map<String, String> rolloutOf, Map<String, String> failoverOf) {
         for (Application app : List.copyOf(apps.values())) {
             RenderSpec spec = app.render();
             if (spec == null || spec.flux() == null || spec.kustomize() == null) continue;
-            if (!app.valid() || !builds.containsKey(app.name())) brokenFiles.add(app.location().path());
+            if (!app.valid()) brokenFiles.add(app.location().path());  // placed nowhere, it built for no cluster: nothing is held
         }
         List<Application> releases = new ArrayList<>();
         for (var e : builds.entrySet()) {
@@ -241,6 +243,21 @@ public final class AppRendering implements AutoCloseable {
         releases.forEach(r -> names.add(r.name()));
         for (Application release : releases) {
             List<Diagnostic> d = new ArrayList<>(release.diagnostics());
+            // Policies select a release's application by its labels, as the parser matches them for the others.
+            List<String> rollouts = desired.rolloutPolicies().values().stream().filter(p -> p.selector().matches(release.labels()))
+                    .map(dev.windlass.policy.model.RolloutPolicy::name).toList();
+            List<String> failovers = desired.failoverPolicies().values().stream().filter(p -> p.selector().matches(release.labels()))
+                    .map(dev.windlass.policy.model.FailoverPolicy::name).toList();
+            if (rollouts.size() == 1) rolloutOf.put(release.name(), rollouts.get(0));
+            if (failovers.size() == 1) failoverOf.put(release.name(), failovers.get(0));
+            if (rollouts.size() > 1) {
+                d.add(Diagnostic.error(release.render().at(), "application " + release.name() + " is selected by the RolloutPolicies "
+                        + String.join(", ", rollouts) + "; exactly one may roll out an application: narrow the selectors"));
+            }
+            if (failovers.size() > 1) {
+                d.add(Diagnostic.error(release.render().at(), "application " + release.name() + " is selected by the FailoverPolicies "
+                        + String.join(", ", failovers) + "; at most one may move an application: narrow the selectors"));
+            }
             for (String dep : release.dependsOn()) {
                 if (!names.contains(dep)) {
                     d.add(Diagnostic.error(release.render().at(), "application " + release.name() + " depends on " + dep

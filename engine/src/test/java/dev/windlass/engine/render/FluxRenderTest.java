@@ -303,6 +303,15 @@ class FluxRenderTest {
         assertTrue(deployment.body().toString().contains("replicas=3"), deployment.body().toString());
 
         Map<String, String> more = new TreeMap<>(files);
+        more.put("policies.yaml", """
+                apiVersion: windlass.dev/v1alpha1
+                kind: RolloutPolicy
+                metadata: {name: releases}
+                spec: {selector: {matchLabels: {flux.windlass.dev/kind: HelmRelease}}, type: All}
+                """);
+        DesiredState policed = rendering.read(repo(null, more));
+        assertEquals(List.of(), errors(policed));
+        assertEquals(Map.of("staging-podinfo", "releases"), policed.rolloutOf(), "policies select a release's application by its labels");
         more.put("deploy/release.yaml", release.replace("replicaCount: 3", "replicaCount: 4"));
         DesiredState changed = rendering.read(repo(null, more));
         assertEquals(s.apps().get("staging-web").renderedOn("staging"), changed.apps().get("staging-web").renderedOn("staging"),
