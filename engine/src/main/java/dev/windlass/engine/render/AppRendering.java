@@ -212,7 +212,9 @@ public final class AppRendering implements AutoCloseable {
         for (Application app : List.copyOf(apps.values())) {
             RenderSpec spec = app.render();
             if (spec == null || spec.flux() == null || spec.kustomize() == null) continue;
-            if (!app.valid()) brokenFiles.add(app.location().path());  // placed nowhere, it built for no cluster: nothing is held
+            // Invalid, it has no build to read releases from. (One placed nowhere is valid and built for no cluster: its
+            // releases leave with it, and nothing is held.)
+            if (!app.valid()) brokenFiles.add(app.location().path());
         }
         List<Application> releases = new ArrayList<>();
         for (var e : builds.entrySet()) {
