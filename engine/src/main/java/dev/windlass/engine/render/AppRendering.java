@@ -170,7 +170,7 @@ public final class AppRendering implements AutoCloseable {
                 render(app, desired, snapshot, servers, new ArrayList<>(), alone, (s, r) -> {
                     started.add(renderer.start(s, r));
                     return PENDING;
-                });
+                }, new TreeMap<>());
             }
             awaitAllButSlow(started);
             results = (s, r) -> {
@@ -179,18 +179,104 @@ public final class AppRendering implements AutoCloseable {
             };
         }
         Budget budget = new Budget(renderer.limits().maxTotalBytes());
+        Map<String, FluxBuilt> fluxBuilds = new TreeMap<>();
         for (Application app : desired.apps().values()) {
             if (app.render() == null || !app.valid()) continue;
             List<Diagnostic> problems = new ArrayList<>();
-            Application rendered = render(app, desired, snapshot, servers, problems, budget, results);
+            Application rendered = render(app, desired, snapshot, servers, problems, budget, results, fluxBuilds);
             apps.put(app.name(), rendered);
             all.addAll(problems);
         }
+        java.util.Set<String> brokenFiles = new java.util.TreeSet<>(desired.brokenFiles());
+        Map<String, String> rolloutOf = new TreeMap<>(desired.rolloutOf());
+        Map<String, String> failoverOf = new TreeMap<>(desired.failoverOf());
+        helmReleases(apps, fluxBuilds, desired, snapshot, servers, all, budget, results, brokenFiles, rolloutOf, failoverOf);
         all.sort(null);
         // Rendered objects are known only now: one owner per object, as the parser checked for plain ones.
-        return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), all,
-                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies()), owners);
+        return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, brokenFiles, all,
+                desired.rolloutPolicies(), rolloutOf, desired.freezes(), desired.author(), desired.failoverPolicies(),
+                failoverOf, desired.remediationPolicies()), owners);
+    }
+
+    /** What a Flux Kustomization's build printed (for its first cluster), and the files it read. */
+    private record FluxBuilt(List<Manifest> manifests, java.util.Set<String> reached) {}
+
+    /**
+     * The HelmReleases of each Flux Kustomization's build, each an application of its own, rendered with Helm like a native
+     * one. A Kustomization that did not build (its render failed, or is still running) counts as a file that cannot be
+     * read: the applications of its releases are held as they were, never removed for want of a build.
+     */
+    private void helmReleases(SortedMap<String, Application> apps, Map<String, FluxBuilt> builds, DesiredState desired, Snapshot snapshot,
+                              Map<String, ServerInfo> servers, List<Diagnostic> all, Budget budget, Results results,
+                              java.util.Set<String> brokenFiles, Map<String, String> rolloutOf, Map<String, String> failoverOf) {
+        for (Application app : List.copyOf(apps.values())) {
+            RenderSpec spec = app.render();
+            if (spec == null || spec.flux() == null || spec.kustomize() == null) continue;
+            // Invalid, it has no build to read releases from. (One placed nowhere is valid and built for no cluster: its
+            // releases leave with it, and nothing is held.)
+            if (!app.valid()) brokenFiles.add(app.location().path());
+        }
+        List<Application> releases = new ArrayList<>();
+        for (var e : builds.entrySet()) {
+            Application kustomization = apps.get(e.getKey());
+            if (!kustomization.valid()) continue;
+            dev.windlass.policy.parse.FluxHelmReleases.Imported imported = dev.windlass.policy.parse.FluxHelmReleases.read(kustomization,
+                    e.getValue().manifests(), snapshot, e.getValue().reached());
+            List<Diagnostic> problems = new ArrayList<>(imported.problems());
+            for (Application release : imported.apps()) {
+                if (apps.containsKey(release.name()) || releases.stream().anyMatch(r -> r.name().equals(release.name()))) {
+                    problems.add(Diagnostic.error(kustomization.location(), "the HelmRelease " + release.labels().get("flux.windlass.dev/name")
+                            + " of application " + kustomization.name() + " becomes the application " + release.name()
+                            + ", which another application is named already; rename one of them"));
+                    continue;
+                }
+                releases.add(release);
+            }
+            if (!problems.isEmpty()) {
+                List<Diagnostic> d = new ArrayList<>(kustomization.diagnostics());
+                d.addAll(problems);
+                d.sort(null);
+                apps.put(kustomization.name(), kustomization.withDiagnostics(d));
+                all.addAll(problems);
+                if (problems.stream().anyMatch(Diagnostic::isError)) brokenFiles.add(kustomization.location().path());
+            }
+        }
+        java.util.Set<String> names = new java.util.HashSet<>(apps.keySet());
+        releases.forEach(r -> names.add(r.name()));
+        for (Application release : releases) {
+            List<Diagnostic> d = new ArrayList<>(release.diagnostics());
+            // Policies select a release's application by its labels, as the parser matches them for the others.
+            List<String> rollouts = desired.rolloutPolicies().values().stream().filter(p -> p.selector().matches(release.labels()))
+                    .map(dev.windlass.policy.model.RolloutPolicy::name).toList();
+            List<String> failovers = desired.failoverPolicies().values().stream().filter(p -> p.selector().matches(release.labels()))
+                    .map(dev.windlass.policy.model.FailoverPolicy::name).toList();
+            if (rollouts.size() == 1) rolloutOf.put(release.name(), rollouts.get(0));
+            if (failovers.size() == 1) failoverOf.put(release.name(), failovers.get(0));
+            if (rollouts.size() > 1) {
+                d.add(Diagnostic.error(release.render().at(), "application " + release.name() + " is selected by the RolloutPolicies "
+                        + String.join(", ", rollouts) + "; exactly one may roll out an application: narrow the selectors"));
+            }
+            if (failovers.size() > 1) {
+                d.add(Diagnostic.error(release.render().at(), "application " + release.name() + " is selected by the FailoverPolicies "
+                        + String.join(", ", failovers) + "; at most one may move an application: narrow the selectors"));
+            }
+            for (String dep : release.dependsOn()) {
+                if (!names.contains(dep)) {
+                    d.add(Diagnostic.error(release.render().at(), "application " + release.name() + " depends on " + dep
+                            + ", which does not exist: HelmRelease.spec.dependsOn names a HelmRelease of the same cluster folder"));
+                }
+            }
+            Application read = release.withDiagnostics(d);
+            all.addAll(d);
+            if (!read.valid()) {
+                apps.put(read.name(), read);
+                continue;
+            }
+            List<Diagnostic> problems = new ArrayList<>();
+            Application rendered = render(read, desired, snapshot, servers, problems, budget, results, new TreeMap<>());
+            apps.put(rendered.name(), rendered);
+            all.addAll(problems);
+        }
     }
 
     /**
@@ -249,7 +335,7 @@ public final class AppRendering implements AutoCloseable {
     }
 
     private Application render(Application app, DesiredState desired, Snapshot snapshot, Map<String, ServerInfo> servers,
-                               List<Diagnostic> problems, Budget budget, Results results) {
+                               List<Diagnostic> problems, Budget budget, Results results, Map<String, FluxBuilt> fluxBuilds) {
         RenderSpec spec = app.render();
         // A Flux Kustomization's build reads the kustomization file Flux writes in its path, instead of the repo's.
         Snapshot source = spec.flux() == null ? snapshot : dev.windlass.policy.source.WithFiles.of(snapshot, spec.flux().files());
@@ -318,18 +404,35 @@ public final class AppRendering implements AutoCloseable {
                 read.overrideProblems().forEach(p -> failures.computeIfAbsent(new Failure(String.valueOf(variant.at()), p), k -> new ArrayList<>()).add(where));
                 continue;
             }
-            if (spec.flux() != null) {
+            List<Manifest> applied = read.manifests();
+            if (spec.flux() != null && spec.kustomize() != null) {
+                // HelmReleases and their sources are read, not applied: each release is an application of its own.
                 for (Manifest m : read.manifests()) {
+                    if (dev.windlass.policy.parse.FluxHelmReleases.taken(m)) continue;
                     String problem = dev.windlass.policy.flux.FluxObjects.problem(m);
                     if (problem != null) failures.computeIfAbsent(new Failure(String.valueOf(m.location()), problem), k -> new ArrayList<>()).add(where);
                 }
+                applied = read.manifests().stream().filter(m -> !dev.windlass.policy.parse.FluxHelmReleases.taken(m)).toList();
+                if (!fluxBuilds.containsKey(app.name())) {
+                    java.util.Set<String> reached = new java.util.TreeSet<>(inputs.keySet());
+                    fluxBuilds.put(app.name(), new FluxBuilt(read.manifests(), reached));
+                }
+            }
+            if (spec.flux() != null && spec.flux().crdsOnce()) {
+                // Flux creates a chart's CRDs at install and leaves them at upgrade (upgrade.crds: Skip): created once.
+                applied = applied.stream().map(m -> m.ref().kind().equals("CustomResourceDefinition") && m.ref().group().equals("apiextensions.k8s.io")
+                        ? new Manifest(m.ref(), m.apiVersion(), m.body(), m.location(), m.hash(), m.wave(), Manifest.ApplyMode.ONCE, m.gcPolicy(), m.implicit())
+                        : m).toList();
             }
             read.said().forEach(d -> failures.computeIfAbsent(new Failure(String.valueOf(d.location()), d.message()), k -> new ArrayList<>()).add(where));
-            if (!spec.allowEmpty() && read.manifests().stream().allMatch(Manifest::implicit)) {
+            if (!spec.allowEmpty() && applied.stream().allMatch(Manifest::implicit)) {
                 failures.computeIfAbsent(new Failure(origin + ":1:1", "renders no objects; if that is meant, set spec.source.allowEmpty: true"),
                         k -> new ArrayList<>()).add(where);
             }
-            byCluster.put(name, new Variant(variantName, read.manifests(), read.hash()));
+            // What is rendered for the cluster is what is applied: a release's values changed change its application, not this one.
+            String hash = applied.size() == read.manifests().size() ? read.hash()
+                    : ContentHash.of(Map.of("objects", applied.stream().map(m -> m.ref() + "=" + m.hash()).sorted().toList())).substring(0, 12);
+            byCluster.put(name, new Variant(variantName, applied, hash));
         }
         List<Diagnostic> diagnostics = new ArrayList<>(app.diagnostics());
         failures.forEach((failure, clusters) -> {
@@ -371,6 +474,10 @@ public final class AppRendering implements AutoCloseable {
         List<String> filled = new ArrayList<>();
         for (String v : values) {
             if (v.isBlank()) continue;
+            if (spec.flux() != null) {
+                filled.add(v);  // a HelmRelease's values are Flux's, taken as they are: no cluster fields are filled in
+                continue;
+            }
             ClusterValues.Filled f = ClusterValues.fill(v, cluster.name(), cluster.labels());
             unfilled.addAll(f.problems());
             filled.add(f.text());
@@ -383,7 +490,7 @@ public final class AppRendering implements AutoCloseable {
 
     /** The file a render starts from, where what goes wrong in it is said. */
     private static String origin(Application app, RenderSpec spec, RenderSpec.VariantSpec variant, Snapshot snapshot) {
-        if (spec.flux() != null && dev.windlass.policy.source.KustomizeReach.kustomization(snapshot.files(), spec.kustomize()) == null) {
+        if (spec.flux() != null && spec.kustomize() != null && dev.windlass.policy.source.KustomizeReach.kustomization(snapshot.files(), spec.kustomize()) == null) {
             return spec.flux().origin().path();  // the kustomization is Flux's, made for this build: said at the Kustomization
         }
         if (spec.helm() != null) {

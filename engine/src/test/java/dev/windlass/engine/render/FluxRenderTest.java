@@ -182,9 +182,25 @@ class FluxRenderTest {
         assertEquals(objects(substituted), applied(s.apps().get("staging-web")));
     }
 
+    /**
+     * The fixture's chart sources moved to a loopback address, which an engine refuses to fetch from unless started with
+     * --render-allow=private-hosts: its HelmReleases are read, and their charts never fetched from the internet.
+     */
+    static Map<String, String> offline(Path root, String url) throws IOException {
+        Map<String, String> edited = new TreeMap<>();
+        for (String file : List.of("apps/base/podinfo/repository.yaml", "infrastructure/controllers/cert-manager.yaml",
+                "infrastructure/controllers/envoy-gateway.yaml")) {
+            edited.put(file, Files.readString(root.resolve(file)).replace("url: https://stefanprodan.github.io/podinfo", "url: " + url)
+                    .replaceAll("url: oci://[a-z.]+/", "url: oci://127.0.0.1:9/"));
+        }
+        return edited;
+    }
+
     @Test
     void theFixturesStagingConfigsRenderAsTheRealKustomizeBuildsThemWithTheStagingPatch() throws Exception {
-        DesiredState s = rendering.read(repo(FIXTURE, Map.of("windlass.yaml", WINDLASS)));
+        Map<String, String> more = new TreeMap<>(offline(FIXTURE, "http://127.0.0.1:9/podinfo"));
+        more.put("windlass.yaml", WINDLASS);
+        DesiredState s = rendering.read(repo(FIXTURE, more));
         Application configs = s.apps().get("staging-infra-configs");
         assertTrue(configs.valid(), configs.diagnostics().toString());
         String written = Files.readString(FIXTURE.resolve("infrastructure/configs/kustomization.yaml")) + """
@@ -222,18 +238,141 @@ class FluxRenderTest {
     }
 
     @Test
-    void theFixturesHelmReleasesHoldTheirApplicationsWithAnErrorAtEachFluxObject() throws Exception {
-        DesiredState s = rendering.read(repo(FIXTURE, Map.of("windlass.yaml", WINDLASS)));
-        Application apps = s.apps().get("staging-apps");
-        assertFalse(apps.valid());
-        List<String> said = apps.diagnostics().stream().filter(Diagnostic::isError).map(Object::toString).toList();
-        assertEquals(2, said.size(), said.toString());
-        assertTrue(said.get(0).startsWith("apps/staging/kustomization.yaml:"), said.get(0));
-        assertTrue(said.stream().anyMatch(e -> e.contains("application staging-apps does not render for staging (variant default): HelmRelease"
-                + " podinfo/podinfo is a Flux object (helm.toolkit.fluxcd.io), which Windlass does not read here yet; applied as it is,"
-                + " it would do nothing on a cluster without Flux: render its chart with a Windlass Application (spec.source.helm), or keep this"
-                + " Kustomization on Flux for now")), said.toString());
-        assertTrue(s.apps().get("staging-infra-configs").valid(), "the other applications go on");
+    void theFixturesControllerReleasesAreReadFromTheirOciRepositoriesAndFetchedOnlyAsTheEngineAllows() throws Exception {
+        Map<String, String> more = new TreeMap<>(offline(FIXTURE, "http://127.0.0.1:9/podinfo"));
+        more.put("windlass.yaml", WINDLASS);
+        DesiredState s = rendering.read(repo(FIXTURE, more));
+        Application certManager = s.apps().get("staging-cert-manager");
+        Application envoy = s.apps().get("staging-envoy-gateway");
+        assertEquals(List.of("oci://127.0.0.1:9/jetstack/charts", "cert-manager", "1.x", "cert-manager"), List.of(certManager.render().helm().repoURL(),
+                certManager.render().helm().chart(), certManager.render().helm().version(), certManager.namespace()));
+        assertEquals(List.of("oci://127.0.0.1:9/envoyproxy", "gateway-helm", ">= 1.8.0-rc.0", "envoy-gateway"), List.of(envoy.render().helm().repoURL(),
+                envoy.render().helm().chart(), envoy.render().helm().version(), envoy.render().helm().releaseName()));
+        assertEquals(List.of("staging-infra-controllers"), certManager.dependsOn());
+        // This engine was not started with --render-allow=private-hosts: the registry on loopback is never asked.
+        List<String> said = certManager.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::message).toList();
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).contains("is on 127.0.0.1, a loopback, link-local or private address: the engine fetches from those only when"
+                + " started with --render-allow=private-hosts"), said.get(0));
+        Application controllers = s.apps().get("staging-infra-controllers");
+        assertTrue(controllers.valid(), controllers.diagnostics().toString());
+        assertEquals(List.of("Namespace/cert-manager", "Namespace/envoy-gateway-system"), controllers.variants().get("staging").manifests().stream()
+                .map(m -> m.ref().kind() + "/" + m.ref().name()).sorted().toList(), "the releases and their sources are not applied");
+    }
+
+    static final String WEB = """
+            apiVersion: kustomize.toolkit.fluxcd.io/v1
+            kind: Kustomization
+            metadata: {name: web, namespace: flux-system}
+            spec:
+              sourceRef: {kind: GitRepository, name: flux-system}
+              path: ./deploy
+            """;
+
+    /** The podinfo chart's files, at charts/podinfo of a repo. */
+    static Map<String, String> chart() throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        Path chart = FluxHelmReleaseRenderTest.CHART;
+        try (Stream<Path> walk = Files.walk(chart)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) files.put("charts/podinfo/" + chart.relativize(p), Files.readString(p));
+        }
+        return files;
+    }
+
+    @Test
+    void aReleaseOfAChartOfThisRepoRendersItAndADependencyOnNoReleaseHoldsItAlone() throws Exception {
+        String release = """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: podinfo, namespace: web}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/podinfo
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                  values: {replicaCount: 3}
+                """;
+        Map<String, String> files = new TreeMap<>(chart());
+        files.putAll(Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", WEB, "deploy/release.yaml", release,
+                "deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n"));
+        DesiredState s = rendering.read(repo(null, files));
+        assertEquals(List.of(), errors(s));
+        Application podinfo = s.apps().get("staging-podinfo");
+        Manifest deployment = podinfo.variants().get("staging").manifests().stream().filter(m -> m.ref().kind().equals("Deployment")).findFirst().orElseThrow();
+        assertEquals("web", deployment.ref().namespace());
+        assertTrue(deployment.body().toString().contains("replicas=3"), deployment.body().toString());
+
+        Map<String, String> more = new TreeMap<>(files);
+        more.put("policies.yaml", """
+                apiVersion: windlass.dev/v1alpha1
+                kind: RolloutPolicy
+                metadata: {name: releases}
+                spec: {selector: {matchLabels: {flux.windlass.dev/kind: HelmRelease}}, type: All}
+                """);
+        DesiredState policed = rendering.read(repo(null, more));
+        assertEquals(List.of(), errors(policed));
+        assertEquals(Map.of("staging-podinfo", "releases"), policed.rolloutOf(), "policies select a release's application by its labels");
+        more.put("deploy/release.yaml", release.replace("replicaCount: 3", "replicaCount: 4"));
+        DesiredState changed = rendering.read(repo(null, more));
+        assertEquals(s.apps().get("staging-web").renderedOn("staging"), changed.apps().get("staging-web").renderedOn("staging"),
+                "the Kustomization applies the same objects: nothing of it rolls out");
+        assertFalse(s.apps().get("staging-podinfo").renderedOn("staging").equals(changed.apps().get("staging-podinfo").renderedOn("staging")));
+
+        files.put("deploy/release.yaml", release + "  dependsOn: [{name: redis}]\n");
+        DesiredState held = rendering.read(repo(null, files));
+        assertEquals(List.of("deploy/release.yaml:1:1: application staging-podinfo depends on staging-redis, which does not exist:"
+                + " HelmRelease.spec.dependsOn names a HelmRelease of the same cluster folder"), errors(held));
+        assertTrue(held.apps().get("staging-web").valid(), "the Kustomization's application goes on");
+    }
+
+    @Test
+    void aChartsCrdsAreCreatedOnceUnlessUpgradeCrdsSaysToKeepThemUpToDateAndLeftOutWithInstallCrdsSkip() throws Exception {
+        String crd = """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: widgets.example.com}
+                spec:
+                  group: example.com
+                  names: {kind: Widget, plural: widgets, singular: widget}
+                  scope: Namespaced
+                  versions:
+                    - name: v1
+                      served: true
+                      storage: true
+                      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                """;
+        String release = """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: widgets, namespace: web}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/widgets
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                """;
+        Map<String, String> files = new TreeMap<>(Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", WEB,
+                "deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n",
+                "charts/widgets/Chart.yaml", "apiVersion: v2\nname: widgets\nversion: 1.0.0\n", "charts/widgets/crds/widget.yaml", crd,
+                "charts/widgets/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: widgets}\ndata: {a: b}\n"));
+        Map<String, Manifest.ApplyMode> modes = new TreeMap<>();
+        for (String install : List.of("", "  install: {crds: Skip}\n", "  upgrade: {crds: CreateReplace}\n")) {
+            files.put("deploy/release.yaml", release + install);
+            DesiredState s = rendering.read(repo(null, files));
+            assertEquals(List.of(), errors(s));
+            s.apps().get("staging-widgets").variants().get("staging").manifests().stream()
+                    .filter(m -> m.ref().kind().equals("CustomResourceDefinition"))
+                    .forEach(m -> modes.put(install.isEmpty() ? "default" : install.trim(), m.applyMode()));
+        }
+        assertEquals(Map.of("default", Manifest.ApplyMode.ONCE, "upgrade: {crds: CreateReplace}", Manifest.ApplyMode.ALWAYS), modes);
+    }
+
+    @Test
+    void aKustomizationThatDoesNotBuildHoldsItsReleasesApplicationsAsTheyWere() throws Exception {
+        DesiredState s = rendering.read(repo(null, Map.of("windlass.yaml", WINDLASS, "clusters/staging/web.yaml", WEB,
+                "deploy/kustomization.yaml", "resources: [missing.yaml]\n")));
+        assertFalse(s.apps().get("staging-web").valid());
+        assertTrue(s.brokenFiles().contains("clusters/staging/web.yaml"), "an application it defined and no longer builds is held, not removed");
     }
 
     @Test

@@ -3,9 +3,10 @@ package dev.windlass.policy.flux;
 import dev.windlass.policy.model.Manifest;
 
 /**
- * Flux's own objects in what a build prints ({@code HelmRelease}, {@code HelmRepository}, {@code OCIRepository},
- * {@code Kustomization}, ...): on a cluster without Flux, applied as they are, they would do nothing, so an application
- * that holds one is held, with this said at the object, until Windlass reads that kind itself.
+ * Flux's own objects in what a build prints that Windlass does not read ({@code Kustomization}, {@code GitRepository},
+ * {@code ArtifactGenerator}, ...; HelmReleases and their sources are read as applications of their own): on a cluster
+ * without Flux, applied as they are, they would do nothing, so an application that holds one is held, with this said at
+ * the object, until Windlass reads that kind itself.
  */
 public final class FluxObjects {
     private FluxObjects() {}
@@ -15,9 +16,7 @@ public final class FluxObjects {
         String group = m.ref().group();
         if (!group.endsWith(".toolkit.fluxcd.io") && !group.endsWith(".extensions.fluxcd.io")) return null;
         String what = m.ref().kind() + " " + (m.ref().namespace().isEmpty() ? "" : m.ref().namespace() + "/") + m.ref().name();
-        String instead = m.ref().kind().equals("HelmRelease")
-                ? "render its chart with a Windlass Application (spec.source.helm), or keep this Kustomization on Flux for now"
-                : m.ref().kind().equals("Kustomization")
+        String instead = m.ref().kind().equals("Kustomization")
                 ? "put its folder under Settings.spec.flux.clusters so that Windlass reads it, or keep this Kustomization on Flux for now"
                 : "keep this Kustomization on Flux for now";
         return what + " is a Flux object (" + group + "), which Windlass does not read here yet; applied as it is, it would"

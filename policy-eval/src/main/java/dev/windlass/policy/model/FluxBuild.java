@@ -11,11 +11,18 @@ import java.util.Map;
  * @param files      repo paths and texts of the files the build reads instead of the repo's (the kustomization file)
  * @param substitute the variables of postBuild.substitute and substituteFrom, by name; empty when there are none, and
  *                   then nothing is substituted (as in Flux)
- * @param origin     the Flux object this application is read from: its file and line
+ * @param origin     the Flux object this application is read from: its file and line (for a HelmRelease's application,
+ *                   the Kustomization whose build holds it)
+ * @param crdsOnce   for a HelmRelease's chart, whether its CustomResourceDefinitions are created and never updated (Flux's
+ *                   {@code install.crds: Create} with {@code upgrade.crds: Skip}, its default)
  */
-public record FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin) {
+public record FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce) {
     public FluxBuild {
         files = Map.copyOf(new java.util.TreeMap<>(files));
         substitute = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(substitute));
+    }
+
+    public FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin) {
+        this(files, substitute, origin, false);
     }
 }
