@@ -64,7 +64,12 @@ class FluxE2E {
 
     @Test
     void aFluxRepoIsReconciledOnItsClustersAndThenLeftAlone() throws Exception {
-        try (TestFleet fleet = new TestFleet(dir)) {
+        reconciledThenLeftAlone(dir, false);
+    }
+
+    /** The scenario, on the sandbox or on real control planes ({@code FluxIT}), whose API servers count the writes. */
+    static void reconciledThenLeftAlone(Path dir, boolean real) throws Exception {
+        try (TestFleet fleet = new TestFleet(dir, real)) {
             fleet.push("a Flux repo, adopted", c -> c
                     .write("windlass.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Settings\nspec:\n  flux:\n    clusters:\n      - path: clusters/{cluster}\n")
                     .write("windlass/staging.yaml", fleet.clusterYaml("staging", "env: staging", 1, 0, ""))
