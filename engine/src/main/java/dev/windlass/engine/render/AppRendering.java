@@ -381,7 +381,7 @@ public final class AppRendering implements AutoCloseable {
                 continue;
             }
             if (result instanceof RenderResult.Failed f) {
-                failures.computeIfAbsent(new Failure(f.at(), f.message()), k -> new ArrayList<>()).add(where);
+                failures.computeIfAbsent(inRepo(f, snapshot, app, spec), k -> new ArrayList<>()).add(where);
                 continue;
             }
             RenderResult.Rendered rendered = (RenderResult.Rendered) result;
@@ -486,6 +486,22 @@ public final class AppRendering implements AutoCloseable {
                 : h.repoURL().startsWith("oci://") ? new RenderRequest.Chart.Oci(h.repoURL().replaceAll("/+$", "") + "/" + h.chart(), h.version())
                 : new RenderRequest.Chart.Repository(h.repoURL(), h.chart(), h.version());
         return new RenderRequest.Helm(chart, h.releaseName(), app.namespace(), filled, h.skipCrds(), server.version(), server.apiVersions());
+    }
+
+    private static final java.util.regex.Pattern AT = java.util.regex.Pattern.compile("^(.*):\\d+:\\d+$");
+
+    /**
+     * A failed render, said in the repo: a failure the tool places in a file of the repo stays there; one it places
+     * outside (a chart repository or registry that did not answer, or refused) is said where the repo names that chart,
+     * with what failed named in the message, so every error a user reads is a {@code path:line:col} of the repo.
+     */
+    private static Failure inRepo(RenderResult.Failed f, Snapshot snapshot, Application app, RenderSpec spec) {
+        java.util.regex.Matcher at = AT.matcher(f.at() == null ? "" : f.at());
+        String path = at.matches() ? at.group(1) : String.valueOf(f.at());
+        if (snapshot.files().containsKey(path)) return new Failure(f.at(), f.message());
+        dev.windlass.policy.model.SourceLocation declared = spec.helm() != null && spec.helm().at() != null ? spec.helm().at()
+                : spec.flux() != null ? spec.flux().origin() : app.location();
+        return new Failure(String.valueOf(declared), path + ": " + f.message());
     }
 
     /** The file a render starts from, where what goes wrong in it is said. */

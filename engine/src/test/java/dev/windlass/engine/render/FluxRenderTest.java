@@ -252,6 +252,8 @@ class FluxRenderTest {
         // This engine was not started with --render-allow=private-hosts: the registry on loopback is never asked.
         List<String> said = certManager.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::message).toList();
         assertEquals(1, said.size(), said.toString());
+        assertEquals(List.of("infrastructure/controllers/cert-manager.yaml"), certManager.diagnostics().stream().filter(Diagnostic::isError)
+                .map(d -> d.location().path()).toList(), "said where the repo names the chart, not at the registry's address");
         assertTrue(said.get(0).contains("is on 127.0.0.1, a loopback, link-local or private address: the engine fetches from those only when"
                 + " started with --render-allow=private-hosts"), said.get(0));
         Application controllers = s.apps().get("staging-infra-controllers");
