@@ -71,7 +71,7 @@ public final class Dashboard extends Handler.Abstract {
         if (view == null) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, "5");
             return send(response, callback, 503, "text/html; charset=utf-8", templates.render("waiting",
-                    new Layout("Windlass", "", "", "", "", board.version(), false, false)));
+                    new Layout("Windlass", "", "", "", "", board.version(), false, false, "")));
         }
         Layout layout;
         if (path.equals("/") || path.equals("/api/fleet")) {
@@ -149,7 +149,7 @@ public final class Dashboard extends Handler.Abstract {
 
     private Layout layout(FleetView view, String title, boolean fleet, boolean plans) {
         return new Layout(title, "", view.branch(), view.source() == null ? "" : view.source().substring(0, Math.min(7, view.source().length())),
-                Times.show(view.at()), board.version(), fleet, plans);
+                Times.show(view.at()), board.version(), fleet, plans, view.writer());
     }
 
     private boolean page(Response response, Callback callback, String template, Layout layout, Object model) {

@@ -17,16 +17,25 @@ import java.util.TreeMap;
  * @param desired what that commit asks for (labels, placement, policies, freezes, validation errors)
  * @param plan    the pass's plan: held actions and their reasons, and main's plan as the pull request comment shows it
  * @param reviews each reviewed branch's plan, the Markdown of its pull request comment, by ref
+ * @param writer  who ran the pass and signs its status commits, as their trailers say: {@code host_1a2b3c4d (shards 0,2)}
+ *                or {@code host_1a2b3c4d (unsharded)}; "" when not known
  */
 public record FleetView(Instant at, String branch, String source, EngineState state, DesiredState desired, Plan plan,
-                        SortedMap<String, String> reviews) {
+                        SortedMap<String, String> reviews, String writer) {
 
     public FleetView {
         reviews = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(reviews == null ? java.util.Map.of() : reviews));
+        writer = writer == null ? "" : writer;
+    }
+
+    /** A view whose writer is not known. */
+    public FleetView(Instant at, String branch, String source, EngineState state, DesiredState desired, Plan plan,
+                     SortedMap<String, String> reviews) {
+        this(at, branch, source, state, desired, plan, reviews, "");
     }
 
     /** The same view with the reviews read after the pass's reviews ran. */
     public FleetView withReviews(SortedMap<String, String> replaced) {
-        return new FleetView(at, branch, source, state, desired, plan, replaced);
+        return new FleetView(at, branch, source, state, desired, plan, replaced, writer);
     }
 }

@@ -76,6 +76,19 @@ class DashboardTest {
     }
 
     @Test
+    void everyPageSaysWhichReplicaRanThePassAsItsStatusCommitsNameIt() throws Exception {
+        ViewBoard board = serve(null, null);
+        FleetView v = Views.view(0, "ready 0/2", null, Views.NOW);
+        board.publish(new FleetView(v.at(), v.branch(), v.source(), v.state(), v.desired(), v.plan(), v.reviews(), "r-a_1a2b3c4d (shards 0,2)"));
+        for (String page : java.util.List.of("/", "/plans", "/apps/web", "/clusters/eu-1")) {
+            String body = get(page).body();
+            assertTrue(body.contains(", run by <span class=\"writer\">r-a_1a2b3c4d (shards 0,2)</span>"), page + ":\n" + body);
+        }
+        board.reviews(new java.util.TreeMap<>());
+        assertTrue(get("/").body().contains("r-a_1a2b3c4d (shards 0,2)"), "kept when the reviews are republished");
+    }
+
+    @Test
     void aShardedReplicaShowsWhoHoldsWhichShardAndWhichReplicasAreUp() throws Exception {
         ViewBoard board = serve(null, null);
         board.publish(Views.view(0, "ready 0/2", null, Views.NOW));
