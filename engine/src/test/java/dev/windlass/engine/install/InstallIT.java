@@ -202,9 +202,14 @@ class InstallIT {
                     java.util.Set.of(0, 1)::equals);
             Lease held = admin.leases().inNamespace(NS).withName("sharded-shard-1").get();
             assertEquals("replica-c", held.getSpec().getHolderIdentity());
-            Thread.sleep(quick.leaseDuration().multipliedBy(2).toMillis());
-            Lease later = admin.leases().inNamespace(NS).withName("sharded-shard-1").get();
-            assertEquals("replica-c", later.getSpec().getHolderIdentity(), "renewed, not lost");
+            // Renewed until its renew time lies two lease durations past the first one read, holding it all along: a holder
+            // that could not renew would have given it up a lease duration after that first renewal.
+            java.time.ZonedDateTime past = held.getSpec().getRenewTime().plus(quick.leaseDuration().multipliedBy(2));
+            Lease later = Await.until(Duration.ofSeconds(30), "replica-c to renew shard 1's Lease as the engine's ServiceAccount", () -> {
+                Lease now = admin.leases().inNamespace(NS).withName("sharded-shard-1").get();
+                assertEquals("replica-c", now.getSpec().getHolderIdentity(), "renewed, not lost");
+                return now;
+            }, l -> l.getSpec().getRenewTime().isAfter(past));
             assertTrue(later.getSpec().getRenewTime().isAfter(held.getSpec().getRenewTime()), "renewed as the engine's ServiceAccount");
             assertEquals(java.util.Set.of(0, 1), shards.writable());
             assertEquals(1, admin.leases().inNamespace(NS).withLabel("windlass.dev/replica-of", "sharded").list().getItems().size(),

@@ -130,16 +130,10 @@ final class FluxHelmReleaseReader {
             root.errorHere("HelmRelease.spec is required, with chart or chartRef");
             return null;
         }
-        for (var e : NOT_SUPPORTED.entrySet()) {
-            if (spec.has(e.getKey())) spec.error(e.getKey(), spec.name(e.getKey()) + " is not supported by Windlass yet: " + e.getValue());
-        }
-        List<String> ignored = new ArrayList<>();
-        String firstIgnored = null;
-        for (var e : IGNORED.entrySet()) {
-            if (!spec.has(e.getKey())) continue;
-            if (firstIgnored == null) firstIgnored = e.getKey();
-            ignored.add(e.getKey() + " (" + e.getValue() + ")");
-        }
+        FluxSpecScreen.refuse(spec, NOT_SUPPORTED);
+        Map<String, String> ignoredHere = FluxSpecScreen.ignored(spec, IGNORED);
+        List<String> ignored = new ArrayList<>(ignoredHere.values());
+        String firstIgnored = ignoredHere.isEmpty() ? null : ignoredHere.keySet().iterator().next();
         String targetNamespace = spec.string("targetNamespace", null);
         if (targetNamespace != null && !DNS_LABEL.matcher(targetNamespace).matches()) {
             spec.error("targetNamespace", spec.name("targetNamespace") + " " + Excerpt.quoted(targetNamespace)
@@ -155,10 +149,7 @@ final class FluxHelmReleaseReader {
         Crds installCrds = crds(spec, "install", Crds.Create, ignored);
         Crds upgradeCrds = crds(spec, "upgrade", Crds.Skip, ignored);
         if (firstIgnored == null && !ignored.isEmpty()) firstIgnored = ignored.get(0).startsWith("install") ? "install" : "upgrade";
-        if (firstIgnored != null) {
-            spec.warning(firstIgnored, "HelmRelease.spec: accepted and ignored, since they change when Flux works, not what it applies: "
-                    + String.join("; ", ignored));
-        }
+        FluxSpecScreen.warn(spec, "HelmRelease", firstIgnored, ignored);
         RenderSpec.Helm[] chart = {null};
         Map<String, String> sourceHashes = new TreeMap<>();
         if (spec.has("chart") && spec.has("chartRef")) {

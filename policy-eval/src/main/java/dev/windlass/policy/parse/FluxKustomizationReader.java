@@ -103,20 +103,9 @@ final class FluxKustomizationReader {
             root.errorHere("Kustomization.spec is required, with at least sourceRef");
             return null;
         }
-        for (var e : NOT_SUPPORTED.entrySet()) {
-            if (spec.has(e.getKey())) spec.error(e.getKey(), spec.name(e.getKey()) + " is not supported by Windlass yet: " + e.getValue());
-        }
-        List<String> ignored = new ArrayList<>();
-        String firstIgnored = null;
-        for (var e : IGNORED.entrySet()) {
-            if (!spec.has(e.getKey())) continue;
-            if (firstIgnored == null) firstIgnored = e.getKey();
-            ignored.add(e.getKey() + " (" + e.getValue() + ")");
-        }
-        if (firstIgnored != null) {
-            spec.warning(firstIgnored, "Kustomization.spec: accepted and ignored, since they change when Flux works, not what it applies: "
-                    + String.join("; ", ignored));
-        }
+        FluxSpecScreen.refuse(spec, NOT_SUPPORTED);
+        Map<String, String> ignored = FluxSpecScreen.ignored(spec, IGNORED);
+        FluxSpecScreen.warn(spec, "Kustomization", ignored.isEmpty() ? null : ignored.keySet().iterator().next(), List.copyOf(ignored.values()));
         FluxArtifacts.Artifact[] artifact = {null};
         String sourceRoot = sourceRoot(spec, mapped, namespace, artifacts, artifact, out);
         String path = spec.string("path", "");
