@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A whole control plane on loopback: etcd and kube-apiserver ({@link KubeApiServer}), kube-controller-manager,
- * kube-scheduler, and one kwok process per fake node as its kubelet, keeping the node alive and running the Pods bound
- * to it. Deployments, StatefulSets,
+ * kube-scheduler, one kwok process per fake node as its kubelet, keeping the node alive and running the Pods bound
+ * to it, and one more kwok process as the volume provisioner. Deployments, StatefulSets,
  * DaemonSets and Jobs become ready through the real controllers; PersistentVolumeClaims of the default storage class
  * are provisioned and bound; disruption budgets are computed by the real disruption controller.
  *
@@ -58,6 +58,8 @@ public final class KubeCluster implements AutoCloseable {
     private final KubernetesClient admin;
     private final Binaries binaries;
     private final Path kubeconfig;
+    private final KwokStages stages;
+    private final Kubelet volumeProvisioner;
     private final Map<String, Kubelet> kubelets = new java.util.concurrent.ConcurrentHashMap<>();
     private final Thread onJvmExit;
 
@@ -68,6 +70,8 @@ public final class KubeCluster implements AutoCloseable {
         this.binaries = binaries;
         this.kubeconfig = kubeconfig;
         this.admin = api.newClient();
+        this.stages = KwokStages.split(binaries.kwokStages(), work);
+        this.volumeProvisioner = Kubelet.volumeProvisioner(binaries, kubeconfig, work, stages.volumeStages());
         // Left running, the controllers and kubelets would outlive a test JVM that exits without closing them.
         this.onJvmExit = new Thread(this::stopProcesses, "kube-test-controllers-shutdown");
         Runtime.getRuntime().addShutdownHook(onJvmExit);
@@ -75,6 +79,7 @@ public final class KubeCluster implements AutoCloseable {
 
     private void stopProcesses() {
         kubelets.values().forEach(Kubelet::stop);
+        volumeProvisioner.stop();
         controllers.stop();
     }
 
@@ -125,6 +130,7 @@ public final class KubeCluster implements AutoCloseable {
                 .addToAnnotations("storageclass.kubernetes.io/is-default-class", "true").endMetadata()
                 .withProvisioner("kwok.x-k8s.io/volume").withReclaimPolicy("Delete").withVolumeBindingMode("Immediate")
                 .build()).create();
+        volumeProvisioner.start();
         for (NodeSpec spec : specs) addNode(spec);
         // The ServiceAccount controller creates "default" in every namespace: the controller-manager is working.
         awaitCluster("the controller-manager to create ServiceAccount default/default",
@@ -149,7 +155,7 @@ public final class KubeCluster implements AutoCloseable {
                 .withArchitecture("amd64").withContainerRuntimeVersion("kwok").withOsImage("kwok")
                 .withKernelVersion("fake").withMachineID("").withSystemUUID("").withBootID("").endNodeInfo()
                 .endStatus().build()).create();
-        Kubelet kubelet = Kubelet.of(binaries, kubeconfig, work, spec.name());
+        Kubelet kubelet = Kubelet.of(binaries, kubeconfig, work, stages.nodeStages(), spec.name());
         kubelets.put(spec.name(), kubelet);
         kubelet.start();
         awaitNodeReady(spec.name(), true);
@@ -231,6 +237,7 @@ public final class KubeCluster implements AutoCloseable {
     public String controllerLogs(int lines) {
         StringBuilder out = new StringBuilder(controllers.tails(lines));
         kubelets.forEach((n, k) -> out.append("--- kwok ").append(n).append('\n').append(k.tail(lines)).append('\n'));
+        out.append("--- kwok volume provisioner\n").append(volumeProvisioner.tail(lines)).append('\n');
         return out.toString();
     }
 
@@ -239,6 +246,7 @@ public final class KubeCluster implements AutoCloseable {
         while (!done.getAsBoolean()) {
             controllers.requireAlive();
             kubelets.values().forEach(Kubelet::requireAlive);
+            volumeProvisioner.requireAlive();
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out after " + READY.toSeconds() + "s waiting for " + what
                         + "; last log lines:\n" + controllerLogs(15));

@@ -98,16 +98,14 @@ class KubeClusterIT {
         try {
             Await.until(limit, "Deployment web available", () -> client.apps().deployments().inNamespace("default").withName("web").get(),
                     d -> d.getStatus() != null && Integer.valueOf(3).equals(d.getStatus().getAvailableReplicas()));
-        } catch (AssertionError notAvailable) {
-            // Seen once on a loaded machine (a third Pod never Ready): say where each Pod is and how it stands.
-            StringBuilder pods = new StringBuilder();
-            client.pods().inNamespace("default").list().getItems().forEach(p -> pods.append('\n').append(p.getMetadata().getName())
-                    .append(" on ").append(p.getSpec().getNodeName()).append(": ").append(p.getStatus().getPhase()).append(' ')
-                    .append(p.getStatus().getConditions().stream().map(c -> c.getType() + "=" + c.getStatus()).toList()));
-            throw new AssertionError(notAvailable.getMessage().substring(0, Math.min(200, notAvailable.getMessage().length())) + pods, notAvailable);
+            Await.until(limit, "StatefulSet db ready, its volumes bound", () -> client.apps().statefulSets().inNamespace("default").withName("db").get(),
+                    s -> s.getStatus() != null && Integer.valueOf(2).equals(s.getStatus().getReadyReplicas()));
+        } catch (AssertionError notReady) {
+            // Seen on a loaded machine (a third web Pod, or the second db Pod, never Ready): say where each Pod, claim
+            // and volume stands, and what the kubelets and the provisioner last said.
+            throw new AssertionError(notReady.getMessage().substring(0, Math.min(200, notReady.getMessage().length()))
+                    + whereThingsStand(), notReady);
         }
-        Await.until(limit, "StatefulSet db ready, its volumes bound", () -> client.apps().statefulSets().inNamespace("default").withName("db").get(),
-                s -> s.getStatus() != null && Integer.valueOf(2).equals(s.getStatus().getReadyReplicas()));
         Await.until(limit, "DaemonSet agent ready on every node", () -> client.apps().daemonSets().inNamespace("default").withName("agent").get(),
                 d -> d.getStatus() != null && d.getStatus().getDesiredNumberScheduled() >= 2
                         && d.getStatus().getNumberReady() == d.getStatus().getDesiredNumberScheduled());
@@ -117,6 +115,20 @@ class KubeClusterIT {
         List<Pod> pods = client.pods().inNamespace("default").withLabel("app", "web").list().getItems();
         assertEquals(3, pods.size());
         assertTrue(pods.stream().allMatch(p -> p.getSpec().getNodeName() != null && p.getStatus().getPodIP() != null), "scheduled and running");
+    }
+
+    private String whereThingsStand() {
+        StringBuilder out = new StringBuilder();
+        client.pods().inNamespace("default").list().getItems().forEach(p -> out.append("\npod ").append(p.getMetadata().getName())
+                .append(" on ").append(p.getSpec().getNodeName()).append(": ").append(p.getStatus().getPhase()).append(' ')
+                .append(p.getStatus().getConditions().stream().map(c -> c.getType() + "=" + c.getStatus() + "(" + c.getReason() + ")").toList()));
+        client.persistentVolumeClaims().inNamespace("default").list().getItems().forEach(c -> out.append("\nclaim ")
+                .append(c.getMetadata().getName()).append(": ").append(c.getStatus().getPhase()).append(" volume ")
+                .append(c.getSpec().getVolumeName()));
+        client.persistentVolumes().list().getItems().forEach(v -> out.append("\nvolume ").append(v.getMetadata().getName())
+                .append(": ").append(v.getStatus().getPhase()).append(" claim ")
+                .append(v.getSpec().getClaimRef() == null ? null : v.getSpec().getClaimRef().getName()));
+        return out.append('\n').append(cluster.controllerLogs(10)).toString();
     }
 
     @Test void aDisruptionBudgetRefusesAnEvictionThroughTheRealDisruptionController() {
