@@ -100,7 +100,7 @@ class ShardedEnginesIT {
                 onlyOwn(fleet, engineB, Set.of("eu-2", "us-1"), webWrites);
                 // Replica b runs first: once wave 1 has soaked, its own plan starts eu-2 before the coordinator has recorded it.
                 String bRecorded = fleet.statusFile("status/apps/web.yaml");
-                if (bRecorded.contains(ShardScope.AWAITING)) awaited.add(bRecorded);
+                if (bRecorded.contains(ShardScope.AWAITING.text())) awaited.add(bRecorded);
                 onlyOwn(fleet, engineA, Set.of("eu-1"), webWrites);
                 for (String c : List.of("eu-1", "eu-2", "us-1")) if (image(fleet, c).equals("1.5.0") && !order.contains(c)) order.add(c);
                 fleet.backend.advance(fleet.clock, Duration.ofSeconds(10));
@@ -119,7 +119,7 @@ class ShardedEnginesIT {
             }
             assertTrue(story.contains("rolled out to 3 clusters"), story);
             assertTrue(!awaited.isEmpty(), "replica b recorded web waiting for the coordinator when its own plan would start a wave");
-            assertTrue(awaited.get(0).contains("waiting: " + ShardScope.AWAITING), awaited.get(0));
+            assertTrue(awaited.get(0).contains("waiting: " + ShardScope.AWAITING.text()), awaited.get(0));
 
             // A branch's review, made by the coordinator: the other shard's clusters are planned from their record, as in
             // its passes, not taken for unreachable; the review writes to no cluster.

@@ -1,5 +1,6 @@
 package dev.windlass.policy.failover;
 
+import dev.windlass.policy.plan.HoldReason;
 import dev.windlass.policy.state.EvictionTask;
 import dev.windlass.policy.state.FailoverMemory;
 import dev.windlass.policy.state.PreservedValue;
@@ -24,7 +25,7 @@ import java.util.Set;
  */
 public record AppFailover(List<String> placement, FailoverMemory memory, List<EvictionTask> started, Set<String> bypass,
                           Map<String, List<PreservedValue>> inject, Map<String, TargetClock> targets, String blocked,
-                          String blockedReason, Map<String, String> purgeHeld, Set<String> orphaned) {
+                          String blockedReason, Map<String, HoldReason> purgeHeld, Set<String> orphaned) {
 
     public AppFailover {
         placement = List.copyOf(placement);

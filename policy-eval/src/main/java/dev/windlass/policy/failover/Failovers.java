@@ -1,6 +1,7 @@
 package dev.windlass.policy.failover;
 
 import dev.windlass.policy.model.Application;
+import dev.windlass.policy.plan.HoldReason;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.FailoverPolicy;
@@ -377,14 +378,13 @@ public final class Failovers {
             }
             tasks.add(t);
         }
-        Map<String, String> purgeHeld = new TreeMap<>();
+        Map<String, HoldReason> purgeHeld = new TreeMap<>();
         for (EvictionTask t : tasks) {
             if (t.purgeMode() != PurgeMode.Gracefully || !t.purgeIs(Purge.Pending) || !t.inFlight()) continue;
             Instant deadline = t.createdAt().plusSeconds(t.gracePeriodSeconds() == null ? 0 : t.gracePeriodSeconds());
             if (now.isBefore(deadline)) {
-                purgeHeld.put(t.fromCluster(), "failover from " + t.fromCluster() + " (purgeMode Gracefully): the old copy is removed once "
-                        + String.join(", ", t.replacements().isEmpty() ? t.clustersAfterFailover() : t.replacements())
-                        + " is healthy, or at " + deadline);
+                purgeHeld.put(t.fromCluster(), new HoldReason.GracefulPurge(t.fromCluster(),
+                        t.replacements().isEmpty() ? t.clustersAfterFailover() : t.replacements(), deadline));
             }
         }
         return new AppFailover(decided.placement(), new FailoverMemory(tasks, history, m.failedAttempts(), m.orphanedOn()),

@@ -192,7 +192,7 @@ public final class Planner {
                 removedFrom.add(old);
                 List<Action> removal = removalOf(app.name(), ActionReason.Leave.NoLongerPlaced,
                         observed.cluster(old), previous.target(old), ownership.claimedByOthers(app.name(), old));
-                String graceful = af == null ? null : af.purgeHeld().get(old);
+                HoldReason graceful = af == null ? null : af.purgeHeld().get(old);
                 if (graceful != null) removal.forEach(a -> held.add(new HeldAction(a, graceful)));
                 else holdIfSuspended(suspensions, app.name(), app.labels(), old, removal, deletes, held);
             }
@@ -205,15 +205,15 @@ public final class Planner {
             apps.forEach(a -> byName.put(a.app(), a));
             for (Application app : desired.apps().values()) {
                 AppPlan planned = byName.get(app.name());
-                Map<String, String> frozen = new TreeMap<>();
-                if (planned != null) planned.suspendedOn().forEach((cluster, hold) -> frozen.put(cluster, hold.text()));
+                Map<String, HoldReason> frozen = new TreeMap<>();
+                if (planned != null) planned.suspendedOn().forEach((cluster, hold) -> frozen.put(cluster, new HoldReason.Suspended(hold)));
                 RolloutGate.Verdict gate = rollout(app, frozen);
                 for (String cluster : planned == null ? List.<String>of() : planned.clusters()) release(app, cluster, gate, frozen);
             }
         }
 
         /** The app's rollout verdict, its state recorded when it is news, and a rollback's actions queued. */
-        private RolloutGate.Verdict rollout(Application app, Map<String, String> frozen) {
+        private RolloutGate.Verdict rollout(Application app, Map<String, HoldReason> frozen) {
             if (desired.rolloutPolicy(app.name()) == null || !placements.containsKey(app.name())) return RolloutGate.NONE;
             RolloutGate.Verdict gate = RolloutGate.decide(app, desired, observed, state.apps().get(app.name()), placements.get(app.name()),
                     results, ownership, revisions, frozen, now);
@@ -228,7 +228,7 @@ public final class Planner {
         }
 
         /** Actions onto {@code queue}, except on a suspended cluster, where they are held by its suspension. */
-        private void queueOrHold(List<Action> actions, Map<String, String> frozen, List<Action> queue) {
+        private void queueOrHold(List<Action> actions, Map<String, HoldReason> frozen, List<Action> queue) {
             for (Action a : actions) {
                 if (frozen.containsKey(a.cluster())) held.add(new HeldAction(a, frozen.get(a.cluster())));
                 else queue.add(a);
@@ -236,12 +236,12 @@ public final class Planner {
         }
 
         /** One target's actions go ahead, or are all held by the first thing it waits for. */
-        private void release(Application app, String cluster, RolloutGate.Verdict gate, Map<String, String> frozen) {
+        private void release(Application app, String cluster, RolloutGate.Verdict gate, Map<String, HoldReason> frozen) {
             TargetPlanner.Result r = results.get(new TargetKey(app.name(), cluster));
             if (r == null || gate.rolledBack(cluster)) return;
             // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
             boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);
-            String gated = frozen.containsKey(cluster) ? frozen.get(cluster)
+            HoldReason gated = frozen.containsKey(cluster) ? frozen.get(cluster)
                     : gate.heldBy(cluster) != null && !failingOver ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
             if (gated == null) {
                 // Writes that failed wait their turn: the same ones are not sent again on every pass.
@@ -250,7 +250,7 @@ public final class Planner {
                 AppStatus recorded = state.apps().get(app.name());
                 gated = Retries.holding(recorded == null ? null : recorded.target(cluster), writes, state.clusters().get(cluster), now);
             }
-            String waitingFor = gated;
+            HoldReason waitingFor = gated;
             if (waitingFor == null) {
                 applies.addAll(r.applies());
                 deletes.addAll(r.deletes());
@@ -302,9 +302,9 @@ public final class Planner {
     /** Deletes of an application leaving a cluster wait, like everything else, while it is suspended there. */
     private static void holdIfSuspended(Suspensions suspensions, String app, Map<String, String> labels, String cluster,
                                         List<Action> removal, List<Action> deletes, List<HeldAction> held) {
-        String why = suspensions.heldBy(app, labels, cluster);
-        if (why == null) deletes.addAll(removal);
-        else removal.forEach(a -> held.add(new HeldAction(a, why)));
+        Hold hold = suspensions.hold(app, labels, cluster);
+        if (hold == null) deletes.addAll(removal);
+        else removal.forEach(a -> held.add(new HeldAction(a, new HoldReason.Suspended(hold))));
     }
 
     private static List<Action> removalOf(String app, ActionReason.Leave why, ClusterObservation obs, TargetStatus previous,
@@ -326,13 +326,13 @@ public final class Planner {
     }
 
 
-    /** The first dependency not yet Healthy on this cluster, in words, or null when all are. */
-    private static String unmetDependency(Application app, String cluster, Map<String, Map<String, Health>> health) {
+    /** The first dependency not yet Healthy on this cluster, or null when all are. */
+    private static HoldReason unmetDependency(Application app, String cluster, Map<String, Map<String, Health>> health) {
         for (String dep : app.dependsOn()) {
             Map<String, Health> byCluster = health.get(dep);
             if (byCluster == null || !byCluster.containsKey(cluster)) continue;
             Health h = byCluster.get(cluster);
-            if (h != Health.Healthy) return "dependency " + dep + " is " + h + " on " + cluster;
+            if (h != Health.Healthy) return new HoldReason.UnmetDependency(dep, h, cluster);
         }
         return null;
     }

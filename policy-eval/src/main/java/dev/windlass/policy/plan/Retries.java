@@ -28,12 +28,11 @@ final class Retries {
     }
 
     /** Why {@code actions} wait at {@code now}, or null when they go ahead. */
-    static String holding(TargetStatus previous, List<Action> actions, ClusterStatus cluster, Instant now) {
+    static HoldReason holding(TargetStatus previous, List<Action> actions, ClusterStatus cluster, Instant now) {
         if (previous == null || previous.retry() == null || actions.isEmpty()) return null;
         Retry r = previous.retry();
         if (!r.holds(input(actions, cluster), now)) return null;
-        return "backing off: the same writes failed " + r.failures() + (r.failures() == 1 ? " time" : " times in a row") + " ("
-                + (r.kind() == Retry.Kind.Lasting ? "refused by the cluster" : "the cluster did not answer in time or was busy") + "); next try at " + r.next();
+        return new HoldReason.BackingOff(r.failures(), r.kind(), r.next());
     }
 
     /**

@@ -19,9 +19,9 @@ import java.util.Map;
  * clusters rolled back get the previous revision's actions instead of the new one's.
  */
 final class RolloutGate {
-    record Verdict(RolloutState rollout, Map<String, String> held, boolean recordFirst, List<Action> rollbackApplies,
+    record Verdict(RolloutState rollout, Map<String, HoldReason> held, boolean recordFirst, List<Action> rollbackApplies,
                    List<Action> rollbackDeletes, Map<String, TargetPlan> rollbackTargets) {
-        String heldBy(String cluster) { return held.get(cluster); }
+        HoldReason heldBy(String cluster) { return held.get(cluster); }
 
         boolean rolledBack(String cluster) { return rollbackTargets.containsKey(cluster); }
     }
@@ -31,7 +31,7 @@ final class RolloutGate {
     private RolloutGate() {}
 
     static Verdict decide(Application app, DesiredState desired, ObservedState observed, AppStatus previous, List<String> placed,
-                          Map<TargetKey, TargetPlanner.Result> results, Ownership ownership, Revisions revisions, Map<String, String> frozen,
+                          Map<TargetKey, TargetPlanner.Result> results, Ownership ownership, Revisions revisions, Map<String, HoldReason> frozen,
                           Instant now) {
         Map<String, Boolean> healthy = new HashMap<>();
         for (String c : placed) healthy.put(c, RolloutPlanner.healthy(results.get(new TargetKey(app.name(), c))));

@@ -35,7 +35,7 @@ final class RolloutPlanner {
      * @param rollback  clusters to return to the previous revision, with the application as it was
      * @param startedNow clusters that start this pass: recorded before anything is applied
      */
-    record RolloutDecision(RolloutState next, Set<String> proceed, Map<String, String> heldBy, Map<String, Application> rollback,
+    record RolloutDecision(RolloutState next, Set<String> proceed, Map<String, HoldReason> heldBy, Map<String, Application> rollback,
                     Set<String> startedNow) {}
 
     /**
@@ -44,12 +44,12 @@ final class RolloutPlanner {
      *                          of a step under way stand still
      */
     static RolloutDecision decide(Application app, RolloutPolicy policy, String source, List<String> placed, Map<String, Cluster> clusters,
-                           AppStatus previous, Map<String, Boolean> healthyAtRevision, Application lastGood, Map<String, String> frozen,
+                           AppStatus previous, Map<String, Boolean> healthyAtRevision, Application lastGood, Map<String, HoldReason> frozen,
                            Instant now) {
         String revision = app.revision();
         RolloutState prior = previous == null ? null : previous.rollout();
         Set<String> proceed = new TreeSet<>();
-        Map<String, String> held = new HashMap<>();
+        Map<String, HoldReason> held = new HashMap<>();
         Map<String, Application> rollback = new HashMap<>();
         List<String> behind = placed.stream().filter(c -> !has(app, previous, c)).toList();
 
@@ -57,9 +57,8 @@ final class RolloutPlanner {
             for (String c : placed) {
                 ClusterStep step = prior != null && prior.revision().equals(revision) ? prior.step(c) : null;
                 if (step != null && step.state() == State.RolledBack && lastGood != null) rollback.put(c, lastGood);
-                else if (behind.contains(c)) held.put(c, "revision " + revision + " is invalid: its rollout failed"
-                        + (prior != null && prior.revision().equals(revision) && !prior.message().isEmpty() ? " (" + prior.message() + ")" : "")
-                        + "; it is not rolled out again until its content changes");
+                else if (behind.contains(c)) held.put(c, new HoldReason.InvalidRevision(revision,
+                        prior != null && prior.revision().equals(revision) ? prior.message() : ""));
                 else proceed.add(c);
             }
             return new RolloutDecision(prior, proceed, held, rollback, Set.of());
@@ -79,7 +78,7 @@ final class RolloutPlanner {
             else steps.add(new ClusterStep(e.cluster(), State.Pending, e.wave(), null, null, null, null));
         }
         for (String c : order.excluded()) {
-            held.put(c, "not in any group of RolloutPolicy " + policy.name() + " (unassignedClusters: Exclude)");
+            held.put(c, new HoldReason.NotInRolloutGroup(policy.name()));
         }
         steps = evaluate(steps, policy, healthyAtRevision, frozen, now);
 
@@ -117,7 +116,7 @@ final class RolloutPlanner {
             }
         }
 
-        String reason = waitingReason(policy, steps, result, message);
+        HoldReason reason = waitingReason(policy, steps, result, message, app.rolloutPaused());
         for (ClusterStep s : steps) {
             if (rollback.containsKey(s.cluster())) continue;
             if (s.state() == State.Pending) held.put(s.cluster(), frozen.getOrDefault(s.cluster(), reason));
@@ -135,7 +134,7 @@ final class RolloutPlanner {
      * cluster is frozen its step's clocks stand still: on resume, start and healthy-since move forward by the pause.
      */
     private static List<ClusterStep> evaluate(List<ClusterStep> steps, RolloutPolicy policy, Map<String, Boolean> healthy,
-                                              Map<String, String> frozen, Instant now) {
+                                              Map<String, HoldReason> frozen, Instant now) {
         List<ClusterStep> out = new ArrayList<>();
         for (ClusterStep step : steps) {
             ClusterStep s = step;
@@ -167,7 +166,7 @@ final class RolloutPlanner {
     }
 
     /** Starts Pending clusters in order: up to maxConcurrency at once, a whole group, or all. */
-    private static List<ClusterStep> start(List<ClusterStep> steps, RolloutPolicy policy, Map<String, String> frozen, Instant now,
+    private static List<ClusterStep> start(List<ClusterStep> steps, RolloutPolicy policy, Map<String, HoldReason> frozen, Instant now,
                                            Set<String> started) {
         long inProgress = steps.stream().filter(s -> s.state() == State.Progressing).count();
         int concurrency = policy.maxConcurrency().atLeastOne(steps.size());
@@ -190,12 +189,12 @@ final class RolloutPlanner {
         return out;
     }
 
-    private static String waitingReason(RolloutPolicy policy, List<ClusterStep> steps, Result result, String message) {
-        if (result == Result.Failed || result == Result.RolledBack) return "rollout failed: " + message;
-        if (result == Result.Paused) return "rollout " + message;
+    private static HoldReason waitingReason(RolloutPolicy policy, List<ClusterStep> steps, Result result, String message, String pausedBy) {
+        if (result == Result.Failed || result == Result.RolledBack) return new HoldReason.RolloutFailed(message);
+        if (result == Result.Paused) return new HoldReason.RolloutPaused(pausedBy);
         List<String> progressing = steps.stream().filter(s -> s.state() == State.Progressing).map(ClusterStep::cluster).toList();
         int wave = steps.stream().filter(s -> !s.finished()).mapToInt(ClusterStep::wave).min().orElse(0);
-        return "rollout " + policy.name() + ": waits for wave " + wave + " (progressing: " + String.join(", ", progressing) + ")";
+        return new HoldReason.AwaitsWave(policy.name(), wave, progressing);
     }
 
     static String gate(RolloutPolicy p, int clusters) {

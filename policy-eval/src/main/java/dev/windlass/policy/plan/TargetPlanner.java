@@ -106,7 +106,7 @@ final class TargetPlanner {
         List<Action> deletes = new ArrayList<>();
         List<HeldAction> held = new ArrayList<>();
         if (!prunes.isEmpty() && (!applies.isEmpty() || health != Health.Healthy)) {
-            String why = "revision " + app.revision() + " must be Healthy on " + cluster + " before the previous one is pruned";
+            HoldReason why = new HoldReason.PruneAwaitsHealth(app.revision(), cluster);
             prunes.forEach(p -> held.add(new HeldAction(p, why)));
         } else {
             deletes.addAll(prunes);

@@ -148,7 +148,7 @@ public final class PlanMarkdown {
                 StringBuilder line = new StringBuilder("- ").append(app).append(": ").append(t.fromCluster()).append(" → ").append(to)
                         .append(" (").append(t.reason()).append("), ").append(phase).append("; old copy ").append(t.purgeMode())
                         .append(": ").append(t.purge());
-                if (af.purgeHeld().containsKey(t.fromCluster())) line.append(" (").append(af.purgeHeld().get(t.fromCluster())).append(')');
+                if (af.purgeHeld().containsKey(t.fromCluster())) line.append(" (").append(af.purgeHeld().get(t.fromCluster()).text()).append(')');
                 if (!t.preservedState().isEmpty()) line.append("; carries ").append(String.join(", ",
                         t.preservedState().stream().map(v -> "`" + v.label() + "=" + v.value() + "` on " + v.object()).toList()));
                 lines.add(line.toString());

@@ -8,10 +8,13 @@ import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.plan.HeldAction;
+import dev.windlass.policy.plan.HoldReason;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.state.EvictionTask;
 import dev.windlass.policy.state.RolloutState;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,17 +40,15 @@ public final class PolicyEffects {
 
     /** Changes a freeze or a suspension holds (other holds, such as a prune waiting for health, are ordinary sequencing). */
     private static void holds(Plan head, List<String> out) {
-        Map<String, TreeSet<String>> clusters = new TreeMap<>();
-        Map<String, Integer> counts = new TreeMap<>();
-        Map<String, java.util.Map<String, dev.windlass.policy.suspension.Hold>> suspended = new TreeMap<>();
-        head.apps().forEach(a -> suspended.put(a.app(), a.suspendedOn()));
+        Map<HoldReason, TreeSet<String>> clusters = new TreeMap<>(Comparator.comparing(HoldReason::text));
+        Map<HoldReason, Integer> counts = new HashMap<>();
         for (HeldAction h : ReviewWaves.of(head).held()) {
-            if (!suspended.getOrDefault(h.action().app(), Map.of()).containsKey(h.action().cluster())) continue;
-            clusters.computeIfAbsent(h.heldBy(), k -> new TreeSet<>()).add(h.action().cluster());
-            counts.merge(h.heldBy(), 1, Integer::sum);
+            if (!(h.reason() instanceof HoldReason.Suspended)) continue;
+            clusters.computeIfAbsent(h.reason(), k -> new TreeSet<>()).add(h.action().cluster());
+            counts.merge(h.reason(), 1, Integer::sum);
         }
         clusters.forEach((why, where) -> out.add("**Held** " + counts.get(why) + (counts.get(why) == 1 ? " change" : " changes")
-                + " on " + String.join(", ", where) + ": " + why));
+                + " on " + String.join(", ", where) + ": " + why.text()));
     }
 
     private static void rollouts(Plan base, Plan head, List<String> out) {

@@ -2,6 +2,7 @@ package dev.windlass.policy.shard;
 
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.plan.HeldAction;
+import dev.windlass.policy.plan.HoldReason;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.Stage;
 import dev.windlass.policy.state.AppStatus;
@@ -88,7 +89,7 @@ public record ShardScope(SortedSet<Integer> held, ShardAssignment assignment) {
     }
 
     /** Why an application's actions wait on a replica that is not the coordinator: what its targets say meanwhile. */
-    public static final String AWAITING = "waits for the coordinator (the holder of shard " + COORDINATOR + ") to record the rollout step or eviction first";
+    public static final HoldReason AWAITING = new HoldReason.AwaitsCoordinator(COORDINATOR);
 
     /**
      * The plan with every action of the applications {@code awaiting} the coordinator held ({@link #AWAITING}) instead of
