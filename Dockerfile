@@ -6,9 +6,9 @@
 # Go module proxy), a jlinked Java runtime holding only the modules the jars use, and the runtime image: Debian slim
 # with CA certificates, running as the numeric non-root user 65532. deploy/ runs it with a read-only root filesystem.
 
-ARG MAVEN_IMAGE=maven:3.9-eclipse-temurin-17
+ARG MAVEN_IMAGE=maven:3.9-eclipse-temurin-25
 ARG GO_IMAGE=golang:1.26-bookworm
-ARG JDK_IMAGE=eclipse-temurin:17-jdk
+ARG JDK_IMAGE=eclipse-temurin:25-jdk
 ARG BASE_IMAGE=debian:bookworm-slim
 
 FROM ${MAVEN_IMAGE} AS engine
@@ -26,8 +26,8 @@ RUN WINDLASS_TOOLS_CACHE=/tools bash scripts/render-tools.sh \
 FROM ${JDK_IMAGE} AS runtime
 COPY --from=engine /out /app
 # The modules `jdeps --print-module-deps` finds in the jars, and the EC ciphers TLS to API servers needs.
-RUN modules="$(jdeps --ignore-missing-deps --print-module-deps --multi-release 17 --class-path '/app/lib/*' /app/windlass.jar)" \
- && jlink --add-modules "${modules},jdk.crypto.ec,java.logging" --strip-debug --no-man-pages --no-header-files --compress=2 \
+RUN modules="$(jdeps --ignore-missing-deps --print-module-deps --multi-release 25 --class-path '/app/lib/*' /app/windlass.jar)" \
+ && jlink --add-modules "${modules},jdk.crypto.ec,java.logging" --strip-debug --no-man-pages --no-header-files --compress=zip-6 \
       --output /jre \
  && /jre/bin/java -jar /app/windlass.jar --version
 

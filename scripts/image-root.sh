@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The files the engine image adds to its scratch base, staged for Jib (engine/pom.xml, jib:buildTar):
-#   /opt/java                         a Java runtime jlinked from this JDK with only the modules the jars use
+#   /opt/java                         a Java runtime jlinked from the JDK 25 the build uses with only the modules the jars use
 #                                     (jdeps), plus the EC ciphers TLS to API servers needs; it trusts the JDK's CA
 #                                     certificates (lib/security/cacerts)
 #   /etc/ssl/certs/ca-certificates.crt  this host's CA bundle, for the render tools (Go reads it there)
@@ -11,15 +11,16 @@
 set -euo pipefail
 target="${1:?usage: image-root.sh <engine target dir>}"
 root="$target/image-root"
-jdk="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
+# The JDK 25 the build compiled with (found the same way by scripts/java-home.sh), whatever Java runs Maven.
+jdk="$("$(dirname "${BASH_SOURCE[0]}")/java-home.sh")"
 mkdir -p "$root/etc/ssl/certs" "$root/usr/local/bin" "$root/var/lib/windlass" "$root/tmp"
 
 if [[ ! -x "$root/opt/java/bin/java" ]]; then
-  modules="$("$jdk/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 17 \
+  modules="$("$jdk/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 25 \
     --class-path "$target/lib/*" "$target/windlass.jar")"
   mkdir -p "$root/opt"
   "$jdk/bin/jlink" --add-modules "${modules},jdk.crypto.ec,java.logging" --strip-debug --no-man-pages --no-header-files \
-    --compress=2 --output "$root/opt/java"
+    --compress=zip-6 --output "$root/opt/java"
   echo "[image-root] jlinked runtime with ${modules},jdk.crypto.ec,java.logging: $(du -sh "$root/opt/java" | cut -f1)"
 fi
 
