@@ -155,7 +155,7 @@ final class DashboardLoad {
             if (apps.size() % 31 == 0) {
                 Manifest m = a.manifests().get(0);
                 held.add(new HeldAction(new Action(a.name(), clusters.get(clusters.size() - 1), m.ref(), m.apiVersion(), Operation.Update, new ActionReason.ChangedInGit(),
-                        List.of(), m, null, false), "RolloutPolicy bench: wave 2 waits for wave 1"));
+                        List.of(), m, null, false), new dev.windlass.policy.plan.HoldReason.AwaitsWave("bench", 2, List.of(clusters.get(0)))));
             }
         }
         Map<String, ClusterStatus> statuses = new TreeMap<>();

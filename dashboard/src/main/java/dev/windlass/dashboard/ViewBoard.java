@@ -48,7 +48,7 @@ public final class ViewBoard {
             if (f.blocked() == null) continue;
             List<Blocked> spans = blocked.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
             Blocked last = spans.isEmpty() ? null : spans.get(spans.size() - 1);
-            String reason = f.blockedReason() == null ? "Blocked" : f.blockedReason();
+            String reason = f.blockedReason() == null ? "Blocked" : f.blockedReason().name();
             // The same reason, blocked on the pass just before too: the stretch goes on (its words are the latest).
             boolean continues = last != null && last.reason().equals(reason) && latest != null && last.until().equals(latest.at());
             if (continues) spans.set(spans.size() - 1, new Blocked(last.from(), view.at(), reason, f.blocked()));

@@ -62,7 +62,7 @@ class DashboardTest {
         String page = get("/").body();
         String webUs = cell(page, "web", "us-1");
         assertTrue(webUs.contains("OutOfSync") && webUs.contains("Degraded") && webUs.contains("rev00001"), webUs);
-        assertTrue(webUs.contains("Held") && webUs.contains("RolloutPolicy waves: wave 2 waits for wave 1"), webUs);
+        assertTrue(webUs.contains("Held") && webUs.contains("rollout waves: waits for wave 2 (progressing: us-2)"), webUs);
         assertTrue(webUs.contains("drift: spec.replicas"), webUs);
         String apiUs = cell(page, "api", "us-1");
         assertTrue(apiUs.contains("Suspended") && apiUs.contains("Freeze/launch until the Freeze is removed: launch &lt;b&gt;week&lt;/b&gt;"), apiUs);

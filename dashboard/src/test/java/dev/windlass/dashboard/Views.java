@@ -138,9 +138,9 @@ final class Views {
         Map<String, AppFailover> failovers = new TreeMap<>();
         if (blocked != null) {
             failovers.put("web", new AppFailover(List.of("us-1"), FailoverMemory.EMPTY, List.of(), java.util.Set.of(), Map.of(), Map.of(), blocked,
-                    "NoEligibleCluster", Map.of(), java.util.Set.of()));
+                    dev.windlass.policy.failover.FailoverBlock.NoEligibleCluster, Map.of(), java.util.Set.of()));
         }
-        return new Plan(SOURCE, List.of(), List.of(new HeldAction(wait, "RolloutPolicy waves: wave 2 waits for wave 1")), List.of(), List.of(),
+        return new Plan(SOURCE, List.of(), List.of(new HeldAction(wait, new dev.windlass.policy.plan.HoldReason.AwaitsWave("waves", 2, List.of("us-2")))), List.of(), List.of(),
                 "planhash", Map.of(), false, failovers, null, Map.of());
     }
 

@@ -19,13 +19,13 @@ import java.util.Set;
  * @param inject    per cluster, the values to write as labels on the application's objects there
  * @param targets   per cluster, the failover clocks and observed values to record
  * @param blocked   why a failover that is due cannot happen (the FailoverBlocked condition), or null
- * @param blockedReason the condition's reason: NoEligibleCluster, MaxConcurrentFailovers, TooManyClustersUnhealthy, Suspended
+ * @param blockedReason why it does not leave, when {@code blocked} is set: the reason of its FailoverBlocked condition
  * @param purgeHeld per old cluster whose copy waits (purgeMode Gracefully), why; filled by {@link Failovers#settle}
  * @param orphaned  old clusters whose copy is left running (purgeMode Never): never deleted, no longer tracked
  */
 public record AppFailover(List<String> placement, FailoverMemory memory, List<EvictionTask> started, Set<String> bypass,
                           Map<String, List<PreservedValue>> inject, Map<String, TargetClock> targets, String blocked,
-                          String blockedReason, Map<String, HoldReason> purgeHeld, Set<String> orphaned) {
+                          FailoverBlock blockedReason, Map<String, HoldReason> purgeHeld, Set<String> orphaned) {
 
     public AppFailover {
         placement = List.copyOf(placement);

@@ -125,7 +125,7 @@ public final class Failovers {
         private final Map<String, AppFailover.TargetClock> clocks = new TreeMap<>();
         private final Set<String> orphanedOn = new TreeSet<>();
         private String blocked;
-        private String blockedReason;
+        private FailoverBlock blockedReason;
 
         AppDecision(Application app, FailoverPolicy policy, AppStatus previous, DesiredState desired, ObservedState observed,
                     Map<String, ClusterHealth> health, Suspensions suspensions, BiFunction<Application, String, Health> healthOn,
@@ -207,7 +207,7 @@ public final class Failovers {
             if (ch == null) return null;
             if (policy.cluster() != null && !ch.healthy() && ch.secondsIn(now) >= clusterToleration(cluster)) {
                 if (fleetHold != null) {
-                    block("TooManyClustersUnhealthy", app.name() + " stays on " + cluster + ": " + fleetHold);
+                    block(FailoverBlock.TooManyClustersUnhealthy, app.name() + " stays on " + cluster + ": " + fleetHold);
                     return null;
                 }
                 return EvictionReason.of(ch.state());
@@ -223,7 +223,7 @@ public final class Failovers {
         private void evict(String from, EvictionReason reason, List<String> current, Slots slots) {
             String held = suspensions.heldBy(app.name(), app.labels(), from);
             if (held != null) {
-                block("Suspended", app.name() + " stays on " + from + " (" + reason + "): " + held + "; nothing moves while it holds");
+                block(FailoverBlock.Suspended, app.name() + " stays on " + from + " (" + reason + "): " + held + "; nothing moves while it holds");
                 return;
             }
             Set<String> without = excluded();
@@ -232,12 +232,12 @@ public final class Failovers {
             List<String> after = Placement.place(app, pool(current, without), staying);
             List<String> healthyAfter = after.stream().filter(c -> health.get(c) != null && health.get(c).healthy()).toList();
             if (after.isEmpty() || healthyAfter.isEmpty()) {
-                block("NoEligibleCluster", app.name() + " stays on " + from + " (" + reason + "): " + noEligible(from, without)
+                block(FailoverBlock.NoEligibleCluster, app.name() + " stays on " + from + " (" + reason + "): " + noEligible(from, without)
                         + "; nothing is purged");
                 return;
             }
             if (!slots.take()) {
-                block("MaxConcurrentFailovers", app.name() + " waits to leave " + from + " (" + reason + "): "
+                block(FailoverBlock.MaxConcurrentFailovers, app.name() + " waits to leave " + from + " (" + reason + "): "
                         + desired.settings().failover().maxConcurrentFailovers()
                         + " failovers are in flight, the most maxConcurrentFailovers allows");
                 return;
@@ -310,7 +310,7 @@ public final class Failovers {
             return why.isEmpty() ? placed : placed + "; " + String.join(", ", why);
         }
 
-        private void block(String reason, String message) {
+        private void block(FailoverBlock reason, String message) {
             if (blocked == null) {
                 blocked = message;
                 blockedReason = reason;

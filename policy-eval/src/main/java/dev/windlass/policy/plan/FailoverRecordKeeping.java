@@ -53,7 +53,7 @@ final class FailoverRecordKeeping {
     /** FailoverBlocked while a due failover cannot happen; no condition otherwise. */
     static Condition blocked(AppFailover af, AppStatus prev, Instant now) {
         if (af == null || af.blocked() == null) return null;
-        Condition c = new Condition(BLOCKED, Condition.Status.True, af.blockedReason(), af.blocked(), now);
+        Condition c = new Condition(BLOCKED, Condition.Status.True, af.blockedReason().name(), af.blocked(), now);
         return c.since(prev == null ? null : prev.condition(BLOCKED));
     }
 

@@ -54,7 +54,7 @@ final class RemediationRecordKeeping {
         conds.removeIf(c -> c.type().equals(Remediations.BLOCKED));
         Condition blockedBefore = prev == null ? null : prev.conditions().stream().filter(c -> c.type().equals(Remediations.BLOCKED)).findFirst().orElse(null);
         if (cr.blocked() != null) {
-            Condition c = new Condition(Remediations.BLOCKED, Condition.Status.True, cr.blockedReason(), cr.blocked(), now).since(blockedBefore);
+            Condition c = new Condition(Remediations.BLOCKED, Condition.Status.True, cr.blockedReason().name(), cr.blocked(), now).since(blockedBefore);
             conds.add(c);
             if (blockedBefore == null || !blockedBefore.message().equals(c.message())) {
                 events.add(new Event(Event.Type.Remediation, cluster + ": remediation blocked (" + cr.blockedReason() + "): " + cr.blocked()));

@@ -5,18 +5,18 @@ package dev.windlass.policy.remediation;
  * in the same pass is not kept. One per cluster and pass, filled by each policy's {@link PolicyPass}.
  */
 final class FirstBlock {
-    private String reason;
+    private RemediationBlock reason;
     private String text;
 
     /** Keeps {@code reason} and {@code text} unless something blocked earlier in the pass. */
-    void note(String reason, String text) {
+    void note(RemediationBlock reason, String text) {
         if (this.reason != null) return;
         this.reason = reason;
         this.text = text;
     }
 
     /** Null when nothing blocked. */
-    String reason() { return reason; }
+    RemediationBlock reason() { return reason; }
 
     /** Null when nothing blocked. */
     String text() { return text; }

@@ -126,15 +126,15 @@ final class PolicyPass {
     private String gate(int total, int unhealthy, Map<String, RemediationRecord> next, Map<String, ObservedTarget> seen, String id) {
         long inFlight = next.values().stream().filter(r -> !r.target().equals(id) && inFlight(r, seen)).count();
         boolean alreadyActing = inFlight(next.get(id), seen);
-        if (hold != null) return block("Suspended", "nothing is remediated on " + cluster + " while it holds: " + hold);
-        if (rollout != null) return block("RolloutInProgress", "deferred: a rollout step of " + rollout + " is under way on " + cluster);
+        if (hold != null) return block(RemediationBlock.Suspended, "nothing is remediated on " + cluster + " while it holds: " + hold);
+        if (rollout != null) return block(RemediationBlock.RolloutInProgress, "deferred: a rollout step of " + rollout + " is under way on " + cluster);
         Verdict g = Gate.allows(policy.triggerIf(), total, unhealthy);
-        if (!g.allowed()) return block("TooManyUnhealthy", g.why());
+        if (!g.allowed()) return block(RemediationBlock.TooManyUnhealthy, g.why());
         if (policy.quorum() && !alreadyActing) {
             Verdict q = Quorum.allows(total, total - unhealthy, (int) inFlight);
-            if (!q.allowed()) return block("Quorum", q.why());
+            if (!q.allowed()) return block(RemediationBlock.Quorum, q.why());
         } else if (!alreadyActing && inFlight >= policy.maxInFlight()) {
-            return block("MaxInFlight", inFlight + " remediation(s) in flight; maxInFlight is " + policy.maxInFlight());
+            return block(RemediationBlock.MaxInFlight, inFlight + " remediation(s) in flight; maxInFlight is " + policy.maxInFlight());
         }
         return null;
     }
@@ -150,7 +150,7 @@ final class PolicyPass {
 
     private static boolean marked(ObservedTarget t) { return t.annotations().containsKey(Remediations.MARK); }
 
-    private String block(String reason, String why) {
+    private String block(RemediationBlock reason, String why) {
         String text = policy.name() + ": " + why;
         blocked.note(reason, text);
         return text;

@@ -40,7 +40,7 @@ public final class Remediations {
     private Remediations() {}
 
     /** One cluster's remediation after this pass's decisions. */
-    public record ClusterRemediation(List<RemediationRecord> records, String blockedReason, String blocked) {
+    public record ClusterRemediation(List<RemediationRecord> records, RemediationBlock blockedReason, String blocked) {
         public ClusterRemediation { records = List.copyOf(records); }
     }
 

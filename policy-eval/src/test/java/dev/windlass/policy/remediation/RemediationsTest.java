@@ -109,7 +109,7 @@ class RemediationsTest {
         var cp = d.clusters().get("cp");
         assertEquals(List.of("Node n1:Healthy", "Node n2:Unhealthy", "Node n3:Missing"),
                 cp.records().stream().map(r -> r.target() + ":" + r.state()).toList());
-        assertEquals("Quorum", cp.blockedReason());
+        assertEquals(RemediationBlock.Quorum, cp.blockedReason());
         assertTrue(cp.blocked().contains("3 members, 1 healthy"), cp.blocked());
         assertTrue(d.actions().isEmpty(), "nothing marked below quorum");
     }
@@ -188,7 +188,7 @@ class RemediationsTest {
         assertEquals(List.of("Node n1"), d.actions().stream().map(a -> a.object().kind() + " " + a.object().name()).toList(),
                 "only n1's mark comes off in this pass");
         assertTrue(d.actions().get(0).reason().text().contains("mark is removed"), d.actions().get(0).reason().text());
-        assertEquals("Quorum", d.clusters().get("cp").blockedReason());
+        assertEquals(RemediationBlock.Quorum, d.clusters().get("cp").blockedReason());
         var next = Remediations.decide(desired, observed(node("n1", "True", "", ""), node("n2", "False", "", ""),
                 node("n3", "True", "", ""), node("n4", "True", "", ""), node("n5", "True", "", "")),
                 recorded(d.clusters().get("cp").records()), Suspensions.at(desired, NOW.plusSeconds(10)), NOW.plusSeconds(10));
