@@ -156,7 +156,7 @@ public final class AppPage {
             double width = start == null ? 0 : Math.max(1.5, Duration.between(start, end).toMillis() / span * 100);
             width = Math.min(width, 100 - left);
             boolean soaking = s.state() == ClusterStep.State.Progressing && s.healthySince() != null;
-            Badge b = Badge.step(s.state().name(), soaking, s.pausedAt() != null && !s.finished());
+            Badge b = Badge.step(s.state(), soaking, s.pausedAt() != null && !s.finished());
             String summary = s.cluster() + ": " + b.text() + (s.startedAt() == null ? "" : ", started " + Times.show(s.startedAt()))
                     + (s.healthySince() == null ? "" : ", healthy since " + Times.show(s.healthySince()))
                     + (s.finishedAt() == null ? "" : ", finished " + Times.show(s.finishedAt()))
@@ -166,13 +166,13 @@ public final class AppPage {
                     String.format(java.util.Locale.ROOT, "%.2f", left), String.format(java.util.Locale.ROOT, "%.2f", width), start != null, summary));
         }
         List<Wave> list = waves.entrySet().stream().map(e -> new Wave(e.getKey(), e.getValue())).toList();
-        return new Rollout(r.revision(), Badge.rollout(r.result().name()), r.message(), r.policy(), r.gate(), Times.show(r.startedAt()),
+        return new Rollout(r.revision(), Badge.rollout(r.result()), r.message(), r.policy(), r.gate(), Times.show(r.startedAt()),
                 Times.show(r.finishedAt()), list, Times.show(from), Times.show(to));
     }
 
     private static List<PastRollout> past(AppStatus status) {
         if (status == null) return List.of();
-        return status.rollouts().stream().map(r -> new PastRollout(r.revision(), Badge.rollout(r.result().name()), Times.show(r.startedAt()), Times.show(r.finishedAt()),
+        return status.rollouts().stream().map(r -> new PastRollout(r.revision(), Badge.rollout(r.result()), Times.show(r.startedAt()), Times.show(r.finishedAt()),
                 r.message())).toList();
     }
 

@@ -57,7 +57,7 @@ public final class ClusterPage {
         List<Tick> history = board.reachability(name).stream()
                 .map(x -> new Tick(Times.show(x.at()), Badge.reachability(x.reachability(), x.health()), x.message())).toList();
         List<Mark> marks = s == null ? List.of() : s.remediationRecords().stream().map(r -> new Mark(r.policy(), r.target(),
-                Badge.remediation(r.state().name()), r.reason(), Times.show(r.unhealthySince()), Times.show(r.markedAt()), r.attempts(), r.message())).toList();
+                Badge.remediation(r.state()), r.reason(), Times.show(r.unhealthySince()), Times.show(r.markedAt()), r.attempts(), r.message())).toList();
         List<Group> groups = new ArrayList<>();
         List<Gate> gates = new ArrayList<>();
         for (RemediationPolicy p : view.desired().remediationPolicies().values()) {
