@@ -47,6 +47,13 @@ class UnreachableClusterTest {
 
     @BeforeEach void start() throws IOException {
         live.client().namespaces().list();  // load the client's classes before anything is timed
+        // And an applier's own read of the live cluster, with time to spare: a cold JVM on a loaded machine took longer
+        // than the deadline for its first answer, and these tests are about the dead and silent clusters.
+        ClusterClients warmUp = new ClusterClients(SLOW_CLIENT);
+        warmUp.register("live", live.config(), true);
+        try (Applier first = new Applier(warmUp, new ApplierSettings(8, Duration.ofSeconds(60), Duration.ofSeconds(60)))) {
+            first.observe(Map.of("live", CONFIG_MAPS));
+        }
         silent = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
         ClusterClients clients = new ClusterClients(SLOW_CLIENT);
         clients.register("live", live.config(), true);
