@@ -1,0 +1,238 @@
+package dev.windlass.engine.render;
+
+import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.render.DecryptionKeys;
+import dev.windlass.render.SopsDecryptor;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * Decrypts, just before a pass plans and applies, the manifests of each application that sops encrypted: a document
+ * with a {@code sops} mapping (its MAC and keys) is decrypted by the real sops ({@link SopsDecryptor}) from its file as
+ * Git holds it, in memory, with the engine's own keys ({@link DecryptionKeys}); the object sent is the document as
+ * written with its decrypted fields, without the {@code sops} metadata, and with {@value #MARKER_ANNOTATION} set to a
+ * keyed hash of what was decrypted (see {@link DecryptionKeys#marker}), so that a plan shows that the value changed
+ * without showing it.
+ *
+ * <p>A file that cannot be decrypted (no key, a wrong key, a file changed after it was encrypted) is an error of its
+ * application at the document's {@code path:line:col}: the application is invalid, nothing of it is applied, what of it
+ * is on the clusters stays as it is, and the other applications go on. The commands that only plan (plan, reviews,
+ * render, validate) never decrypt: they show the encrypted object as Git holds it.
+ */
+public final class AppDecryption implements AutoCloseable {
+
+    /** The annotation a decrypted object carries: the marker of its decrypted fields. */
+    public static final String MARKER_ANNOTATION = "windlass.dev/sops-hmac";
+    /**
+     * The annotation an encrypted object carries, decrypted or not: 12 hex of the content hash of the document as Git holds
+     * it, encrypted. A plan made without keys compares it, and so says whether the ciphertext changed.
+     */
+    public static final String CIPHERTEXT_ANNOTATION = "windlass.dev/sops-ciphertext";
+    /** The system property the engine's {@code --decryption-keys} flag sets; wins over {@link #KEYS_ENV}. */
+    public static final String KEYS_PROPERTY = "windlass.decryption.keys";
+    public static final String KEYS_ENV = "WINDLASS_DECRYPTION_KEYS";
+
+    private final SopsDecryptor decryptor;
+    private volatile DecryptionKeys keys;
+
+    public AppDecryption(SopsDecryptor decryptor, DecryptionKeys keys) {
+        this.decryptor = decryptor;
+        this.keys = keys;
+    }
+
+    /**
+     * The engine's decryption: sops as every render finds it, the keys in the directory its {@code --decryption-keys} flag
+     * (or {@value #KEYS_ENV}) names, none when it names none.
+     *
+     * @throws IllegalArgumentException when that directory or a key in it cannot be read, naming the file, never a key
+     */
+    public static AppDecryption fromEnvironment() {
+        return new AppDecryption(SopsDecryptor.fromEnvironment(), keysFromEnvironment());
+    }
+
+    /** The keys the engine's flag or environment names; {@link DecryptionKeys#NONE} when neither names a directory. */
+    public static DecryptionKeys keysFromEnvironment() {
+        String dir = System.getProperty(KEYS_PROPERTY);
+        if (dir == null || dir.isBlank()) dir = System.getenv(KEYS_ENV);
+        if (dir == null || dir.isBlank()) return DecryptionKeys.NONE;
+        try {
+            return DecryptionKeys.fromDirectory(Path.of(dir));
+        } catch (DecryptionKeys.KeyProblem e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    /** Decrypts with {@code replaced} from now on (a key added or rotated). */
+    public void useKeys(DecryptionKeys replaced) { this.keys = replaced; }
+
+    public DecryptionKeys keys() { return keys; }
+
+    /** How many times sops ran. */
+    public long toolRuns() { return decryptor.toolRuns(); }
+
+    @Override public void close() { decryptor.close(); }
+
+    /** Whether {@code m} is a document sops encrypted: it has a {@code sops} mapping with a MAC. */
+    public static boolean encrypted(Manifest m) {
+        return m.body().get("sops") instanceof Map<?, ?> sops && sops.containsKey("mac");
+    }
+
+    /** {@code desired} with every encrypted manifest decrypted, or its application invalid saying why it could not be. */
+    public DesiredState decrypt(DesiredState desired, dev.windlass.policy.source.Snapshot snapshot) {
+        SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
+        List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
+        boolean changed = false;
+        DecryptionKeys now = keys;
+        for (Application app : desired.apps().values()) {
+            if (app.allManifests().stream().noneMatch(AppDecryption::encrypted)) continue;
+            changed = true;
+            List<Diagnostic> problems = new ArrayList<>();
+            Application done;
+            if (app.render() != null) {
+                for (Manifest m : app.allManifests()) {
+                    if (!encrypted(m)) continue;
+                    problems.add(Diagnostic.error(app.location(), m.ref() + " is encrypted with SOPS, and objects a Kustomize or Helm source renders"
+                            + " are not decrypted; keep SOPS-encrypted manifests in an application whose source is a folder of plain YAML"));
+                    break;
+                }
+                done = app;
+            } else {
+                Map<String, SopsDecryptor.Result> byFile = new TreeMap<>();
+                List<Manifest> out = new ArrayList<>();
+                for (Manifest m : app.manifests()) {
+                    if (!encrypted(m)) {
+                        out.add(m);
+                        continue;
+                    }
+                    String path = m.location().path();
+                    SopsDecryptor.Result r = byFile.computeIfAbsent(path, p -> decryptor.decrypt(snapshot.read(p), SopsDecryptor.Format.of(p), now));
+                    if (r instanceof SopsDecryptor.Result.Failed f) {
+                        problems.add(Diagnostic.error(m.location(), m.ref() + " cannot be decrypted: " + f.message()));
+                        continue;
+                    }
+                    Manifest plain = decrypted(m, ((SopsDecryptor.Result.Decrypted) r).plain(), now);
+                    if (plain == null) {
+                        problems.add(Diagnostic.error(m.location(), m.ref() + " is not in what sops decrypted from " + path
+                                + "; keep one object per encrypted file, encrypted as a whole with sops -e"));
+                        continue;
+                    }
+                    out.add(plain);
+                }
+                done = problems.isEmpty() ? app.withManifests(out) : app;
+            }
+            if (!problems.isEmpty()) {
+                List<Diagnostic> diags = new ArrayList<>(app.diagnostics());
+                diags.addAll(problems);
+                diags.sort(null);
+                done = done.withDiagnostics(diags);
+                all.addAll(problems);
+            }
+            apps.put(app.name(), done);
+        }
+        if (!changed) return desired;
+        all.sort(null);
+        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), all,
+                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
+                desired.failoverOf(), desired.remediationPolicies());
+    }
+
+    /**
+     * {@code m} with the fields sops decrypted (every top-level field but apiVersion, kind and metadata, from the document
+     * of {@code plain} that is the same object), its {@code sops} metadata left out and the marker annotation set; null
+     * when {@code plain} holds no such document. Its hash stays Git's: the encrypted content says what is live.
+     */
+    static Manifest decrypted(Manifest m, byte[] plain, DecryptionKeys keys) {
+        Map<String, Object> doc = null;
+        Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
+        for (Object d : yaml.loadAll(new String(plain, StandardCharsets.UTF_8))) {
+            if (d instanceof Map<?, ?> map && sameObject(map, m)) {
+                doc = cast(map);
+                break;
+            }
+        }
+        if (doc == null) return null;
+        Map<String, Object> body = new LinkedHashMap<>(m.body());
+        body.remove("sops");
+        Map<String, Object> fields = new TreeMap<>();
+        for (Map.Entry<String, Object> e : doc.entrySet()) {
+            String k = e.getKey();
+            if (k.equals("apiVersion") || k.equals("kind") || k.equals("metadata") || k.equals("sops")) continue;
+            body.put(k, e.getValue());
+            fields.put(k, e.getValue());
+        }
+        Map<String, Object> meta = body.get("metadata") instanceof Map<?, ?> mm ? new LinkedHashMap<>(cast(mm)) : new LinkedHashMap<>();
+        Map<String, Object> annotations = meta.get("annotations") instanceof Map<?, ?> a ? new TreeMap<>(cast(a)) : new TreeMap<>();
+        annotations.put(MARKER_ANNOTATION, keys.marker(ContentHash.canonicalJson(fields).getBytes(StandardCharsets.UTF_8)));
+        annotations.put(CIPHERTEXT_ANNOTATION, ciphertext(m));
+        meta.put("annotations", Collections.unmodifiableMap(annotations));
+        body.put("metadata", Collections.unmodifiableMap(meta));
+        return m.sending(Collections.unmodifiableMap(body));
+    }
+
+    /** What {@value #CIPHERTEXT_ANNOTATION} says of {@code m}: 12 hex of Git's content hash of it, encrypted. */
+    static String ciphertext(Manifest m) { return m.hash().substring(0, Math.min(12, m.hash().length())); }
+
+    /**
+     * {@code desired} as the commands that plan without keys see it (plan, reviews, render, validate): each encrypted
+     * manifest without its {@code sops} metadata and without the fields holding encrypted values, with
+     * {@value #CIPHERTEXT_ANNOTATION} set. Compared with what a pass applied (which carries the same annotation), a plan
+     * says whether the ciphertext changed, and sends no ciphertext to an API server's dry run. Nothing is decrypted.
+     */
+    public static DesiredState keyless(DesiredState desired) {
+        SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
+        boolean changed = false;
+        for (Application app : desired.apps().values()) {
+            if (app.render() != null || app.manifests().stream().noneMatch(AppDecryption::encrypted)) continue;
+            changed = true;
+            apps.put(app.name(), app.withManifests(app.manifests().stream().map(m -> encrypted(m) ? sealed(m) : m).toList()));
+        }
+        if (!changed) return desired;
+        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), desired.diagnostics(),
+                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
+                desired.failoverOf(), desired.remediationPolicies());
+    }
+
+    /** {@code m} without its sops metadata and encrypted fields, its ciphertext annotated; Git's hash kept. */
+    static Manifest sealed(Manifest m) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : m.body().entrySet()) {
+            if (e.getKey().equals("sops") || holdsCiphertext(e.getValue())) continue;
+            body.put(e.getKey(), e.getValue());
+        }
+        Map<String, Object> meta = body.get("metadata") instanceof Map<?, ?> mm ? new LinkedHashMap<>(cast(mm)) : new LinkedHashMap<>();
+        Map<String, Object> annotations = meta.get("annotations") instanceof Map<?, ?> a ? new TreeMap<>(cast(a)) : new TreeMap<>();
+        annotations.put(CIPHERTEXT_ANNOTATION, ciphertext(m));
+        meta.put("annotations", Collections.unmodifiableMap(annotations));
+        body.put("metadata", Collections.unmodifiableMap(meta));
+        return m.sending(Collections.unmodifiableMap(body));
+    }
+
+    private static boolean holdsCiphertext(Object value) {
+        if (value instanceof String s) return s.startsWith("ENC[");
+        if (value instanceof Map<?, ?> map) return map.values().stream().anyMatch(AppDecryption::holdsCiphertext);
+        if (value instanceof List<?> list) return list.stream().anyMatch(AppDecryption::holdsCiphertext);
+        return false;
+    }
+
+    private static boolean sameObject(Map<?, ?> doc, Manifest m) {
+        if (!m.ref().kind().equals(doc.get("kind"))) return false;
+        return doc.get("metadata") instanceof Map<?, ?> meta && m.ref().name().equals(meta.get("name"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> cast(Map<?, ?> m) { return (Map<String, Object>) m; }
+}
