@@ -13,7 +13,6 @@ import dev.windlass.engine.reconcile.PassReport;
 import dev.windlass.engine.render.AppDecryption;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.render.PlanMarkdown;
-import dev.windlass.render.DecryptionKeys;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
@@ -53,107 +52,116 @@ class SopsDecryptionIT {
     void encryptedSecretsAreAppliedDecryptedAndNothingElseSeesThem() throws Exception {
         ListAppender<ILoggingEvent> log = captureLog();
         List<String> plans = new ArrayList<>();
-        try (SopsKeyMaker maker = new SopsKeyMaker(Files.createDirectory(dir.resolve("keymaker")));
-             TestFleet fleet = new TestFleet(dir, true)) {
+        Path keyDir = Files.createDirectory(dir.resolve("engine-keys"));
+        // As windlass run --decryption-keys DIR sets it: the engine reads the directory, and again when its files change.
+        System.setProperty(AppDecryption.KEYS_PROPERTY, keyDir.toString());
+        try (SopsKeyMaker maker = new SopsKeyMaker(Files.createDirectory(dir.resolve("keymaker")))) {
             SopsKeyMaker.AgeKey team = maker.age("team");
             SopsKeyMaker.PgpKey ops = maker.pgp("ops");
             SopsKeyMaker.AgeKey stranger = maker.age("stranger");
-            Path keyDir = Files.createDirectory(dir.resolve("engine-keys"));
             Files.copy(team.file(), keyDir.resolve("team.agekey"));
             Files.copy(ops.file(), keyDir.resolve("ops.asc"));
-            DecryptionKeys keys = DecryptionKeys.fromDirectory(keyDir);
-            fleet.engine.reconciler().useDecryptionKeys(keys);
-
-            String db = maker.encrypt(dbSecret(DB_PASSWORD), "yaml", team.recipient());
-            String pg = maker.encrypt(pgSecret(), "yaml", ops.fingerprint());
-            for (String p : PLAINTEXTS) assertFalse(db.contains(p) || pg.contains(p), "sops encrypted the values");
-            fleet.push("three applications, two with encrypted Secrets", c -> c
-                    .write("clusters/lab.yaml", fleet.clusterYaml("lab", "env: lab", 1, 0, ""))
-                    .write("apps/db/app.yaml", app("db")).write("apps/db/manifests/secret.yaml", db)
-                    .write("apps/pg/app.yaml", app("pg")).write("apps/pg/manifests/secret.yaml", pg)
-                    .write("apps/web/app.yaml", app("web")).write("apps/web/manifests/cm.yaml", configMap("v1")));
-
-            PassReport first = fleet.pass();
-            plans.add(PlanMarkdown.render(first.plan(), "main"));
-            assertEquals(List.of(), errors(first));
-            try (KubernetesClient lab = fleet.client("lab")) {
-                Secret dbLive = lab.secrets().inNamespace("db").withName("db").get();
-                assertEquals(DB_PASSWORD, decoded(dbLive, "password"), "the API server holds the decrypted stringData");
-                assertEquals(API_KEY, decoded(dbLive, "apikey"), "and the decrypted data");
-                assertEquals(PG_TOKEN, decoded(lab.secrets().inNamespace("pg").withName("pg").get(), "token"), "OpenPGP too");
-                String marker = dbLive.getMetadata().getAnnotations().get(AppDecryption.MARKER_ANNOTATION);
-                assertTrue(marker.matches("sops:hmac-sha256:[0-9a-f]{12}"), marker);
-                assertFalse(dbLive.getData().containsKey("sops") || dbLive.getAdditionalProperties().containsKey("sops"), "no sops metadata sent");
-
-                PassReport idle = fleet.pass();
-                plans.add(PlanMarkdown.render(idle.plan(), "main"));
-                assertFalse(idle.plan().hasChanges(), "what was decrypted and applied is no drift:\n" + idle.plan());
-                String keylessPlan = plan(fleet, 0);
-                plans.add(keylessPlan);
-                assertTrue(keylessPlan.contains("**0 to create, 0 to change, 0 to delete"), "windlass plan, with no key, finds nothing to do:\n" + keylessPlan);
-
-                // A new value, encrypted again: the Secret is updated, and the plan shows the marker change, not the value.
-                fleet.push("rotate the db password", c -> c.write("apps/db/manifests/secret.yaml", encrypt(maker, dbSecret(DB_PASSWORD_2), team)));
-                String rotationWithoutKeys = plan(fleet, 1);
-                plans.add(rotationWithoutKeys);
-                assertTrue(rotationWithoutKeys.contains("| ~ Update | Secret db/db | db | changed in Git: metadata.annotations."
-                        + AppDecryption.CIPHERTEXT_ANNOTATION + " |"), "windlass plan, with no key, says the ciphertext changed:\n" + rotationWithoutKeys);
-                PassReport rotated = fleet.pass();
-                String rotatedPlan = PlanMarkdown.render(rotated.plan(), "main");
-                plans.add(rotatedPlan);
-                assertEquals(List.of(), errors(rotated));
-                assertTrue(rotatedPlan.contains("| ~ Update | Secret db/db | db | changed in Git: metadata.annotations." + AppDecryption.CIPHERTEXT_ANNOTATION
-                        + ", metadata.annotations." + AppDecryption.MARKER_ANNOTATION + ", stringData.password |"),
-                        "the pass's plan says what changed, by name, the value by its marker:\n" + rotatedPlan);
-                Secret dbRotated = lab.secrets().inNamespace("db").withName("db").get();
-                assertEquals(DB_PASSWORD_2, decoded(dbRotated, "password"));
-                String newMarker = dbRotated.getMetadata().getAnnotations().get(AppDecryption.MARKER_ANNOTATION);
-                assertNotEquals(marker, newMarker, "the marker changes with the value");
-
-                // A tampered file, and one encrypted for a key the engine does not hold: each holds its own application only.
-                String tampered = tamper(encrypt(maker, dbSecret(DB_PASSWORD), team));
-                fleet.push("tamper with db, encrypt pg for a stranger, change web", c -> c
-                        .write("apps/db/manifests/secret.yaml", tampered)
-                        .write("apps/pg/manifests/secret.yaml", encrypt(maker, pgSecret(), stranger.recipient()))
-                        .write("apps/web/manifests/cm.yaml", configMap("v2")));
-                PassReport broken = fleet.pass();
-                plans.add(PlanMarkdown.render(broken.plan(), "main"));
-                assertEquals(List.of("apps/db/manifests/secret.yaml:1:1: Secret db/db cannot be decrypted: it was changed after it was"
-                        + " encrypted: a value does not decrypt (its authentication tag fails); restore the file as sops wrote it, or edit it"
-                        + " with sops (sops edit FILE) so that it is encrypted again",
-                        "apps/pg/manifests/secret.yaml:1:1: Secret pg/pg cannot be decrypted: none of this engine's decryption keys opens it:"
-                        + " it is encrypted for " + stranger.recipient() + "; give the engine one of those private keys, or re-encrypt the"
-                        + " file for a key the engine has (sops updatekeys after adding it to .sops.yaml)"),
-                        errors(broken));
-                assertEquals("v2", lab.configMaps().inNamespace("web").withName("web").get().getData().get("k"), "the other application is applied");
-                assertEquals(DB_PASSWORD_2, decoded(lab.secrets().inNamespace("db").withName("db").get(), "password"), "db is left as it was");
-                assertEquals(PG_TOKEN, decoded(lab.secrets().inNamespace("pg").withName("pg").get(), "token"), "pg is left as it was");
-
-                // An engine with no key at all: the encrypted application is held, saying how to give it one.
-                fleet.engine.reconciler().useDecryptionKeys(DecryptionKeys.NONE);
-                fleet.push("db fixed, web changed again", c -> c
-                        .write("apps/db/manifests/secret.yaml", encrypt(maker, dbSecret(DB_PASSWORD), team))
-                        .write("apps/web/manifests/cm.yaml", configMap("v3")));
-                PassReport keyless = fleet.pass();
-                plans.add(PlanMarkdown.render(keyless.plan(), "main"));
-                List<String> said = errors(keyless);
-                assertTrue(said.get(0).startsWith("apps/db/manifests/secret.yaml:1:1: Secret db/db cannot be decrypted: it is encrypted with SOPS for "
-                        + team.recipient() + ", and this engine has no decryption key; give the engine"), said.toString());
-                assertEquals("v3", lab.configMaps().inNamespace("web").withName("web").get().getData().get("k"));
-                assertEquals(DB_PASSWORD_2, decoded(lab.secrets().inNamespace("db").withName("db").get(), "password"), "db is left as it was");
-
-                // The keys back: db decrypts and applies again.
-                fleet.engine.reconciler().useDecryptionKeys(keys);
-                PassReport back = fleet.pass();
-                plans.add(PlanMarkdown.render(back.plan(), "main"));
-                assertEquals(DB_PASSWORD, decoded(lab.secrets().inNamespace("db").withName("db").get(), "password"));
+            try (TestFleet fleet = new TestFleet(dir, true)) {
+                System.clearProperty(AppDecryption.KEYS_PROPERTY);
+                scenario(fleet, maker, keyDir, team, ops, stranger, plans);
+                assertNoPlaintext("the status branch", statusBranchText(fleet));
             }
-
-            assertNoPlaintext("the status branch", statusBranchText(fleet));
             assertNoPlaintext("the plans", String.join("\n", plans));
             assertNoPlaintext("the engine's log", logText(log));
         } finally {
+            System.clearProperty(AppDecryption.KEYS_PROPERTY);
             releaseLog(log);
+        }
+    }
+
+    private void scenario(TestFleet fleet, SopsKeyMaker maker, Path keyDir, SopsKeyMaker.AgeKey team, SopsKeyMaker.PgpKey ops,
+                          SopsKeyMaker.AgeKey stranger, List<String> plans) throws Exception {
+        String db = maker.encrypt(dbSecret(DB_PASSWORD), "yaml", team.recipient());
+        String pg = maker.encrypt(pgSecret(), "yaml", ops.fingerprint());
+        for (String p : PLAINTEXTS) assertFalse(db.contains(p) || pg.contains(p), "sops encrypted the values");
+        fleet.push("three applications, two with encrypted Secrets", c -> c
+                .write("clusters/lab.yaml", fleet.clusterYaml("lab", "env: lab", 1, 0, ""))
+                .write("apps/db/app.yaml", app("db")).write("apps/db/manifests/secret.yaml", db)
+                .write("apps/pg/app.yaml", app("pg")).write("apps/pg/manifests/secret.yaml", pg)
+                .write("apps/web/app.yaml", app("web")).write("apps/web/manifests/cm.yaml", configMap("v1")));
+
+        PassReport first = fleet.pass();
+        plans.add(PlanMarkdown.render(first.plan(), "main"));
+        assertEquals(List.of(), errors(first));
+        try (KubernetesClient lab = fleet.client("lab")) {
+            Secret dbLive = lab.secrets().inNamespace("db").withName("db").get();
+            assertEquals(DB_PASSWORD, decoded(dbLive, "password"), "the API server holds the decrypted stringData");
+            assertEquals(API_KEY, decoded(dbLive, "apikey"), "and the decrypted data");
+            assertEquals(PG_TOKEN, decoded(lab.secrets().inNamespace("pg").withName("pg").get(), "token"), "OpenPGP too");
+            String marker = dbLive.getMetadata().getAnnotations().get(AppDecryption.MARKER_ANNOTATION);
+            assertTrue(marker.matches("sops:hmac-sha256:[0-9a-f]{12}"), marker);
+            assertFalse(dbLive.getData().containsKey("sops") || dbLive.getAdditionalProperties().containsKey("sops"), "no sops metadata sent");
+
+            PassReport idle = fleet.pass();
+            plans.add(PlanMarkdown.render(idle.plan(), "main"));
+            assertFalse(idle.plan().hasChanges(), "what was decrypted and applied is no drift:\n" + idle.plan());
+            String keylessPlan = plan(fleet, 0);
+            plans.add(keylessPlan);
+            assertTrue(keylessPlan.contains("**0 to create, 0 to change, 0 to delete"), "windlass plan, with no key, finds nothing to do:\n" + keylessPlan);
+
+            // A new value, encrypted again: the Secret is updated, and the plan shows the marker change, not the value.
+            fleet.push("rotate the db password", c -> c.write("apps/db/manifests/secret.yaml", encrypt(maker, dbSecret(DB_PASSWORD_2), team)));
+            String rotationWithoutKeys = plan(fleet, 1);
+            plans.add(rotationWithoutKeys);
+            assertTrue(rotationWithoutKeys.contains("| ~ Update | Secret db/db | db | changed in Git: metadata.annotations."
+                    + AppDecryption.CIPHERTEXT_ANNOTATION + " |"), "windlass plan, with no key, says the ciphertext changed:\n" + rotationWithoutKeys);
+            PassReport rotated = fleet.pass();
+            String rotatedPlan = PlanMarkdown.render(rotated.plan(), "main");
+            plans.add(rotatedPlan);
+            assertEquals(List.of(), errors(rotated));
+            assertTrue(rotatedPlan.contains("| ~ Update | Secret db/db | db | changed in Git: metadata.annotations." + AppDecryption.CIPHERTEXT_ANNOTATION
+                    + ", metadata.annotations." + AppDecryption.MARKER_ANNOTATION + ", stringData.password |"),
+                    "the pass's plan says what changed, by name, the value by its marker:\n" + rotatedPlan);
+            Secret dbRotated = lab.secrets().inNamespace("db").withName("db").get();
+            assertEquals(DB_PASSWORD_2, decoded(dbRotated, "password"));
+            String newMarker = dbRotated.getMetadata().getAnnotations().get(AppDecryption.MARKER_ANNOTATION);
+            assertNotEquals(marker, newMarker, "the marker changes with the value");
+
+            // A tampered file, and one encrypted for a key the engine does not hold: each holds its own application only.
+            String tampered = tamper(encrypt(maker, dbSecret(DB_PASSWORD), team));
+            fleet.push("tamper with db, encrypt pg for a stranger, change web", c -> c
+                    .write("apps/db/manifests/secret.yaml", tampered)
+                    .write("apps/pg/manifests/secret.yaml", encrypt(maker, pgSecret(), stranger.recipient()))
+                    .write("apps/web/manifests/cm.yaml", configMap("v2")));
+            PassReport broken = fleet.pass();
+            plans.add(PlanMarkdown.render(broken.plan(), "main"));
+            assertEquals(List.of("apps/db/manifests/secret.yaml:1:1: Secret db/db cannot be decrypted: it was changed after it was"
+                    + " encrypted: a value does not decrypt (its authentication tag fails); restore the file as sops wrote it, or edit it"
+                    + " with sops (sops edit FILE) so that it is encrypted again",
+                    "apps/pg/manifests/secret.yaml:1:1: Secret pg/pg cannot be decrypted: none of this engine's decryption keys opens it:"
+                    + " it is encrypted for " + stranger.recipient() + "; give the engine one of those private keys, or re-encrypt the"
+                    + " file for a key the engine has (sops updatekeys after adding it to .sops.yaml)"),
+                    errors(broken));
+            assertEquals("v2", lab.configMaps().inNamespace("web").withName("web").get().getData().get("k"), "the other application is applied");
+            assertEquals(DB_PASSWORD_2, decoded(lab.secrets().inNamespace("db").withName("db").get(), "password"), "db is left as it was");
+            assertEquals(PG_TOKEN, decoded(lab.secrets().inNamespace("pg").withName("pg").get(), "token"), "pg is left as it was");
+
+            // An engine with no key at all: the encrypted application is held, saying how to give it one.
+            Path away = Files.createDirectory(dir.resolve("keys-away"));
+            Files.move(keyDir.resolve("team.agekey"), away.resolve("team.agekey"));
+            Files.move(keyDir.resolve("ops.asc"), away.resolve("ops.asc"));
+            fleet.push("db fixed, web changed again", c -> c
+                    .write("apps/db/manifests/secret.yaml", encrypt(maker, dbSecret(DB_PASSWORD), team))
+                    .write("apps/web/manifests/cm.yaml", configMap("v3")));
+            PassReport keyless = fleet.pass();
+            plans.add(PlanMarkdown.render(keyless.plan(), "main"));
+            List<String> said = errors(keyless);
+            assertTrue(said.get(0).startsWith("apps/db/manifests/secret.yaml:1:1: Secret db/db cannot be decrypted: it is encrypted with SOPS for "
+                    + team.recipient() + ", and this engine has no decryption key; give the engine"), said.toString());
+            assertEquals("v3", lab.configMaps().inNamespace("web").withName("web").get().getData().get("k"));
+            assertEquals(DB_PASSWORD_2, decoded(lab.secrets().inNamespace("db").withName("db").get(), "password"), "db is left as it was");
+
+            // The keys back: db decrypts and applies again.
+            Files.move(away.resolve("team.agekey"), keyDir.resolve("team.agekey"));
+            Files.move(away.resolve("ops.asc"), keyDir.resolve("ops.asc"));
+            PassReport back = fleet.pass();
+            plans.add(PlanMarkdown.render(back.plan(), "main"));
+            assertEquals(DB_PASSWORD, decoded(lab.secrets().inNamespace("db").withName("db").get(), "password"));
         }
     }
 

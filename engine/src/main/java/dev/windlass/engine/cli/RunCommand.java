@@ -103,13 +103,14 @@ final class RunCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         if (logFormat != null) logFormat.apply();
         if (decryptionKeys != null) System.setProperty(dev.windlass.engine.render.AppDecryption.KEYS_PROPERTY, decryptionKeys.toString());
-        dev.windlass.render.DecryptionKeys keys;
-        try {
-            keys = dev.windlass.engine.render.AppDecryption.keysFromEnvironment();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--decryption-keys: " + e.getMessage());
+        Path keyDir = dev.windlass.engine.render.AppDecryption.keyDirFromEnvironment();
+        if (keyDir != null) {
+            try {
+                dev.windlass.engine.render.AppDecryption.keysFrom(keyDir);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--decryption-keys: " + e.getMessage());
+            }
         }
-        if (!keys.isEmpty()) log.info("SOPS-encrypted manifests are decrypted with {}", keys);
         Duration every = duration("--interval", interval);
         Duration ready = duration("--ready-within", readyWithin);
         Duration grace = duration("--shutdown-grace", shutdownGrace);

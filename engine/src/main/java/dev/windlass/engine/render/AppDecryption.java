@@ -46,12 +46,24 @@ public final class AppDecryption implements AutoCloseable {
     public static final String KEYS_PROPERTY = "windlass.decryption.keys";
     public static final String KEYS_ENV = "WINDLASS_DECRYPTION_KEYS";
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AppDecryption.class);
+
     private final SopsDecryptor decryptor;
     private volatile DecryptionKeys keys;
+    /** The key directory read again when its files change (a Secret mounted as a volume); null: the keys are fixed. */
+    private volatile Path keyDir;
+    /** Names, sizes and modification times of the key directory's files when last read. */
+    private String keyDirSeen = "";
 
     public AppDecryption(SopsDecryptor decryptor, DecryptionKeys keys) {
         this.decryptor = decryptor;
         this.keys = keys;
+    }
+
+    private AppDecryption(SopsDecryptor decryptor, Path keyDir) {
+        this(decryptor, DecryptionKeys.NONE);
+        this.keyDir = keyDir;
+        refreshKeys();
     }
 
     /**
@@ -61,23 +73,62 @@ public final class AppDecryption implements AutoCloseable {
      * @throws IllegalArgumentException when that directory or a key in it cannot be read, naming the file, never a key
      */
     public static AppDecryption fromEnvironment() {
-        return new AppDecryption(SopsDecryptor.fromEnvironment(), keysFromEnvironment());
+        Path dir = keyDirFromEnvironment();
+        if (dir != null) keysFrom(dir);  // a directory that cannot be read stops the engine at its start, not at its first pass
+        return dir == null ? new AppDecryption(SopsDecryptor.fromEnvironment(), DecryptionKeys.NONE) : new AppDecryption(SopsDecryptor.fromEnvironment(), dir);
     }
 
-    /** The keys the engine's flag or environment names; {@link DecryptionKeys#NONE} when neither names a directory. */
-    public static DecryptionKeys keysFromEnvironment() {
+    /** The key directory the engine's flag or environment names, or null. */
+    public static Path keyDirFromEnvironment() {
         String dir = System.getProperty(KEYS_PROPERTY);
         if (dir == null || dir.isBlank()) dir = System.getenv(KEYS_ENV);
-        if (dir == null || dir.isBlank()) return DecryptionKeys.NONE;
+        return dir == null || dir.isBlank() ? null : Path.of(dir);
+    }
+
+    /**
+     * The keys in {@code dir}.
+     *
+     * @throws IllegalArgumentException when the directory or a key in it cannot be read, naming the file, never a key
+     */
+    public static DecryptionKeys keysFrom(Path dir) {
         try {
-            return DecryptionKeys.fromDirectory(Path.of(dir));
+            return DecryptionKeys.fromDirectory(dir);
         } catch (DecryptionKeys.KeyProblem e) {
             throw new IllegalArgumentException(e.getMessage());
         }
     }
 
-    /** Decrypts with {@code replaced} from now on (a key added or rotated). */
-    public void useKeys(DecryptionKeys replaced) { this.keys = replaced; }
+    /** Decrypts with {@code replaced} from now on, and no longer reads a key directory. */
+    public void useKeys(DecryptionKeys replaced) {
+        this.keyDir = null;
+        this.keys = replaced;
+    }
+
+    /**
+     * Reads the key directory again when its files changed (a key added to the Secret mounted there): a key file that
+     * cannot be read is logged, by name, and the keys read before are kept.
+     */
+    private synchronized void refreshKeys() {
+        Path dir = keyDir;
+        if (dir == null) return;
+        StringBuilder seen = new StringBuilder();
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            for (Path f : files.sorted().toList()) {
+                seen.append(f.getFileName()).append(' ').append(java.nio.file.Files.size(f)).append(' ')
+                        .append(java.nio.file.Files.getLastModifiedTime(f).toMillis()).append('\n');
+            }
+        } catch (java.io.IOException e) {
+            seen.append("unreadable");
+        }
+        if (seen.toString().equals(keyDirSeen)) return;
+        keyDirSeen = seen.toString();
+        try {
+            keys = DecryptionKeys.fromDirectory(dir);
+            log.info("SOPS-encrypted manifests are decrypted with {} from {}", keys, dir);
+        } catch (DecryptionKeys.KeyProblem e) {
+            log.warn("the decryption keys were not read again, the keys read before are kept: {}", e.getMessage());
+        }
+    }
 
     public DecryptionKeys keys() { return keys; }
 
@@ -96,6 +147,7 @@ public final class AppDecryption implements AutoCloseable {
         SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
         boolean changed = false;
+        refreshKeys();
         DecryptionKeys now = keys;
         for (Application app : desired.apps().values()) {
             if (app.allManifests().stream().noneMatch(AppDecryption::encrypted)) continue;
