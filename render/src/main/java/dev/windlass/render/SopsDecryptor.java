@@ -99,7 +99,7 @@ public final class SopsDecryptor implements AutoCloseable {
         if (keys.isEmpty()) {
             return new Result.Failed(Problem.NO_KEYS, "it is encrypted with SOPS" + recipients(encrypted) + ", and this engine has no decryption"
                     + " key; give the engine the private key it was encrypted for (windlass run --decryption-keys DIR holding *.agekey or"
-                    + " *.asc files, or the Secret its --decryption-secret names), see docs/secrets.md");
+                    + " *.asc files; with deploy/, the Secret windlass-sops-keys), see docs/secrets.md");
         }
         String key = ContentHash.sha256(format + "\n" + keys.fingerprint() + "\n" + ContentHash.sha256(new String(encrypted, StandardCharsets.ISO_8859_1)));
         synchronized (cache) {
