@@ -104,6 +104,17 @@ class AppDecryptionTest {
     }
 
     @Test
+    void eachDocumentOfAFileIsTheObjectItWas() throws Exception {
+        String two = maker.encrypt(SECRET + "---\n" + SECRET.replace("name: db", "name: cache").replace("s3cr3t-value-42", "other-value-17"), "yaml",
+                key.recipient());
+        MapSnapshot snapshot = repo(two);
+        DesiredState d = new AppDecryption(SopsDecryptor.fromEnvironment(), keys).decrypt(RepoParser.parse(snapshot), snapshot);
+        Map<String, Object> byName = new TreeMap<>();
+        for (Manifest m : d.apps().get("db").manifests()) if (m.ref().kind().equals("Secret")) byName.put(m.ref().name(), m.body().get("stringData"));
+        assertEquals(Map.of("db", Map.of("password", "s3cr3t-value-42"), "cache", Map.of("password", "other-value-17")), byName);
+    }
+
+    @Test
     void aFileThatCannotBeDecryptedIsAnErrorAtItsDocument() {
         MapSnapshot snapshot = repo("# kept by sops\n" + encrypted.replace("name: db", "name: db2"));
         DesiredState read = RepoParser.parse(snapshot);
