@@ -440,4 +440,9 @@ public final class Reconciler {
 
     /** The keys SOPS-encrypted manifests are decrypted with from the next pass on (the engine's key directory, a key Secret). */
     public void useDecryptionKeys(dev.windlass.render.DecryptionKeys keys) { decryption.useKeys(keys); }
+
+    /** Reads the Secrets applications name for their keys ({@code spec.decryption.secretRef}) with {@code reader}. */
+    public void readDecryptionSecretsWith(java.util.function.Function<String, dev.windlass.applier.cluster.ClusterClients.SecretData> reader) {
+        decryption.readSecretsWith(reader);
+    }
 }

@@ -54,6 +54,10 @@ public final class AppDecryption implements AutoCloseable {
     private volatile Path keyDir;
     /** Names, sizes and modification times of the key directory's files when last read. */
     private String keyDirSeen = "";
+    /** Reads a Secret of the engine's namespace: an application's own keys ({@code spec.decryption.secretRef}). */
+    private volatile java.util.function.Function<String, dev.windlass.applier.cluster.ClusterClients.SecretData> secrets =
+            name -> new dev.windlass.applier.cluster.ClusterClients.SecretData(Map.of(), "cannot read Secret " + name
+                    + ": this engine has no management cluster to read it from");
 
     public AppDecryption(SopsDecryptor decryptor, DecryptionKeys keys) {
         this.decryptor = decryptor;
@@ -96,6 +100,11 @@ public final class AppDecryption implements AutoCloseable {
         } catch (DecryptionKeys.KeyProblem e) {
             throw new IllegalArgumentException(e.getMessage());
         }
+    }
+
+    /** Reads the Secrets applications name for their keys with {@code reader} (the management cluster's, in the engine's namespace). */
+    public void readSecretsWith(java.util.function.Function<String, dev.windlass.applier.cluster.ClusterClients.SecretData> reader) {
+        this.secrets = reader;
     }
 
     /** Decrypts with {@code replaced} from now on, and no longer reads a key directory. */
@@ -142,19 +151,49 @@ public final class AppDecryption implements AutoCloseable {
         return m.body().get("sops") instanceof Map<?, ?> sops && sops.containsKey("mac");
     }
 
-    /** {@code desired} with every encrypted manifest decrypted, or its application invalid saying why it could not be. */
+    /** The keys in the Secret {@code name} of the engine's namespace, or why they cannot be had (a String naming no key). */
+    private Object keysOfSecret(String name) {
+        dev.windlass.applier.cluster.ClusterClients.SecretData data = secrets.apply(name);
+        if (data.problem() != null) return data.problem();
+        try {
+            DecryptionKeys found = DecryptionKeys.fromEntries(data.data(), "of Secret " + name);
+            return found.isEmpty() ? "Secret " + name + " holds no key named *.agekey or *.asc" : found;
+        } catch (DecryptionKeys.KeyProblem e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * {@code desired} with every encrypted manifest decrypted, or its application invalid saying why it could not be. An
+     * application that names its own Secret ({@code spec.decryption.secretRef}) is decrypted with that Secret's keys only,
+     * read once a pass; the others with the engine's.
+     */
     public DesiredState decrypt(DesiredState desired, dev.windlass.policy.source.Snapshot snapshot) {
         SortedMap<String, Application> apps = new TreeMap<>(desired.apps());
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
         boolean changed = false;
         refreshKeys();
-        DecryptionKeys now = keys;
+        DecryptionKeys engineKeys = keys;
+        Map<String, Object> secretKeys = new TreeMap<>();  // by Secret name, this pass: its DecryptionKeys, or why not (String)
         for (Application app : desired.apps().values()) {
             if (app.allManifests().stream().noneMatch(AppDecryption::encrypted)) continue;
             changed = true;
             List<Diagnostic> problems = new ArrayList<>();
             Application done;
-            if (app.render() != null) {
+            DecryptionKeys now = engineKeys;
+            if (app.decryption() != null) {
+                Object read = secretKeys.computeIfAbsent(app.decryption().secretName(), this::keysOfSecret);
+                if (read instanceof String why) {
+                    problems.add(Diagnostic.error(app.decryption().at(), "the keys of spec.decryption.secretRef cannot be read: " + why
+                            + "; create it in the engine's namespace with the private keys as *.agekey and *.asc keys (docs/secrets.md)"));
+                    now = null;
+                } else {
+                    now = (DecryptionKeys) read;
+                }
+            }
+            if (now == null) {
+                done = app;
+            } else if (app.render() != null) {
                 for (Manifest m : app.allManifests()) {
                     if (!encrypted(m)) continue;
                     problems.add(Diagnostic.error(app.location(), m.ref() + " is encrypted with SOPS, and objects a Kustomize or Helm source renders"
@@ -163,6 +202,7 @@ public final class AppDecryption implements AutoCloseable {
                 }
                 done = app;
             } else {
+                DecryptionKeys appKeys = now;
                 Map<String, SopsDecryptor.Result> byFile = new TreeMap<>();
                 List<Manifest> out = new ArrayList<>();
                 for (Manifest m : app.manifests()) {
@@ -171,12 +211,12 @@ public final class AppDecryption implements AutoCloseable {
                         continue;
                     }
                     String path = m.location().path();
-                    SopsDecryptor.Result r = byFile.computeIfAbsent(path, p -> decryptor.decrypt(snapshot.read(p), SopsDecryptor.Format.of(p), now));
+                    SopsDecryptor.Result r = byFile.computeIfAbsent(path, p -> decryptor.decrypt(snapshot.read(p), SopsDecryptor.Format.of(p), appKeys));
                     if (r instanceof SopsDecryptor.Result.Failed f) {
                         problems.add(Diagnostic.error(m.location(), m.ref() + " cannot be decrypted: " + f.message()));
                         continue;
                     }
-                    Manifest plain = decrypted(m, ((SopsDecryptor.Result.Decrypted) r).plain(), now);
+                    Manifest plain = decrypted(m, ((SopsDecryptor.Result.Decrypted) r).plain(), appKeys);
                     if (plain == null) {
                         problems.add(Diagnostic.error(m.location(), m.ref() + " is not in what sops decrypted from " + path
                                 + "; keep one object per encrypted file, encrypted as a whole with sops -e"));
