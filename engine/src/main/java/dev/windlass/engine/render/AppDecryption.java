@@ -16,9 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * Decrypts, just before a pass plans and applies, the manifests of each application that sops encrypted: a document
@@ -249,10 +246,11 @@ public final class AppDecryption implements AutoCloseable {
      */
     static Manifest decrypted(Manifest m, byte[] plain, DecryptionKeys keys) {
         Map<String, Object> doc = null;
-        Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
-        for (Object d : yaml.loadAll(new String(plain, StandardCharsets.UTF_8))) {
-            if (d instanceof Map<?, ?> map && sameObject(map, m)) {
-                doc = cast(map);
+        // Read as every manifest is read (the same types); what is wrong is never said in the reader's words, which quote the text.
+        dev.windlass.policy.parse.YamlFile file = dev.windlass.policy.parse.YamlReader.read(m.location().path(), "decrypted", plain);
+        for (dev.windlass.policy.parse.YamlDoc d : file.docs()) {
+            if (sameObject(d.value(), m)) {
+                doc = d.value();
                 break;
             }
         }
