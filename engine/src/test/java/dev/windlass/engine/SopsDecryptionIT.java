@@ -101,7 +101,11 @@ class SopsDecryptionIT {
             PassReport idle = fleet.pass();
             plans.add(PlanMarkdown.render(idle.plan(), "main"));
             assertFalse(idle.plan().hasChanges(), "what was decrypted and applied is no drift:\n" + idle.plan());
-            String keylessPlan = plan(fleet, 0);
+            String rendered = cli(0, "render", "db", "--repo", fleet.origin.toString(), "--workdir", dir.resolve("cli").toString(), "--cluster", "lab");
+        plans.add(rendered);
+        assertTrue(rendered.contains(AppDecryption.CIPHERTEXT_ANNOTATION) && !rendered.contains("ENC[") && !rendered.contains("sops:"),
+                "windlass render shows the encrypted Secret keyless:\n" + rendered);
+        String keylessPlan = plan(fleet, 0);
             plans.add(keylessPlan);
             assertTrue(keylessPlan.contains("**0 to create, 0 to change, 0 to delete"), "windlass plan, with no key, finds nothing to do:\n" + keylessPlan);
 
@@ -168,10 +172,15 @@ class SopsDecryptionIT {
 
     /** {@code windlass plan} of main, run as a user runs it (no decryption keys), its exit code checked; what it printed. */
     private String plan(TestFleet fleet, int expectedExit) {
+        return cli(expectedExit, "plan", "--repo", fleet.origin.toString(), "--workdir", dir.resolve("cli").toString(), "--kubeconfig-dir",
+                dir.toString(), "--ref", "main");
+    }
+
+    /** A windlass command run as a user runs it (no decryption keys), its exit code checked; what it printed. */
+    private static String cli(int expectedExit, String... args) {
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
-        int code = dev.windlass.engine.cli.Main.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), "plan", "--repo",
-                fleet.origin.toString(), "--workdir", dir.resolve("cli").toString(), "--kubeconfig-dir", dir.toString(), "--ref", "main");
+        int code = dev.windlass.engine.cli.Main.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), args);
         assertEquals(expectedExit, code, out + "\n" + err);
         return out + "\n" + err;
     }
