@@ -110,7 +110,15 @@ class SopsDecryptionIT {
             assertTrue(keylessPlan.contains("**0 to create, 0 to change, 0 to delete"), "windlass plan, with no key, finds nothing to do:\n" + keylessPlan);
 
             // A new value, encrypted again: the Secret is updated, and the plan shows the marker change, not the value.
-            fleet.push("rotate the db password", c -> c.write("apps/db/manifests/secret.yaml", encrypt(maker, dbSecret(DB_PASSWORD_2), team)));
+            // Reviewed first, on a branch, as a pull request comment: no key needed either.
+        String rotation = encrypt(maker, dbSecret(DB_PASSWORD_2), team);
+        fleet.pushTo("rotate", "rotate the db password", c -> c.write("apps/db/manifests/secret.yaml", rotation));
+        String review = cli(1, "plan", "--repo", fleet.origin.toString(), "--workdir", dir.resolve("cli").toString(), "--kubeconfig-dir",
+                dir.toString(), "--head", "rotate", "--comment");
+        plans.add(review);
+        assertTrue(review.contains("Secret db/db") && review.contains(AppDecryption.CIPHERTEXT_ANNOTATION),
+                "the review says the encrypted Secret changes:\n" + review);
+        fleet.push("rotate the db password", c -> c.write("apps/db/manifests/secret.yaml", rotation));
             String rotationWithoutKeys = plan(fleet, 1);
             plans.add(rotationWithoutKeys);
             assertTrue(rotationWithoutKeys.contains("| ~ Update | Secret db/db | db | changed in Git: metadata.annotations."
