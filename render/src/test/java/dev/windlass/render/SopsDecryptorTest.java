@@ -79,6 +79,16 @@ class SopsDecryptorTest {
     }
 
     @Test
+    void aFileForSeveralRecipientsDecryptsWithAnyOneOfThemAndTheKeysOfADirectoryCombine() throws Exception {
+        String forBoth = maker.encrypt(SECRET, "yaml", age.recipient(), pgp.fingerprint());
+        for (DecryptionKeys keys : new DecryptionKeys[] {keysIn(pgp.file()), keysIn(age.file()), keysIn(otherAge.file(), pgp.file())}) {
+            SopsDecryptor.Result r = decryptor.decrypt(forBoth.getBytes(StandardCharsets.UTF_8), SopsDecryptor.Format.YAML, keys);
+            assertTrue(new String(assertInstanceOf(SopsDecryptor.Result.Decrypted.class, r).plain(), StandardCharsets.UTF_8).contains(PASSWORD),
+                    keys.toString());
+        }
+    }
+
+    @Test
     void jsonAndDotenvFilesDecryptToo() throws Exception {
         String json = maker.encrypt("{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"metadata\": {\"name\": \"j\"}, \"stringData\": {\"k\": \""
                 + PASSWORD + "\"}}", "json", age.recipient());
