@@ -3,7 +3,9 @@
 # the Go module proxy at pinned versions and cached; beside them, for the tests only, a small OCI registry that
 # charts are pushed to and pulled from on loopback (go-containerregistry's cmd/registry, in memory); and the launcher
 # every render runs through, go-landlock's cmd/landlock-restrict: it restricts the tool, with the kernel's Landlock
-# LSM, to the files of that one render (render/.../RenderSandbox).
+# LSM, to the files of that one render (render/.../RenderSandbox); and sops, which decrypts SOPS-encrypted files
+# of an application in memory just before apply (render/.../SopsDecryptor), with, for the tests only, age-keygen
+# to make the age keys they encrypt with.
 #
 # Usage: scripts/render-tools.sh            # prints the tools directory as the last stdout line
 #        DIR=$(scripts/render-tools.sh | tail -n1)
@@ -12,6 +14,7 @@
 #   WINDLASS_TOOLS_CACHE      cache root              (default: $HOME/.cache/windlass/tools)
 #   WINDLASS_KUSTOMIZE_VERSION sigs.k8s.io/kustomize/kustomize/v5 tag (default: v5.8.2, the newest that builds with Go 1.26)
 #   WINDLASS_HELM_VERSION     helm.sh/helm/v3 tag     (default: v3.22.0)
+#   WINDLASS_SOPS_VERSION     github.com/getsops/sops/v3 tag (default: v3.13.3)
 #   GO                        go binary (default: go on PATH, else /usr/local/go/bin/go)
 #
 # All diagnostics go to stderr; stdout carries only the tools directory (last line). The first run downloads
@@ -22,6 +25,9 @@ KUSTOMIZE_VERSION="${WINDLASS_KUSTOMIZE_VERSION:-v5.8.2}"
 HELM_VERSION="${WINDLASS_HELM_VERSION:-v3.22.0}"
 REGISTRY_MODULE="github.com/google/go-containerregistry/cmd/registry@v0.22.1"
 SANDBOX_MODULE="github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.2"
+SOPS_VERSION="${WINDLASS_SOPS_VERSION:-v3.13.3}"
+SOPS_MODULE="github.com/getsops/sops/v3/cmd/sops@$SOPS_VERSION"
+AGE_KEYGEN_MODULE="filippo.io/age/cmd/age-keygen@v1.3.2"
 CACHE_ROOT="${WINDLASS_TOOLS_CACHE:-${HOME:?HOME is not set}/.cache/windlass/tools}"
 DIR="$CACHE_ROOT/kustomize-$KUSTOMIZE_VERSION-helm-$HELM_VERSION"
 
@@ -30,14 +36,18 @@ die() { printf '[render-tools] ERROR: %s\n' "$*" >&2; exit 1; }
 
 [[ "$KUSTOMIZE_VERSION" =~ ^v5\.[0-9]+\.[0-9]+$ ]] || die "WINDLASS_KUSTOMIZE_VERSION must look like v5.8.3, got '$KUSTOMIZE_VERSION'"
 [[ "$HELM_VERSION" =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "WINDLASS_HELM_VERSION must look like v3.22.0, got '$HELM_VERSION'"
+[[ "$SOPS_VERSION" =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "WINDLASS_SOPS_VERSION must look like v3.13.3, got '$SOPS_VERSION'"
 
 kustomize_ok() { [ -x "$DIR/kustomize" ] && [ "$("$DIR/kustomize" version 2>/dev/null | head -n1)" = "$KUSTOMIZE_VERSION" ]; }
 helm_ok() { [ -x "$DIR/helm" ] && "$DIR/helm" version --template '{{.Version}}' 2>/dev/null | grep -qx "$HELM_VERSION"; }
 registry_ok() { [ -x "$DIR/registry" ] && [ "$(cat "$DIR/registry.version" 2>/dev/null)" = "$REGISTRY_MODULE" ]; }
 sandbox_ok() { [ -x "$DIR/landlock-restrict" ] && [ "$(cat "$DIR/landlock-restrict.version" 2>/dev/null)" = "$SANDBOX_MODULE" ]; }
+# sops --version also asks the internet for the newest release unless told not to; the version file is the check.
+sops_ok() { [ -x "$DIR/sops" ] && [ "$(cat "$DIR/sops.version" 2>/dev/null)" = "$SOPS_MODULE" ]; }
+age_keygen_ok() { [ -x "$DIR/age-keygen" ] && [ "$(cat "$DIR/age-keygen.version" 2>/dev/null)" = "$AGE_KEYGEN_MODULE" ]; }
 
-if kustomize_ok && helm_ok && registry_ok && sandbox_ok; then
-  log "cached: $DIR (kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION)"
+if kustomize_ok && helm_ok && registry_ok && sandbox_ok && sops_ok && age_keygen_ok; then
+  log "cached: $DIR (kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION, sops $SOPS_VERSION)"
   printf '%s\n' "$DIR"
   exit 0
 fi
@@ -98,5 +108,23 @@ if ! sandbox_ok; then
   printf '%s\n' "$SANDBOX_MODULE" > "$DIR/landlock-restrict.version"
 fi
 
-log "ready after $((SECONDS - START))s: kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION in $DIR"
+if ! sops_ok; then
+  log "building sops $SOPS_VERSION from the Go module proxy"
+  (cd "$WORK" && gocmd install -trimpath -ldflags "-s -w" "$SOPS_MODULE") \
+    || die "go install of $SOPS_MODULE failed; see above"
+  mv -f "$WORK/bin/sops" "$DIR/sops"
+  "$DIR/sops" --disable-version-check --version 2>/dev/null | grep -q "sops ${SOPS_VERSION#v}" \
+    || die "$DIR/sops was built but 'sops --version' does not say ${SOPS_VERSION#v}"
+  printf '%s\n' "$SOPS_MODULE" > "$DIR/sops.version"
+fi
+
+if ! age_keygen_ok; then
+  log "building age-keygen ($AGE_KEYGEN_MODULE, for the tests' keys) from the Go module proxy"
+  (cd "$WORK" && gocmd install -trimpath -ldflags "-s -w" "$AGE_KEYGEN_MODULE") \
+    || die "go install of $AGE_KEYGEN_MODULE failed; see above"
+  mv -f "$WORK/bin/age-keygen" "$DIR/age-keygen"
+  printf '%s\n' "$AGE_KEYGEN_MODULE" > "$DIR/age-keygen.version"
+fi
+
+log "ready after $((SECONDS - START))s: kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION, sops $SOPS_VERSION in $DIR"
 printf '%s\n' "$DIR"

@@ -46,6 +46,14 @@ final class ToolRun {
      * plus what {@code reach} adds.
      */
     Outcome run(List<String> command, Path work, Path workdir, Path home, Map<String, String> env, RenderSandbox.Reach reach) {
+        return run(command, work, workdir, home, env, reach, null);
+    }
+
+    /**
+     * {@link #run(List, Path, Path, Path, Map, RenderSandbox.Reach)}, with {@code input} (null: none) written to the tool's
+     * standard input and closed: what the tool reads without it being on disk (a file sops decrypts).
+     */
+    Outcome run(List<String> command, Path work, Path workdir, Path home, Map<String, String> env, RenderSandbox.Reach reach, byte[] input) {
         List<String> confined = sandbox.wrap(command, work, reach);
         if (confined == null) return new Outcome(-1, "", "", "cannot run in the render sandbox: " + sandbox.unavailable());
         try {
@@ -55,13 +63,13 @@ final class ToolRun {
             return new Outcome(-1, "", "", "interrupted before it started");
         }
         try {
-            return runNow(confined, Path.of(command.get(0)).getFileName().toString(), work, workdir, home, env);
+            return runNow(confined, Path.of(command.get(0)).getFileName().toString(), work, workdir, home, env, input);
         } finally {
             slots.release();
         }
     }
 
-    private Outcome runNow(List<String> command, String tool, Path work, Path workdir, Path home, Map<String, String> env) {
+    private Outcome runNow(List<String> command, String tool, Path work, Path workdir, Path home, Map<String, String> env, byte[] input) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(workdir.toFile());
         Map<String, String> e = builder.environment();
         String proxy = System.getenv("HTTPS_PROXY");
@@ -83,10 +91,20 @@ final class ToolRun {
         LiveRenders.started(process, work);
         running.add(process);
         try {
-            try {
-                process.getOutputStream().close();  // no input
-            } catch (IOException ex) {
-                // It may have ended already.
+            if (input == null) {
+                try {
+                    process.getOutputStream().close();  // no input
+                } catch (IOException ex) {
+                    // It may have ended already.
+                }
+            } else {
+                daemon(() -> {
+                    try (var stdin = process.getOutputStream()) {
+                        stdin.write(input);
+                    } catch (IOException ex) {
+                        // It ended, or was killed, before reading all of it: its outcome says why.
+                    }
+                }, "render-in");
             }
             Capped out = new Capped(process.getInputStream(), limits.maxOutputBytes());
             Capped err = new Capped(process.getErrorStream(), 64 * 1024);

@@ -224,6 +224,42 @@ public final class ClusterClients implements AutoCloseable {
         return connection;
     }
 
+    /**
+     * What the Secret {@code name} of the engine's namespace holds, by key (decoded): an application's decryption keys
+     * ({@code spec.decryption.secretRef}). {@code problem} says, naming the Secret and never its content, why it cannot
+     * be had (no management cluster, HTTP 403, does not exist); then {@code data} is empty.
+     */
+    public record SecretData(Map<String, byte[]> data, String problem) {
+        public SecretData { data = Map.copyOf(data); }
+    }
+
+    /** Reads the Secret {@code name} of the engine's namespace, by name, now. */
+    public SecretData secretData(String name) {
+        KubernetesClient reader = secretReader();
+        String where = "Secret " + management.namespace() + "/" + name;
+        if (reader == null) return new SecretData(Map.of(), "cannot read " + where + ": " + management.unavailable());
+        io.fabric8.kubernetes.api.model.Secret secret;
+        try {
+            secret = reader.secrets().inNamespace(management.namespace()).withName(name).get();
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            String status = e.getCode() == 0 ? "no answer from the management cluster" : "HTTP " + e.getCode()
+                    + (e.getCode() == 403 ? " (forbidden: the engine may read Secrets of its own namespace only)" : "");
+            return new SecretData(Map.of(), "cannot read " + where + ": " + status);
+        }
+        if (secret == null) return new SecretData(Map.of(), where + " does not exist");
+        Map<String, byte[]> data = new java.util.TreeMap<>();
+        if (secret.getData() != null) {
+            for (Map.Entry<String, String> e : secret.getData().entrySet()) {
+                try {
+                    data.put(e.getKey(), java.util.Base64.getDecoder().decode(e.getValue()));
+                } catch (IllegalArgumentException bad) {
+                    return new SecretData(Map.of(), where + " key " + e.getKey() + " is not base64");
+                }
+            }
+        }
+        return new SecretData(data, null);
+    }
+
     /** The management cluster's client that reads Secrets, made the first time one is needed; null when there is none. */
     private synchronized KubernetesClient secretReader() {
         if (secretReader == null) {

@@ -92,10 +92,25 @@ final class RunCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin RenderOptions renderOptions;
 
+    @Option(names = "--decryption-keys", paramLabel = "DIR",
+            description = "a directory of private keys SOPS-encrypted manifests are decrypted with: *.agekey (age-keygen) and *.asc"
+                    + " (gpg --armor --export-secret-keys) files (default: env " + dev.windlass.engine.render.AppDecryption.KEYS_ENV
+                    + ", else none: encrypted manifests are errors of their applications); see docs/secrets.md")
+    Path decryptionKeys;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
         if (logFormat != null) logFormat.apply();
+        if (decryptionKeys != null) System.setProperty(dev.windlass.engine.render.AppDecryption.KEYS_PROPERTY, decryptionKeys.toString());
+        Path keyDir = dev.windlass.engine.render.AppDecryption.keyDirFromEnvironment();
+        if (keyDir != null) {
+            try {
+                dev.windlass.engine.render.AppDecryption.keysFrom(keyDir);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--decryption-keys: " + e.getMessage());
+            }
+        }
         Duration every = duration("--interval", interval);
         Duration ready = duration("--ready-within", readyWithin);
         Duration grace = duration("--shutdown-grace", shutdownGrace);

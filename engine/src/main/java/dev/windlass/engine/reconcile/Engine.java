@@ -96,6 +96,8 @@ public final class Engine implements AutoCloseable {
                 fence instanceof Shards shards ? shards : null, replica);
         // A replica gives up a shard, to spread them, only between two of its passes.
         if (fence instanceof Shards shards) shards.spreadBetweenPasses(reconciler::betweenPasses);
+        // An application's own decryption keys: a Secret of the engine's namespace, read as kubeconfigSecretRef's are.
+        reconciler.readDecryptionSecretsWith(clusterClients::secretData);
         reconciler.onPass((report, state) -> views.publish(new FleetView(clock.instant(), branch, report.source(), state, report.desired(),
                 report.plan(), reviewPlans(), reconciler.writer().describe())));
         java.util.function.Supplier<dev.windlass.policy.state.EngineState> recordedState = () -> {

@@ -64,6 +64,8 @@ public final class Reconciler {
     /** The engine's own renders and their cache: what a pass renders is counted for that pass only. */
     /** A pass goes on without a render that has run for 10 s: one application's slow chart holds that application only. */
     private final AppRendering rendering = AppRendering.fromEnvironment().goingOnWithout(java.time.Duration.ofSeconds(10));
+    /** SOPS-encrypted manifests decrypted with the engine's keys, after rendering and before planning: only a pass decrypts. */
+    private final dev.windlass.engine.render.AppDecryption decryption = dev.windlass.engine.render.AppDecryption.fromEnvironment();
     private final PlanMemo planMemo = new PlanMemo();
     private final StatusRendering statusRendering = new StatusRendering();
     private final CommitRevisions revisions;
@@ -183,6 +185,7 @@ public final class Reconciler {
         // An object two applications declare stays with the one holding it, else with the one declared first.
         dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> mirror.introduced(source, path));
         DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache, owners), snapshot, AppRendering.servers(state), owners);
+        desired = decryption.decrypt(desired, snapshot);
         long renders = rendering.toolRuns() - rendersBefore;
         scope = shardsHeld == null ? null : ShardScope.of(shardsHeld, ShardAssignment.of(shards.count(), desired.clusters()));
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
@@ -430,5 +433,16 @@ public final class Reconciler {
     }
 
     /** Stops the renders this engine runs now: a closed engine leaves no render tool behind. */
-    public void stopRenders() { rendering.close(); }
+    public void stopRenders() {
+        rendering.close();
+        decryption.close();
+    }
+
+    /** The keys SOPS-encrypted manifests are decrypted with from the next pass on (the engine's key directory, a key Secret). */
+    public void useDecryptionKeys(dev.windlass.render.DecryptionKeys keys) { decryption.useKeys(keys); }
+
+    /** Reads the Secrets applications name for their keys ({@code spec.decryption.secretRef}) with {@code reader}. */
+    public void readDecryptionSecretsWith(java.util.function.Function<String, dev.windlass.applier.cluster.ClusterClients.SecretData> reader) {
+        decryption.readSecretsWith(reader);
+    }
 }

@@ -115,9 +115,12 @@ public final class AppRendering implements AutoCloseable {
     /** How many times a tool ran: renders that were not cached. */
     public long toolRuns() { return renderer.toolRuns(); }
 
-    /** The commit read and its applications rendered: what every command that plans reads. */
+    /**
+     * The commit read and its applications rendered: what every command that plans reads. SOPS-encrypted manifests are
+     * not decrypted: they are shown as {@link AppDecryption#keyless} says.
+     */
     public DesiredState read(Snapshot snapshot) {
-        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot);
+        return AppDecryption.keyless(render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot));
     }
 
     /**
@@ -126,8 +129,8 @@ public final class AppRendering implements AutoCloseable {
      */
     public DesiredState read(Snapshot snapshot, dev.windlass.policy.state.EngineState state) {
         dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> null);
-        return render(dev.windlass.policy.parse.RepoParser.parse(snapshot, new dev.windlass.policy.parse.ParseCache(), owners), snapshot,
-                servers(state), owners);
+        return AppDecryption.keyless(render(dev.windlass.policy.parse.RepoParser.parse(snapshot, new dev.windlass.policy.parse.ParseCache(), owners),
+                snapshot, servers(state), owners));
     }
 
     /** Each cluster's API server as it last said of itself (status branch): what charts rendered for it see. */

@@ -59,6 +59,7 @@ class ImageTarIT {
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/kustomize")), "kustomize");
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/helm")), "helm");
         assertTrue(Files.isExecutable(root.resolve("usr/local/bin/landlock-restrict")), "the render sandbox's launcher");
+        assertTrue(Files.isExecutable(root.resolve("usr/local/bin/sops")), "sops, for SOPS-encrypted manifests");
         // The image's launcher confines what it runs: given only an empty folder of its own, it may not even execute helm.
         Path own = Files.createDirectories(dir.resolve("confined"));
         Process confined = new ProcessBuilder(root.resolve("usr/local/bin/landlock-restrict").toString(), "-rw", own.toString(), "--",

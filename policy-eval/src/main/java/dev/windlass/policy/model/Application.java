@@ -15,12 +15,31 @@ import java.util.Map;
  *                    plain YAML, read as it is
  * @param variants    for a rendered application, what each cluster gets, by cluster name (empty until rendered, and
  *                    for plain applications, whose {@code manifests} every cluster gets)
+ * @param decryption  the Secret whose keys decrypt its SOPS-encrypted manifests ({@code spec.decryption}); null: the
+ *                    engine's own keys
  */
 public record Application(String name, Map<String, String> labels, String sourcePath, String namespace,
                           Placement placement, SyncPolicy syncPolicy, List<String> dependsOn, boolean suspend,
                           List<Manifest> manifests, String revision, List<Diagnostic> diagnostics,
                           SourceLocation location, Map<String, String> annotations, RenderSpec render,
-                          Map<String, Variant> variants) {
+                          Map<String, Variant> variants, Decryption decryption) {
+
+    /**
+     * {@code spec.decryption}: the Secret, in the engine's own namespace, whose keys ({@code *.agekey}, {@code *.asc})
+     * decrypt the application's SOPS-encrypted manifests.
+     *
+     * @param at where its name is written
+     */
+    public record Decryption(String secretName, SourceLocation at) {}
+
+    /** An application without its own decryption Secret. */
+    public Application(String name, Map<String, String> labels, String sourcePath, String namespace, Placement placement,
+                       SyncPolicy syncPolicy, List<String> dependsOn, boolean suspend, List<Manifest> manifests, String revision,
+                       List<Diagnostic> diagnostics, SourceLocation location, Map<String, String> annotations, RenderSpec render,
+                       Map<String, Variant> variants) {
+        this(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, manifests, revision, diagnostics, location,
+                annotations, render, variants, null);
+    }
 
     public static final String ANNOTATION_ROLLOUT_PAUSED = "windlass.dev/rollout-paused";
     public static final String ANNOTATION_SUSPEND_REASON = "windlass.dev/suspend-reason";
@@ -56,7 +75,7 @@ public record Application(String name, Map<String, String> labels, String source
         Variant v = variants.get(cluster);
         List<Manifest> objects = v == null ? List.of() : v.manifests();
         return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, objects, revision,
-                diagnostics, location, annotations, render, v == null ? Map.of() : Map.of(cluster, v));
+                diagnostics, location, annotations, render, v == null ? Map.of() : Map.of(cluster, v), decryption);
     }
 
     /** The variant {@code cluster} gets, or "" for a plain application. */
@@ -85,25 +104,25 @@ public record Application(String name, Map<String, String> labels, String source
     /** The same application with its manifests replaced. */
     public Application withManifests(List<Manifest> replaced) {
         return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, replaced, revision,
-                diagnostics, location, annotations, render, variants);
+                diagnostics, location, annotations, render, variants, decryption);
     }
 
     /** The same application placed by another rule. */
     public Application withPlacement(Placement replaced) {
         return new Application(name, labels, sourcePath, namespace, replaced, syncPolicy, dependsOn, suspend, manifests, revision,
-                diagnostics, location, annotations, render, variants);
+                diagnostics, location, annotations, render, variants, decryption);
     }
 
     /** The same application with other diagnostics. */
     public Application withDiagnostics(List<Diagnostic> replaced) {
         return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, manifests, revision,
-                replaced, location, annotations, render, variants);
+                replaced, location, annotations, render, variants, decryption);
     }
 
     /** The same application once rendered: what each cluster gets, its revision over all of it, and what went wrong. */
     public Application rendered(Map<String, Variant> byCluster, String newRevision, List<Diagnostic> allDiagnostics) {
         return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, List.of(), newRevision,
-                allDiagnostics, location, annotations, render, byCluster);
+                allDiagnostics, location, annotations, render, byCluster, decryption);
     }
 
     /** Which clusters get the app: selector union names, then at most {@code maxClusters} (0 = no limit). */

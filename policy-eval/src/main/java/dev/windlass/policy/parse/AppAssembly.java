@@ -282,7 +282,7 @@ final class AppAssembly {
         rendered.put("manifests", hashes);
         String revision = ContentHash.of(rendered).substring(0, 12);
         return new Application(a.name(), a.labels(), a.sourcePath(), a.namespace(), a.placement(), a.syncPolicy(),
-                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location(), a.annotations(), render, Map.of());
+                a.dependsOn(), a.suspend(), manifests, revision, diagnostics, a.location(), a.annotations(), render, Map.of(), a.decryption());
     }
 
     private static Map<Object, Object> withoutKey(Map<?, ?> map, String key) {

@@ -10,7 +10,16 @@ import java.util.Map;
 record AppDeclaration(String name, Map<String, String> labels, String sourcePath, SourceLocation sourcePathAt,
                       String namespace, Application.Placement placement, SourceLocation clusterNamesAt, Application.SyncPolicy syncPolicy,
                       List<String> dependsOn, SourceLocation dependsOnAt, boolean suspend, Object spec,
-                      SourceLocation location, Map<String, String> annotations, Rendering rendering) {
+                      SourceLocation location, Map<String, String> annotations, Rendering rendering, Application.Decryption decryption) {
+
+    /** A declaration without {@code spec.decryption} (a Flux Kustomization's: its decryption is refused where it is read). */
+    AppDeclaration(String name, Map<String, String> labels, String sourcePath, SourceLocation sourcePathAt, String namespace,
+                   Application.Placement placement, SourceLocation clusterNamesAt, Application.SyncPolicy syncPolicy, List<String> dependsOn,
+                   SourceLocation dependsOnAt, boolean suspend, Object spec, SourceLocation location, Map<String, String> annotations,
+                   Rendering rendering) {
+        this(name, labels, sourcePath, sourcePathAt, namespace, placement, clusterNamesAt, syncPolicy, dependsOn, dependsOnAt, suspend, spec,
+                location, annotations, rendering, null);
+    }
 
     /**
      * What the declaration says of rendering: a Helm chart (null when none), per-cluster variants, whether rendering

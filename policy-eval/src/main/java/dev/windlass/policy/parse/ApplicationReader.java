@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  */
 final class ApplicationReader {
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private ApplicationReader() {}
 
@@ -53,13 +54,46 @@ final class ApplicationReader {
         SyncPolicy sync = syncPolicy(spec).withIgnoreDifferences(ignoreDifferences(spec));
         List<String> dependsOn = spec.strings("dependsOn");
         boolean suspend = spec.bool("suspend", false);
+        Application.Decryption decryption = decryption(spec);
         var sourceAt = source != null ? source.at("path") : spec.at();
         var dependsAt = spec.at("dependsOn");
         spec.end();
         if (meta == null || placement == null) return null;
         return new AppDeclaration(meta.name(), meta.labels(), sourcePath, sourceAt, namespace, placement, clusterNamesAt, sync,
                 dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location(), meta.annotations(),
-                new AppDeclaration.Rendering(helm, variants, allowEmpty, source != null ? source.at() : spec.at()));
+                new AppDeclaration.Rendering(helm, variants, allowEmpty, source != null ? source.at() : spec.at()), decryption);
+    }
+
+    /**
+     * {@code spec.decryption}, as Flux's Kustomization writes it: {@code provider: sops} and {@code secretRef.name}, a Secret
+     * of the engine's own namespace (a namespace is not written: the repo never names another one). Null when absent or wrong.
+     */
+    private static Application.Decryption decryption(Fields spec) {
+        if (!spec.has("decryption")) return null;
+        Fields d = spec.object("decryption");
+        if (d == null) return null;
+        String provider = d.requiredString("provider");
+        if (provider != null && !provider.equals("sops")) {
+            d.error("provider", "Application.spec.decryption.provider " + Excerpt.quoted(provider) + " is not one Windlass knows; write provider: sops");
+        }
+        Fields ref = d.object("secretRef");
+        String name = null;
+        var at = d.at();
+        if (ref == null) {
+            d.errorHere("Application.spec.decryption.secretRef is required: the name of the Secret, in the engine's namespace, holding the"
+                    + " private keys (*.agekey, *.asc) this application's SOPS files are decrypted with");
+        } else {
+            name = ref.requiredString("name");
+            at = ref.at("name");
+            if (name != null && !DNS_SUBDOMAIN.matcher(name).matches()) {
+                ref.error("name", "Application.spec.decryption.secretRef.name " + Excerpt.quoted(name)
+                        + " is not a valid Secret name (lowercase letters, digits, '-' and '.')");
+                name = null;
+            }
+            ref.end();
+        }
+        d.end();
+        return name == null || (provider != null && !provider.equals("sops")) ? null : new Application.Decryption(name, at);
     }
 
     static String normalize(String p) {

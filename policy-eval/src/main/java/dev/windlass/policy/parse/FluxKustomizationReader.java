@@ -35,7 +35,8 @@ final class FluxKustomizationReader {
     static {
         NOT_SUPPORTED.put("healthChecks", "Windlass checks the health of every object the Kustomization applies, not of others; remove it");
         NOT_SUPPORTED.put("healthCheckExprs", "Windlass judges health by its own rules for each kind; remove it");
-        NOT_SUPPORTED.put("decryption", "Windlass decrypts no SOPS files; keep encrypted Secrets out of imported Kustomizations");
+        NOT_SUPPORTED.put("decryption", "Windlass decrypts no SOPS files a Kustomization builds; move encrypted Secrets to a Windlass"
+                + " Application whose source is a folder of YAML (spec.decryption there, docs/secrets.md)");
         NOT_SUPPORTED.put("kubeConfig", "the cluster comes from Settings.spec.flux.clusters; remove it");
         NOT_SUPPORTED.put("serviceAccountName", "Windlass applies with the credentials of each Cluster's connection; remove it");
         NOT_SUPPORTED.put("commonMetadata", "write the labels and annotations in the kustomization of the path (labels:, commonAnnotations:)");

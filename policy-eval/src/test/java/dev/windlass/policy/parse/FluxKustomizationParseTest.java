@@ -54,7 +54,8 @@ class FluxKustomizationParseTest {
                                 + " health of every object the Kustomization applies, not of others; remove it"),
                 Arguments.of(kustomization("  decryption: {provider: sops}\n"),
                         "clusters/staging/app.yaml:7:15: Kustomization.spec.decryption is not supported by Windlass yet: Windlass decrypts no"
-                                + " SOPS files; keep encrypted Secrets out of imported Kustomizations"),
+                                + " SOPS files a Kustomization builds; move encrypted Secrets to a Windlass Application whose source is a"
+                                + " folder of YAML (spec.decryption there, docs/secrets.md)"),
                 Arguments.of(kustomization("  prunne: true\n"),
                         "clusters/staging/app.yaml:7:3: unknown field 'prunne' in Kustomization.spec; known fields: "),
                 Arguments.of(kustomization("  prune: yes please\n"), "clusters/staging/app.yaml:7:10: Kustomization.spec.prune must be true or false"),
