@@ -1,5 +1,7 @@
 package dev.windlass.git;
 
+import dev.windlass.policy.source.SignatureOutcome;
+
 import java.io.IOException;
 import org.eclipse.jgit.api.errors.JGitInternalException;
 import org.eclipse.jgit.lib.Config;
@@ -55,28 +57,28 @@ final class CommitSignatures {
             commit = walk.parseCommit(ObjectId.fromString(commitId));
         }
         byte[] signature = commit.getRawGpgSignature();
-        if (signature == null) return new CommitCheck(commitId, CommitCheck.Outcome.UNSIGNED, null, null);
-        if (trusted.isEmpty()) return new CommitCheck(commitId, CommitCheck.Outcome.NO_TRUSTED_KEYS, null, null);
+        if (signature == null) return new CommitCheck(commitId, SignatureOutcome.UNSIGNED, null, null);
+        if (trusted.isEmpty()) return new CommitCheck(commitId, SignatureOutcome.NO_TRUSTED_KEYS, null, null);
         GpgConfig.GpgFormat format = SignatureVerifiers.getFormat(signature);
         if (format != GpgConfig.GpgFormat.OPENPGP && format != GpgConfig.GpgFormat.SSH) {
-            return new CommitCheck(commitId, CommitCheck.Outcome.UNREADABLE_SIGNATURE, null, null);
+            return new CommitCheck(commitId, SignatureOutcome.UNREADABLE_SIGNATURE, null, null);
         }
         SignatureVerifier.SignatureVerification v;
         try {
             v = SignatureVerifiers.verify(repository, new KeysConfig(trusted), commit);
         } catch (IOException | JGitInternalException | IllegalArgumentException e) {
-            return new CommitCheck(commitId, CommitCheck.Outcome.UNREADABLE_SIGNATURE, null, null);
+            return new CommitCheck(commitId, SignatureOutcome.UNREADABLE_SIGNATURE, null, null);
         }
-        if (v == null) return new CommitCheck(commitId, CommitCheck.Outcome.UNREADABLE_SIGNATURE, null, null);
+        if (v == null) return new CommitCheck(commitId, SignatureOutcome.UNREADABLE_SIGNATURE, null, null);
         return new CommitCheck(commitId, outcome(format, v), v.keyFingerprint(), v.verified() ? v.keyUser() : null);
     }
 
     /** What each verifier's answer means; see {@link TrustedOpenPgpVerifier} and JGit's SSH verifier. */
-    private static CommitCheck.Outcome outcome(GpgConfig.GpgFormat format, SignatureVerifier.SignatureVerification v) {
-        if (v.verified() && v.trustLevel() == SignatureVerifier.TrustLevel.FULL) return CommitCheck.Outcome.VERIFIED;
-        if (v.expired()) return CommitCheck.Outcome.KEY_EXPIRED;
-        if (v.trustLevel() == SignatureVerifier.TrustLevel.UNKNOWN) return CommitCheck.Outcome.UNKNOWN_KEY;
-        if (format == GpgConfig.GpgFormat.OPENPGP && v.trustLevel() == SignatureVerifier.TrustLevel.NEVER) return CommitCheck.Outcome.KEY_REVOKED;
-        return CommitCheck.Outcome.BAD_SIGNATURE;
+    private static SignatureOutcome outcome(GpgConfig.GpgFormat format, SignatureVerifier.SignatureVerification v) {
+        if (v.verified() && v.trustLevel() == SignatureVerifier.TrustLevel.FULL) return SignatureOutcome.VERIFIED;
+        if (v.expired()) return SignatureOutcome.KEY_EXPIRED;
+        if (v.trustLevel() == SignatureVerifier.TrustLevel.UNKNOWN) return SignatureOutcome.UNKNOWN_KEY;
+        if (format == GpgConfig.GpgFormat.OPENPGP && v.trustLevel() == SignatureVerifier.TrustLevel.NEVER) return SignatureOutcome.KEY_REVOKED;
+        return SignatureOutcome.BAD_SIGNATURE;
     }
 }

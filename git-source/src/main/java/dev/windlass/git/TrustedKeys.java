@@ -1,5 +1,7 @@
 package dev.windlass.git;
 
+import dev.windlass.policy.source.SignatureOutcome;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -22,7 +24,7 @@ import org.bouncycastle.openpgp.operator.jcajce.JcaKeyFingerprintCalculator;
  */
 public final class TrustedKeys {
     public static final String ALLOWED_SIGNERS = "allowed_signers";
-    /** No keys at all: every signature check fails with {@link CommitCheck.Outcome#NO_TRUSTED_KEYS}. */
+    /** No keys at all: every signature check fails with {@link SignatureOutcome#NO_TRUSTED_KEYS}. */
     public static final TrustedKeys NONE = new TrustedKeys(null, emptyRings(), null);
 
     private final Path directory;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.windlass.git.CommitCheck.Outcome;
+import dev.windlass.policy.source.SignatureOutcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -57,7 +57,7 @@ class CommitSignaturesTest {
     @Test void anOpenPgpSignatureByATrustedKeyIsVerified() throws Exception {
         String c = commit("gpg alice", new Signers.Gpg(alice));
         CommitCheck check = check(c, trusted);
-        assertEquals(Outcome.VERIFIED, check.outcome());
+        assertEquals(SignatureOutcome.VERIFIED, check.outcome());
         assertEquals(alice, check.key());
         assertTrue(check.signer().contains("alice@example.com"), check.signer());
     }
@@ -65,7 +65,7 @@ class CommitSignaturesTest {
     @Test void anOpenPgpSignatureByAKeyNotInTheDirectoryIsAnUnknownKey() throws Exception {
         String c = commit("gpg mallory", new Signers.Gpg(mallory));
         CommitCheck check = check(c, trusted);
-        assertEquals(Outcome.UNKNOWN_KEY, check.outcome());
+        assertEquals(SignatureOutcome.UNKNOWN_KEY, check.outcome());
         assertEquals(mallory, check.key(), "names the key that signed, so the operator can tell whose it is");
         assertNull(check.signer());
     }
@@ -73,7 +73,7 @@ class CommitSignaturesTest {
     @Test void anSshSignatureByAnAllowedSignerIsVerified() throws Exception {
         String c = commit("ssh alice", new Signers.Ssh(sshAlice));
         CommitCheck check = check(c, trusted);
-        assertEquals(Outcome.VERIFIED, check.outcome());
+        assertEquals(SignatureOutcome.VERIFIED, check.outcome());
         assertEquals("alice@example.com", check.signer());
         assertTrue(check.key().startsWith("SHA256:"), check.key());
     }
@@ -81,26 +81,26 @@ class CommitSignaturesTest {
     @Test void anSshSignatureByAKeyNotAllowedIsAnUnknownKey() throws Exception {
         String c = commit("ssh mallory", new Signers.Ssh(sshMallory));
         CommitCheck check = check(c, trusted);
-        assertEquals(Outcome.UNKNOWN_KEY, check.outcome());
+        assertEquals(SignatureOutcome.UNKNOWN_KEY, check.outcome());
         assertTrue(check.key().startsWith("SHA256:"), check.key());
     }
 
     @Test void anUnsignedCommitIsUnsigned() throws Exception {
-        assertEquals(Outcome.UNSIGNED, check(commit("plain", Signers.UNSIGNED), trusted).outcome());
+        assertEquals(SignatureOutcome.UNSIGNED, check(commit("plain", Signers.UNSIGNED), trusted).outcome());
     }
 
     @Test void aCommitChangedAfterItWasSignedHasABadSignature() throws Exception {
         String gpg = signers.tampered(commit("gpg to alter", new Signers.Gpg(alice)), "altered after signing");
-        assertEquals(Outcome.BAD_SIGNATURE, check(gpg, trusted).outcome());
+        assertEquals(SignatureOutcome.BAD_SIGNATURE, check(gpg, trusted).outcome());
         String ssh = signers.tampered(commit("ssh to alter", new Signers.Ssh(sshAlice)), "altered after signing");
-        assertEquals(Outcome.BAD_SIGNATURE, check(ssh, trusted).outcome());
+        assertEquals(SignatureOutcome.BAD_SIGNATURE, check(ssh, trusted).outcome());
     }
 
     @Test void withoutTrustedKeysNothingIsVerified() throws Exception {
         String c = commit("gpg alice again", new Signers.Gpg(alice));
-        assertEquals(Outcome.NO_TRUSTED_KEYS, check(c, TrustedKeys.NONE).outcome());
+        assertEquals(SignatureOutcome.NO_TRUSTED_KEYS, check(c, TrustedKeys.NONE).outcome());
         Path empty = Files.createDirectories(dir.resolve("empty"));
-        assertEquals(Outcome.NO_TRUSTED_KEYS, check(c, TrustedKeys.load(empty)).outcome());
+        assertEquals(SignatureOutcome.NO_TRUSTED_KEYS, check(c, TrustedKeys.load(empty)).outcome());
     }
 
     @Test void aRevokedKeyIsRefusedEvenForItsEarlierCommits() throws Exception {
@@ -108,10 +108,10 @@ class CommitSignaturesTest {
         String c = commit("gpg carol", new Signers.Gpg(carol));
         Path keys = Files.createDirectories(dir.resolve("trusted-carol"));
         Files.writeString(keys.resolve("carol.asc"), Files.readString(exported(carol)));
-        assertEquals(Outcome.VERIFIED, check(c, TrustedKeys.load(keys)).outcome());
+        assertEquals(SignatureOutcome.VERIFIED, check(c, TrustedKeys.load(keys)).outcome());
         signers.revokeGpg(carol);
         Files.writeString(keys.resolve("carol.asc"), Files.readString(exported(carol)));
-        assertEquals(Outcome.KEY_REVOKED, check(c, TrustedKeys.load(keys)).outcome());
+        assertEquals(SignatureOutcome.KEY_REVOKED, check(c, TrustedKeys.load(keys)).outcome());
     }
 
     @Test void aFileThatIsNotAKeyIsAnErrorNamingIt() throws Exception {

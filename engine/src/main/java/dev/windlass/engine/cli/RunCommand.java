@@ -92,6 +92,15 @@ final class RunCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin RenderOptions renderOptions;
 
+    @Option(names = "--trusted-keys", paramLabel = "DIR",
+            description = "keys whose commit signatures are trusted: OpenPGP public keys (*.asc) and an OpenSSH allowed_signers file")
+    Path trustedKeys;
+
+    @Option(names = "--verify-commits", paramLabel = "Off|Tip|AllSince", defaultValue = "Off",
+            description = "apply only commits signed by a trusted key, whatever the repo's Settings say; the repo can only tighten it"
+                    + " (default: ${DEFAULT-VALUE}: only what the repo's Settings spec.verify asks)")
+    dev.windlass.policy.model.VerifySettings.Mode verifyCommits;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -104,6 +113,12 @@ final class RunCommand implements Callable<Integer> {
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
         String secret = secretFile != null ? Files.readString(secretFile).trim() : System.getenv("WINDLASS_WEBHOOK_SECRET");
+        if (verifyCommits != dev.windlass.policy.model.VerifySettings.Mode.Off && trustedKeys == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--verify-commits " + verifyCommits
+                    + " needs --trusted-keys DIR: the keys whose signatures are trusted");
+        }
+        // Read before anything else: a key file that is not a key stops the engine here, naming it.
+        dev.windlass.git.TrustedKeys keys = trustedKeys == null ? null : dev.windlass.git.TrustedKeys.load(trustedKeys);
         Mirror mirror = repo.openMirror();
         mirror.fetch();
         String statusBranch = repo.statusBranch(mirror, branch);
@@ -120,6 +135,9 @@ final class RunCommand implements Callable<Integer> {
         Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
                 dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), fence, managementCluster,
                 leader.identity());
+        // Always on: the repo's Settings may ask for signed commits even when the engine's flag does not.
+        engine.verifyCommits(keys == null ? dev.windlass.git.TrustedKeys.NONE : keys, verifyCommits);
+        if (keys != null) org.slf4j.LoggerFactory.getLogger(RunCommand.class).info("trusted keys: {}; --verify-commits {}", keys.describe(), verifyCommits);
         Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready,
                 dashboard.handler(engine.views(), spec));
         if (shards != null) {

@@ -131,6 +131,17 @@ public final class Engine implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Applies only commits signed by {@code keys}: {@code required} is what the engine's flag requires whatever the repo
+     * says ({@code Off}: only what the repo's Settings ask, which can only tighten it). See {@link CommitGate}.
+     */
+    public Engine verifyCommits(dev.windlass.git.TrustedKeys keys, dev.windlass.policy.model.VerifySettings.Mode required) {
+        CommitGate gate = new CommitGate(mirror, branch, keys, required);
+        reconciler.verifyWith(gate);
+        reviews.verifyWith(keys, required);
+        return this;
+    }
+
     /** The view of the fleet this engine published after its last pass, for the dashboard. */
     public ViewBoard views() { return views; }
 
