@@ -262,6 +262,44 @@ class VerifiedCommitsIT {
                     + " nothing is applied", e.getMessage());
             assertEquals(new Verification(Mode.Tip, null, c1, new Verification.Refusal(c1, SignatureOutcome.UNSIGNED, null)), recorded(fleet));
             assertEquals(0, fleet.writes());
+
+            // windlass status says it first, before it says that there is no status of applications yet.
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int code = dev.windlass.engine.cli.Main.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
+                    "status", "--repo", fleet.origin.toString(), "--workdir", dir.resolve("cli").toString());
+            assertEquals("Not applied: commit " + c1.substring(0, 7) + " is not signed; nothing of it is applied; no verified revision yet,"
+                    + " nothing is applied\n", out.toString());
+            assertEquals(1, code, err.toString());
+        }
+    }
+
+    /** A branch of unsigned commits is still reviewed (planned), and its plan says the engine would not apply such a commit. */
+    @Test void reviewsOfUnsignedBranchesArePlannedAndMarked() throws Exception {
+        try (Signers s = new Signers(dir.resolve("signers")); TestFleet fleet = new TestFleet(dir.resolve("fleet"))) {
+            Path aliceSsh = s.sshKey("alice");
+            s.trustSsh(aliceSsh, "alice@example.com");
+            fleet.engine.verifyCommits(TrustedKeys.load(s.trusted), Mode.Tip);
+            s.commit("web 1", new Signers.Ssh(aliceSsh), Map.of("clusters/lab.yaml", fleet.clusterYaml("lab", "", 1, 0, ""),
+                    "apps/web/app.yaml", APP, "apps/web/manifests/web.yaml", configMap("web", "1")));
+            push(s, fleet);
+            s.git("checkout", "-q", "-b", "unsigned");
+            String unsigned = s.commit("web 2, unsigned", Signers.UNSIGNED, Map.of("apps/web/manifests/web.yaml", configMap("web", "2")));
+            s.git("push", "-q", fleet.origin.toString(), "unsigned:refs/heads/unsigned");
+            s.git("checkout", "-q", "-b", "signed", "main");
+            s.commit("web 3, signed", new Signers.Ssh(aliceSsh), Map.of("apps/web/manifests/web.yaml", configMap("web", "3")));
+            s.git("push", "-q", fleet.origin.toString(), "signed:refs/heads/signed");
+            PassReport r = fleet.pass();
+            fleet.engine.reviews().run(r.source(), r.desired());
+
+            String plan = fleet.statusFile("plans/unsigned.md");
+            assertTrue(plan.contains("> **Not signed by a trusted key** (`UNSIGNED`): head `" + unsigned.substring(0, 7) + "` is planned all the"
+                    + " same, but the engine applies a commit of `main` only when it is signed by a key it trusts."), plan);
+            assertTrue(plan.contains("| ~ Update | ConfigMap web/web | web | changed in Git: data.version |") && plan.contains("+  version: '2'"),
+                    "still planned:\n" + plan);
+            String signed = fleet.statusFile("plans/signed.md");
+            assertTrue(!signed.contains("Not signed by a trusted key"), signed);
+            assertEquals("1", version(fleet, "web"), "a review applies nothing");
         }
     }
 
