@@ -97,7 +97,7 @@ public final class Engine implements AutoCloseable {
         // A replica gives up a shard, to spread them, only between two of its passes.
         if (fence instanceof Shards shards) shards.spreadBetweenPasses(reconciler::betweenPasses);
         reconciler.onPass((report, state) -> views.publish(new FleetView(clock.instant(), branch, report.source(), state, report.desired(),
-                report.plan(), reviewPlans(), reconciler.writer().describe())));
+                report.plan(), reviewPlans(), reconciler.writer().describe(), reconciler.verification())));
         java.util.function.Supplier<dev.windlass.policy.state.EngineState> recordedState = () -> {
             try {
                 return reconciler.state();
