@@ -83,7 +83,7 @@ public final class Reconciler {
     private volatile boolean statusMayBeStale;
     private EngineState state;
     /** Checks the signatures of new tips of the config branch; null: every tip is applied as it is. */
-    private CommitGate gate;
+    private volatile CommitGate gate;
     /** What this pass records of the signature check (status/verification.yaml); null when none is in force. */
     private dev.windlass.policy.source.Verification verification;
     /** Told of each pass that ended with a plan, with the state it recorded: the engine publishes its view from it. */
@@ -475,6 +475,9 @@ public final class Reconciler {
      */
     public void readStatusAgain() {
         statusMayBeStale = true;
+        // Another replica may have verified later tips meanwhile: decide from what it recorded.
+        CommitGate g = gate;
+        if (g != null) g.forget();
     }
 
     /** The next {@link #loadStateOnce} reads the status branch. */
