@@ -22,7 +22,7 @@ class TrustedKeysOptionsTest {
         StringWriter err = new StringWriter();
         int code = run(err, "run", "--repo", dir.resolve("none.git").toString(), "--verify-commits", "Tip");
         assertEquals(2, code, err.toString());
-        assertTrue(err.toString().contains("--verify-commits Tip needs --trusted-keys DIR: the keys whose signatures are trusted"), err.toString());
+        assertTrue(err.toString().contains("--verify-commits Tip needs --trusted-keys DIR or --trusted-keys-secret NAME: the keys whose signatures are trusted"), err.toString());
     }
 
     @Test void aModeThatDoesNotExistIsRefusedWithTheWords() {

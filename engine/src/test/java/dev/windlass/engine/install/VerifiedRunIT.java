@@ -82,6 +82,58 @@ class VerifiedRunIT {
         }
     }
 
+    /** The keys from a Secret in the engine's namespace ({@code --trusted-keys-secret}), read through the management cluster. */
+    @Test void theKeysMayComeFromASecretInTheEnginesNamespace() throws Exception {
+        assertTrue(Files.isRegularFile(JAR), "the engine's jar is built in the package phase: " + JAR);
+        try (KubeApiServer cluster = KubeApiServer.start(); KubernetesClient admin = cluster.newClient();
+             Signers s = new Signers(dir.resolve("signers"))) {
+            Path kubeconfigs = Files.createDirectories(dir.resolve("kubeconfigs"));
+            Path kubeconfig = cluster.kubeconfig(kubeconfigs.resolve("lab.kubeconfig"));
+            Path alice = s.sshKey("alice");
+            s.trustSsh(alice, "alice@example.com");
+            String gpg = s.gpgKey("Bob", "bob@example.com");
+            s.trustGpg(gpg, "bob.asc");
+            admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("engine-ns")
+                    .endMetadata().build()).create();
+            admin.secrets().inNamespace("engine-ns").resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+                    .withName("trusted-keys").endMetadata()
+                    .addToStringData("allowed_signers", Files.readString(s.trusted.resolve("allowed_signers")))
+                    .addToStringData("bob.asc", Files.readString(s.trusted.resolve("bob.asc"))).build()).create();
+            s.commit("hello v1, signed by bob", new Signers.Gpg(gpg), Map.of(
+                    "clusters/lab.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: lab}\nspec:\n"
+                            + "  connection: {kubeconfig: {path: \"" + kubeconfig + "\"}}\n",
+                    "apps/hello/app.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: hello}\n"
+                            + "spec: {namespace: hello, placement: {clusterNames: [lab]}}\n",
+                    "apps/hello/manifests/greeting.yaml", manifests("v1")));
+
+            Path log = dir.resolve("engine.log");
+            Process engine = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString(),
+                    "run", "--repo", s.work.resolve(".git").toString(), "--interval", "1s", "--workdir", dir.resolve("mirror").toString(),
+                    "--listen", "127.0.0.1:0", "--kubeconfig-dir", kubeconfigs.toString(), "--namespace", "engine-ns",
+                    "--management-kubeconfig", cluster.kubeconfig(dir.resolve("management.kubeconfig")).toString(),
+                    "--trusted-keys-secret", "trusted-keys", "--verify-commits", "Tip")
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                Await.until(Duration.ofSeconds(90), "the engine process to apply v1", () -> engine.isAlive() ? version(admin) : "exited",
+                        v -> "v1".equals(v) || "exited".equals(v));
+                assertEquals("v1", version(admin), Files.readString(log));
+                String c2 = s.commit("hello v2, unsigned", Signers.UNSIGNED, Map.of("apps/hello/manifests/greeting.yaml", manifests("v2")));
+                Await.until(Duration.ofSeconds(60), "the status branch to say the unsigned commit is not applied",
+                        () -> status(s), text -> text.contains("commit: " + c2) || !engine.isAlive());
+                assertEquals("v1", version(admin), "the unsigned commit's change is not on the cluster");
+                s.commit("hello v3, signed by alice", new Signers.Ssh(alice), Map.of("apps/hello/manifests/greeting.yaml", manifests("v3")));
+                Await.until(Duration.ofSeconds(60), "the engine process to apply v3", () -> engine.isAlive() ? version(admin) : "exited",
+                        v -> "v3".equals(v) || "exited".equals(v));
+                assertEquals("v3", version(admin), Files.readString(log));
+            } finally {
+                engine.destroy();
+                engine.waitFor();
+            }
+            String output = Files.readString(log);
+            assertTrue(output.contains("(1 OpenPGP key, allowed_signers) (with Secret engine-ns/trusted-keys); --verify-commits Tip"), output);
+        }
+    }
+
     private static String status(Signers s) {
         try {
             return s.git("show", "windlass/status:status/verification.yaml");
