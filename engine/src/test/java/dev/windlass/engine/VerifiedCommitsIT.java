@@ -93,7 +93,7 @@ class VerifiedCommitsIT {
             assertEquals("1", version(fleet, "web"));
             assertEquals(new Verification(Mode.Tip, c1, c1, null), recorded(fleet));
 
-            // Idle: one fetch, no signature checked again, nothing written to the cluster.
+            // Idle: one Git round trip, no signature checked again, nothing written to the cluster.
             fleet.settle();
             long checks = gate.checks();
             long trips = fleet.engine.mirror().roundTrips();

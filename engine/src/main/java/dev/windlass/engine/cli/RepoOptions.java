@@ -57,7 +57,7 @@ final class RepoOptions {
         return state;
     }
 
-    /** The signature check the engine recorded, as the last {@link #readState} fetched it; null when none is in force. */
+    /** The signature check the engine recorded, as {@link #readState} brought the status branch; null when none is in force. */
     dev.windlass.policy.source.Verification readVerification(Mirror mirror) throws IOException {
         return dev.windlass.engine.status.StatusFiles.readVerification(new java.util.TreeMap<>(statusWriter(mirror).readStatusFiles("status/")));
     }

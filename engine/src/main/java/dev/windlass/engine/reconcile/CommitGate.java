@@ -74,7 +74,7 @@ public final class CommitGate {
     }
 
     /**
-     * @param tip      the branch's tip as this pass's fetch left it
+     * @param tip      the branch's tip, as the mirror has it at the start of this pass
      * @param recorded the verification the status branch holds (null: none)
      */
     public synchronized Decision decide(String tip, Verification recorded, SettingsAt settingsAt) throws IOException {
