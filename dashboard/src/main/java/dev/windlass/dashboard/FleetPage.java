@@ -88,7 +88,7 @@ public final class FleetPage {
 
     public record Model(List<Column> clusters, List<Row> rows, Counts counts, List<PageLink> pages, String previous, String next,
                         int page, int pageCount, String label, String clusterLabel, String name, List<ProblemOption> problems, List<Problem> repoProblems,
-                        boolean empty, ShardPanel shards) {
+                        boolean empty, ShardPanel shards, String notApplied) {
         public boolean hasRepoProblems() { return !repoProblems.isEmpty(); }
     }
 
@@ -141,7 +141,8 @@ public final class FleetPage {
         return new Model(columns, List.copyOf(shown), new Counts(appNames.size(), matching.size(), outOfSync, degraded, held, invalid),
                 pageCount > 1 ? pages : List.of(), page > 1 ? "/" + filter.query(page - 1) : null,
                 page < pageCount ? "/" + filter.query(page + 1) : null, page, pageCount, filter.label(), filter.clusterLabel(), filter.name(), options, repoProblems,
-                matching.isEmpty(), shards == null ? null : ShardPanel.of(shards, view.desired().clusters()));
+                matching.isEmpty(), shards == null ? null : ShardPanel.of(shards, view.desired().clusters()),
+                view.verification() != null && view.verification().refusing() ? view.verification().text() : null);
     }
 
     private static boolean matchesLabels(Map<String, String> labels, Map<String, String> wanted) {

@@ -19,9 +19,15 @@ import java.util.TreeMap;
  * @param reviews each reviewed branch's plan, the Markdown of its pull request comment, by ref
  * @param writer  who ran the pass and signs its status commits, as their trailers say: {@code host_1a2b3c4d (shards 0,2)}
  *                or {@code host_1a2b3c4d (unsharded)}; "" when not known
+ * @param verification the signature check of the config branch's tip; null when none is in force
  */
 public record FleetView(Instant at, String branch, String source, EngineState state, DesiredState desired, Plan plan,
-                        SortedMap<String, String> reviews, String writer) {
+                        SortedMap<String, String> reviews, String writer, dev.windlass.policy.source.Verification verification) {
+
+    public FleetView(Instant at, String branch, String source, EngineState state, DesiredState desired, Plan plan,
+                     SortedMap<String, String> reviews, String writer) {
+        this(at, branch, source, state, desired, plan, reviews, writer, null);
+    }
 
     public FleetView {
         reviews = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(reviews == null ? java.util.Map.of() : reviews));
@@ -36,6 +42,6 @@ public record FleetView(Instant at, String branch, String source, EngineState st
 
     /** The same view with the reviews read after the pass's reviews ran. */
     public FleetView withReviews(SortedMap<String, String> replaced) {
-        return new FleetView(at, branch, source, state, desired, plan, replaced, writer);
+        return new FleetView(at, branch, source, state, desired, plan, replaced, writer, verification);
     }
 }

@@ -89,6 +89,21 @@ class DashboardTest {
     }
 
     @Test
+    void aTipThatFailedItsSignatureCheckIsSaidAtTheTopOfTheFleetPage() throws Exception {
+        ViewBoard board = serve(null, null);
+        FleetView v = Views.view(0, "ready 0/2", null, Views.NOW);
+        board.publish(v);
+        assertFalse(get("/").body().contains("Not applied"), "nothing said while the tip is applied");
+        String tip = "1a2b3c4d".repeat(5);
+        var refused = new dev.windlass.policy.source.Verification(dev.windlass.policy.model.VerifySettings.Mode.Tip, "9f8e7d6c".repeat(5), tip,
+                new dev.windlass.policy.source.Verification.Refusal(tip, dev.windlass.policy.source.SignatureOutcome.UNKNOWN_KEY,
+                        "ABCD1234ABCD1234ABCD1234"));
+        board.publish(new FleetView(v.at(), v.branch(), v.source(), v.state(), v.desired(), v.plan(), v.reviews(), "", refused));
+        assertTrue(get("/").body().contains("<p class=\"not-applied\" role=\"alert\"><span class=\"badge bad\">Not applied</span> commit 1a2b3c4"
+                + " is signed by an unknown key ABCD1234ABCD1234…; nothing of it is applied; still applying 9f8e7d6</p>"), get("/").body());
+    }
+
+    @Test
     void aShardedReplicaShowsWhoHoldsWhichShardAndWhichReplicasAreUp() throws Exception {
         ViewBoard board = serve(null, null);
         board.publish(Views.view(0, "ready 0/2", null, Views.NOW));

@@ -187,6 +187,40 @@ public final class Mirror implements AutoCloseable {
         return reads.treeOf(commit);
     }
 
+    /**
+     * Checks {@code commit}'s signature (a full id, in the mirror) against {@code trusted} only, with JGit's signature
+     * verification; reads nothing from the remote.
+     */
+    public CommitCheck checkSignature(String commit, TrustedKeys trusted) throws IOException {
+        return CommitSignatures.check(repository, commit, trusted);
+    }
+
+    /**
+     * Points the local ref {@code refs/windlass/<name>} at {@code commit}, so that the commit stays in the mirror after a
+     * force-push leaves no branch on it (fetches prune only {@code refs/heads/} and {@code refs/pull/}); null deletes it.
+     */
+    public void keep(String name, String commit) throws IOException {
+        String ref = "refs/windlass/" + name;
+        if (!Repository.isValidRefName(ref)) throw new IllegalArgumentException("not a valid ref name: " + ref);
+        org.eclipse.jgit.lib.RefUpdate update = repository.updateRef(ref);
+        update.setForceUpdate(true);
+        org.eclipse.jgit.lib.RefUpdate.Result result;
+        if (commit == null) {
+            if (repository.exactRef(ref) == null) return;
+            result = update.delete();
+        } else {
+            ObjectId id = ObjectId.fromString(commit);
+            Ref current = repository.exactRef(ref);
+            if (current != null && id.equals(current.getObjectId())) return;
+            update.setNewObjectId(id);
+            result = update.update();
+        }
+        switch (result) {
+            case NEW, FORCED, FAST_FORWARD, NO_CHANGE -> { }
+            default -> throw new IOException("could not set " + ref + ": " + result);
+        }
+    }
+
     @Override public void close() {
         repository.close();
     }

@@ -57,6 +57,11 @@ final class RepoOptions {
         return state;
     }
 
+    /** The signature check the engine recorded, as {@link #readState} brought the status branch; null when none is in force. */
+    dev.windlass.policy.source.Verification readVerification(Mirror mirror) throws IOException {
+        return dev.windlass.engine.status.StatusFiles.readVerification(new java.util.TreeMap<>(statusWriter(mirror).readStatusFiles("status/")));
+    }
+
     private Path mirrorDir() {
         if (workdir != null) return workdir;
         String id = dev.windlass.policy.diff.ContentHash.sha256(repo).substring(0, 16);

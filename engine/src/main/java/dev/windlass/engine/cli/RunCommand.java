@@ -53,6 +53,23 @@ final class RunCommand implements Callable<Integer> {
     String namespace;
 
     /** As given, else the Pod's own namespace, else the default. */
+    /** The data of Secret {@code name} in the engine's namespace, read once; an error names it, never its values. */
+    private static java.util.Map<String, byte[]> secretData(ManagementCluster management, String name) throws java.io.IOException {
+        if (management.unavailable() != null) {
+            throw new java.io.IOException("--trusted-keys-secret " + name + ": no management cluster to read it from: " + management.unavailable());
+        }
+        try (KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(management.config()).build()) {
+            io.fabric8.kubernetes.api.model.Secret secret = client.secrets().inNamespace(management.namespace()).withName(name).get();
+            if (secret == null) throw new java.io.IOException("--trusted-keys-secret: there is no Secret " + management.namespace() + "/" + name);
+            java.util.Map<String, byte[]> data = new java.util.TreeMap<>();
+            if (secret.getData() != null) secret.getData().forEach((k, v) -> data.put(k, java.util.Base64.getDecoder().decode(v)));
+            if (secret.getStringData() != null) secret.getStringData().forEach((k, v) -> data.put(k, v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            return data;
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            throw new java.io.IOException("--trusted-keys-secret: cannot read Secret " + management.namespace() + "/" + name + " (HTTP " + e.getCode() + ")");
+        }
+    }
+
     private String namespace() throws java.io.IOException {
         if (namespace != null) return namespace;
         return Files.isReadable(LeaderOptions.POD_NAMESPACE) ? Files.readString(LeaderOptions.POD_NAMESPACE).trim()
@@ -98,6 +115,19 @@ final class RunCommand implements Callable<Integer> {
                     + ", else none: encrypted manifests are errors of their applications); see docs/secrets.md")
     Path decryptionKeys;
 
+    @Option(names = "--trusted-keys", paramLabel = "DIR",
+            description = "keys whose commit signatures are trusted: OpenPGP public keys (*.asc) and an OpenSSH allowed_signers file")
+    Path trustedKeys;
+
+    @Option(names = "--trusted-keys-secret", paramLabel = "NAME",
+            description = "a Secret in the engine's namespace holding more trusted keys: *.asc and allowed_signers entries; read at start")
+    String trustedKeysSecret;
+
+    @Option(names = "--verify-commits", paramLabel = "Off|Tip|AllSince", defaultValue = "Off",
+            description = "apply only commits signed by a trusted key, whatever the repo's Settings say; the repo can only tighten it"
+                    + " (default: ${DEFAULT-VALUE}: only what the repo's Settings spec.verify asks)")
+    dev.windlass.policy.model.VerifySettings.Mode verifyCommits;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -119,12 +149,20 @@ final class RunCommand implements Callable<Integer> {
         if (colon < 0) throw new CommandLine.ParameterException(spec.commandLine(), "--listen takes host:port, e.g. 127.0.0.1:8080");
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)));
         String secret = secretFile != null ? Files.readString(secretFile).trim() : System.getenv("WINDLASS_WEBHOOK_SECRET");
-        Mirror mirror = repo.openMirror();
-        mirror.fetch();
-        String statusBranch = repo.statusBranch(mirror, branch);
+        if (verifyCommits != dev.windlass.policy.model.VerifySettings.Mode.Off && trustedKeys == null && trustedKeysSecret == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--verify-commits " + verifyCommits
+                    + " needs --trusted-keys DIR or --trusted-keys-secret NAME: the keys whose signatures are trusted");
+        }
         Path confined = (kubeconfigDir != null ? kubeconfigDir : Path.of("")).toAbsolutePath();
         ManagementCluster managementCluster = leader.managementKubeconfig != null
                 ? ManagementCluster.fromKubeconfig(leader.managementKubeconfig, namespace()) : ManagementCluster.inCluster(namespace());
+        // Read before anything else: a key file that is not a key stops the engine here, naming it.
+        dev.windlass.git.TrustedKeys keys = trustedKeys == null && trustedKeysSecret == null ? null
+                : TrustedKeySources.load(trustedKeys, trustedKeysSecret == null ? null : secretData(managementCluster, trustedKeysSecret),
+                        managementCluster.namespace() + "/" + trustedKeysSecret, trustedKeysSecret == null ? null : TrustedKeySources.scratch());
+        Mirror mirror = repo.openMirror();
+        mirror.fetch();
+        String statusBranch = repo.statusBranch(mirror, branch);
         KubernetesClient management = leader.managementClient();
         Leadership leadership = leader.leadership(management);
         // A replica that takes a shard reads the status its predecessor recorded, and runs a pass at once.
@@ -135,6 +173,12 @@ final class RunCommand implements Callable<Integer> {
         Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
                 dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), fence, managementCluster,
                 leader.identity());
+        // Always on: the repo's Settings may ask for signed commits even when the engine's flag does not.
+        engine.verifyCommits(keys == null ? dev.windlass.git.TrustedKeys.NONE : keys, verifyCommits);
+        if (keys != null) {
+            org.slf4j.LoggerFactory.getLogger(RunCommand.class).info("trusted keys: {}{}; --verify-commits {}", keys.describe(),
+                    trustedKeysSecret == null ? "" : " (with Secret " + managementCluster.namespace() + "/" + trustedKeysSecret + ")", verifyCommits);
+        }
         Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready,
                 dashboard.handler(engine.views(), spec));
         if (shards != null) {

@@ -22,6 +22,11 @@ final class StatusCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         try (Mirror mirror = repo.openMirror()) {
             EngineState state = repo.readState(mirror, spec.commandLine().getErr());
+            // Whether the tip is applied at all comes first: a refused commit is why nothing below changed.
+            dev.windlass.policy.source.Verification verification = repo.readVerification(mirror);
+            if (verification != null) {
+                spec.commandLine().getOut().println((verification.refusing() ? "Not applied: " : "Signatures: ") + verification.text());
+            }
             if (state == null) return 1;
             if (app != null && !state.apps().containsKey(app)) {
                 spec.commandLine().getErr().println("no application '" + app + "' in the status; known: " + String.join(", ", state.apps().keySet()));

@@ -99,7 +99,7 @@ public final class Engine implements AutoCloseable {
         // An application's own decryption keys: a Secret of the engine's namespace, read as kubeconfigSecretRef's are.
         reconciler.readDecryptionSecretsWith(clusterClients::secretData);
         reconciler.onPass((report, state) -> views.publish(new FleetView(clock.instant(), branch, report.source(), state, report.desired(),
-                report.plan(), reviewPlans(), reconciler.writer().describe())));
+                report.plan(), reviewPlans(), reconciler.writer().describe(), reconciler.verification())));
         java.util.function.Supplier<dev.windlass.policy.state.EngineState> recordedState = () -> {
             try {
                 return reconciler.state();
@@ -131,6 +131,17 @@ public final class Engine implements AutoCloseable {
             log.warn("the reviewed plans could not be read for the dashboard: {}", e.toString());
         }
         return out;
+    }
+
+    /**
+     * Applies only commits signed by {@code keys}: {@code required} is what the engine's flag requires whatever the repo
+     * says ({@code Off}: only what the repo's Settings ask, which can only tighten it). See {@link CommitGate}.
+     */
+    public Engine verifyCommits(dev.windlass.git.TrustedKeys keys, dev.windlass.policy.model.VerifySettings.Mode required) {
+        CommitGate gate = new CommitGate(mirror, branch, keys, required);
+        reconciler.verifyWith(gate);
+        reviews.verifyWith(keys, required);
+        return this;
     }
 
     /** The view of the fleet this engine published after its last pass, for the dashboard. */

@@ -84,6 +84,10 @@ public final class Reconciler {
     private SortedMap<String, byte[]> recorded;
     private volatile boolean statusMayBeStale;
     private EngineState state;
+    /** Checks the signatures of new tips of the config branch; null: every tip is applied as it is. */
+    private volatile CommitGate gate;
+    /** What this pass records of the signature check (status/verification.yaml); null when none is in force. */
+    private dev.windlass.policy.source.Verification verification;
     /** Told of each pass that ended with a plan, with the state it recorded: the engine publishes its view from it. */
     private volatile java.util.function.BiConsumer<PassReport, EngineState> afterPass = (r, s) -> {};
 
@@ -132,6 +136,18 @@ public final class Reconciler {
         this.authorEmail = "windlass@localhost";
     }
 
+    /**
+     * From the next pass on, applies only revisions that pass {@code gate}'s signature check ({@link CommitGate}); null
+     * applies every tip as it is.
+     */
+    public synchronized void verifyWith(CommitGate gate) { this.gate = gate; }
+
+    /** The gate new tips pass through, or null. */
+    public synchronized CommitGate commitGate() { return gate; }
+
+    /** The signature check of the last pass, or null when none was in force. */
+    public synchronized dev.windlass.policy.source.Verification verification() { return verification; }
+
     /** Runs {@code task} between two passes, never during one: where a replica hands a shard over to spread them. */
     public synchronized void betweenPasses(Runnable task) { task.run(); }
 
@@ -162,10 +178,34 @@ public final class Reconciler {
         }
         try {
             mirror.fetch();
-            String source = mirror.resolve(branch)
+            String tip = mirror.resolve(branch)
                     .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
-            MDC.put("pass", source.substring(0, 7));
-            PassReport report = reconcile(source, held);
+            MDC.put("pass", tip.substring(0, 7));
+            String source = tip;
+            DesiredState parsed = null;
+            verification = null;
+            if (gate != null) {
+                loadStateOnce();
+                CommitGate.Decision decision = gate.decided(tip);
+                if (decision == null) {
+                    // A new tip: parsed once, for its Settings and (when it passes) for the pass itself.
+                    parsed = parse(tip);
+                    DesiredState atTip = parsed;
+                    decision = gate.decide(tip, StatusFiles.readVerification(recorded),
+                            c -> c.equals(tip) ? atTip.settings().verify() : RepoParser.parse(mirror.snapshot(c)).settings().verify());
+                }
+                verification = decision.verification();
+                if (decision.apply() == null) {
+                    recordVerificationOnly(verification, tip);
+                    throw new IOException("nothing is applied: " + verification.text());
+                }
+                if (!decision.apply().equals(tip)) {
+                    parsed = null;
+                    source = decision.apply();
+                    MDC.put("pass", source.substring(0, 7));
+                }
+            }
+            PassReport report = reconcile(source, held, parsed);
             published(report);
             return report;
         } catch (PassAbandoned e) {
@@ -178,13 +218,20 @@ public final class Reconciler {
         }
     }
 
-    private PassReport reconcile(String source, java.util.SortedSet<Integer> shardsHeld) throws IOException {
+    /** The repo at {@code commit}, parsed (not rendered) as a pass reads it. */
+    private DesiredState parse(String commit) throws IOException {
+        // An object two applications declare stays with the one holding it, else with the one declared first.
+        dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> mirror.introduced(commit, path));
+        return RepoParser.parse(mirror.snapshot(commit), parseCache, owners);
+    }
+
+    /** @param parsed the commit already parsed by this pass (to read its Settings), or null */
+    private PassReport reconcile(String source, java.util.SortedSet<Integer> shardsHeld, DesiredState parsed) throws IOException {
         loadStateOnce();
         Snapshot snapshot = mirror.snapshot(source);
         long rendersBefore = rendering.toolRuns();
-        // An object two applications declare stays with the one holding it, else with the one declared first.
         dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> mirror.introduced(source, path));
-        DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache, owners), snapshot, AppRendering.servers(state), owners);
+        DesiredState desired = rendering.render(parsed != null ? parsed : parse(source), snapshot, AppRendering.servers(state), owners);
         desired = decryption.decrypt(desired, snapshot);
         long renders = rendering.toolRuns() - rendersBefore;
         scope = shardsHeld == null ? null : ShardScope.of(shardsHeld, ShardAssignment.of(shards.count(), desired.clusters()));
@@ -344,6 +391,7 @@ public final class Reconciler {
     private CommitOutcome record(Transition.Result next, String planMarkdown, String source, Pinning.PinDecision pin,
                                  Map<String, byte[]> read) throws IOException {
         SortedMap<String, byte[]> files = statusRendering.render(next.state());
+        if (verification != null) files.put(StatusFiles.VERIFICATION, StatusFiles.verification(branch, verification));
         // The plan covers the whole fleet: with shards, the coordinator's is the one recorded.
         if (scope == null || scope.coordinator()) files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
         Map<String, byte[]> writes = new TreeMap<>();
@@ -371,7 +419,7 @@ public final class Reconciler {
                 writes.put(e.getKey(), e.getValue());
             }
         }
-        BranchChange change = new BranchChange(writes, deleted, CommitMessage.of(next.events(), source, touched, pin.notes(), writer()), author, authorEmail)
+        BranchChange change = new BranchChange(writes, deleted, CommitMessage.of(next.events(), source, touched, notes(pin), writer()), author, authorEmail)
                 .basedOn(read);
         // The plan file alone is no news: it rides along with the next commit that records something.
         boolean onlyThePlan = deletes.isEmpty() && pin.writes().isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
@@ -383,6 +431,29 @@ public final class Reconciler {
             recorded.putAll(change.writes());
         }
         return outcome;
+    }
+
+    /** The pin's notes, and the signature check's refusal when the tip is not applied. */
+    private List<String> notes(Pinning.PinDecision pin) {
+        if (verification == null || !verification.refusing()) return pin.notes();
+        List<String> notes = new ArrayList<>();
+        notes.add("Not applied: " + verification.text());
+        notes.addAll(pin.notes());
+        return notes;
+    }
+
+    /** Records the signature check alone, when no revision has passed it: there is nothing to plan or apply. */
+    private void recordVerificationOnly(dev.windlass.policy.source.Verification refused, String tip) throws IOException {
+        byte[] file = StatusFiles.verification(branch, refused);
+        if (Arrays.equals(file, recorded.get(StatusFiles.VERIFICATION))) return;
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(), tip, List.of(), List.of("Not applied: " + refused.text()), writer()),
+                author, authorEmail).write(StatusFiles.VERIFICATION, file).basedOn(recorded);
+        CommitOutcome outcome = status.write(change);
+        abandonIfFenced(outcome);
+        if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
+            recorded = new TreeMap<>(recorded);
+            recorded.put(StatusFiles.VERIFICATION, file);
+        }
     }
 
     private static List<String> concat(Set<String> a, List<String> b) {
@@ -407,6 +478,9 @@ public final class Reconciler {
      */
     public void readStatusAgain() {
         statusMayBeStale = true;
+        // Another replica may have verified later tips meanwhile: decide from what it recorded.
+        CommitGate g = gate;
+        if (g != null) g.forget();
     }
 
     /** The next {@link #loadStateOnce} reads the status branch. */

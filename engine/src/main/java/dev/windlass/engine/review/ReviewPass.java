@@ -15,6 +15,9 @@ import dev.windlass.policy.plan.Event;
 import dev.windlass.policy.review.PlanDigest;
 import dev.windlass.policy.review.ReviewInput;
 import dev.windlass.policy.review.ReviewMarkdown;
+import dev.windlass.git.CommitCheck;
+import dev.windlass.git.TrustedKeys;
+import dev.windlass.policy.model.VerifySettings;
 import dev.windlass.policy.state.EngineState;
 import java.io.IOException;
 import java.time.Clock;
@@ -45,6 +48,9 @@ public final class ReviewPass {
     private final Supplier<EngineState> state;
     private final Function<String, String> env;
     private final Supplier<CommitWriter> writer;
+    /** The engine's trusted keys, when it checks signatures; null: it was given none. */
+    private TrustedKeys keys;
+    private VerifySettings.Mode required = VerifySettings.Mode.Off;
     private volatile Runnable reviewed = () -> {};
 
     public ReviewPass(Mirror mirror, String mainBranch, StatusWriter status, Fleet fleet, Clock clock, Supplier<EngineState> state,
@@ -90,6 +96,28 @@ public final class ReviewPass {
         return published;
     }
 
+    /**
+     * Marks the reviews of heads not signed by one of {@code keys} while a signature check is in force (the engine's
+     * {@code required} mode, or the main branch's Settings): they are still planned, and the plan says the engine would
+     * not apply such a commit at the tip of the main branch.
+     */
+    public synchronized void verifyWith(TrustedKeys keys, VerifySettings.Mode required) {
+        this.keys = keys;
+        this.required = required;
+    }
+
+    /** The plan with a line under its title when the head is not signed by a trusted key and verification is in force. */
+    private String withSignatureNote(String markdown, String head, DesiredState main) throws IOException {
+        if (required.atLeast(main.settings().verify().mode()) == VerifySettings.Mode.Off) return markdown;
+        CommitCheck check = mirror.checkSignature(head, keys == null ? TrustedKeys.NONE : keys);
+        if (check.verified()) return markdown;
+        String note = "> **Not signed by a trusted key** (`" + check.outcome() + "`): head `" + check.shortCommit()
+                + "` is planned all the same, but the engine applies a commit of `" + mainBranch
+                + "` only when it is signed by a key it trusts.\n\n";
+        int afterTitle = markdown.indexOf("\n\n");
+        return afterTitle < 0 ? note + markdown : markdown.substring(0, afterTitle + 2) + note + markdown.substring(afterTitle + 2);
+    }
+
     /** Told after each run, once what it recorded is on the status branch (the engine republishes its view). */
     public void onReviewed(Runnable listener) { this.reviewed = listener == null ? () -> {} : listener; }
 
@@ -98,13 +126,14 @@ public final class ReviewPass {
                                 Instant now, Map<String, byte[]> read) throws IOException {
         ReviewInput in = ReviewPlanning.plan(mirror, mainBranch, mainCommit, main, t, state.get(), fleet, now);
         if (in == null) return null;
-        String markdown = ReviewMarkdown.render(in);
+        String markdown = withSignatureNote(ReviewMarkdown.render(in), t.head(), main);
         String summary = summary(in);
         ReviewRecord r = new ReviewRecord(t.ref(), t.branch(), t.pull(), t.head(), mainCommit, in.mergeCommit(),
                 in.mergeable() ? in.headPlan().hash() : null, in.failing(), summary, in.mergeable() ? PlanDigest.of(in.headPlan()) : List.of(),
                 before == null ? 0 : before.commentId(), "not published: no review.host in Settings", null, null);
         if (publisher != null && t.pull() > 0) {
-            ReviewPublisher.Publication p = publisher.publish(r, ReviewMarkdown.marker(t.ref()), ReviewMarkdown.comment(in), in.failing(), summary);
+            ReviewPublisher.Publication p = publisher.publish(r, ReviewMarkdown.marker(t.ref()), ReviewMarkdown.marker(t.ref()) + "\n" + markdown, in.failing(),
+                    summary);
             r = r.withPublication(p.commentId(), p.text(), p.retryAfter());
             log.info("review {}: {}", r.title(), p.text());
         } else if (publisher != null) {

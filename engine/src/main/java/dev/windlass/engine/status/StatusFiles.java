@@ -43,6 +43,8 @@ public final class StatusFiles {
     public static final String FLEET = "status/fleet.yaml";
     public static final String APPS = "status/apps/";
     public static final String CLUSTERS = "status/clusters/";
+    /** The signature check of the config branch, when one is in force ({@code VerificationV1}). */
+    public static final String VERIFICATION = "status/verification.yaml";
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -167,6 +169,28 @@ public final class StatusFiles {
             }
         }
         return EngineState.of(source, apps, clusters, policyFiles);
+    }
+
+    /** The file recording {@code verification} of {@code branch}. */
+    public static byte[] verification(String branch, dev.windlass.policy.source.Verification verification) {
+        return yaml(versioned(dev.windlass.engine.status.v1.VerificationV1.of(branch, verification)));
+    }
+
+    /**
+     * The recorded signature check, or null when none is recorded. A file that cannot be read, or names a mode or an
+     * outcome this engine does not know, is refused: the engine must not guess which revision it may apply.
+     */
+    public static dev.windlass.policy.source.Verification readVerification(Map<String, byte[]> files) throws IOException {
+        byte[] content = files.get(VERIFICATION);
+        if (content == null) return null;
+        try {
+            return as(VERIFICATION, unversioned(VERIFICATION, content), dev.windlass.engine.status.v1.VerificationV1.class).toDomain();
+        } catch (UnsupportedStatusVersion refused) {
+            throw refused;
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IOException("status file " + VERIFICATION + " cannot be read: " + e.getMessage()
+                    + "; nothing is applied until it is fixed or deleted (the engine then checks the tip afresh)", e);
+        }
     }
 
     /** {@code value} as YAML, written as in the status files. */

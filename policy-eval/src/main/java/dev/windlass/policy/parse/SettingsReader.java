@@ -6,6 +6,8 @@ import dev.windlass.policy.model.FluxSettings;
 import dev.windlass.policy.model.ReviewSettings;
 import dev.windlass.policy.model.RolloutPolicy.Amount;
 import dev.windlass.policy.model.Settings;
+import dev.windlass.policy.model.VerifySettings;
+import dev.windlass.policy.text.Excerpt;
 import java.time.Duration;
 import java.util.List;
 
@@ -36,8 +38,9 @@ final class SettingsReader {
         boolean allowRemoteBases = render != null && render.bool("allowRemoteBases", false);
         if (render != null) render.end();
         FluxSettings flux = FluxSettingsReader.read(spec);
+        VerifySettings verify = verify(spec);
         spec.end();
-        return new Settings(branch, interval, failover, review, historyLimit, allowRemoteBases, flux);
+        return new Settings(branch, interval, failover, review, historyLimit, allowRemoteBases, flux, verify);
     }
 
     private static FailoverSettings failover(Fields spec) {
@@ -48,5 +51,22 @@ final class SettingsReader {
         Amount unhealthy = Amounts.read(f, "maxUnhealthyClusters", fallback.maxUnhealthyClusters(), 0);
         f.end();
         return new FailoverSettings(concurrent, unhealthy == null ? fallback.maxUnhealthyClusters() : unhealthy);
+    }
+
+    /** {@code spec.verify: {mode: Tip | AllSince | Off, since: <full commit id>}}; the keys are the engine's, never the repo's. */
+    private static VerifySettings verify(Fields spec) {
+        Fields v = spec.object("verify");
+        if (v == null) return VerifySettings.NONE;
+        if (!v.has("mode")) v.errorHere(v.name("mode") + " is required; use one of " + Fields.names(VerifySettings.Mode.class));
+        VerifySettings.Mode mode = v.enumValue("mode", VerifySettings.Mode.class, VerifySettings.Mode.Off);
+        String since = v.string("since", null);
+        if (since != null && !since.matches("[0-9a-f]{40}")) {
+            v.error("since", v.name("since") + " is " + Excerpt.quoted(since) + "; give the full commit id (git rev-parse COMMIT prints it)");
+            since = null;
+        } else if (since != null && mode != VerifySettings.Mode.AllSince) {
+            v.warning("since", v.name("since") + " is read only with mode: AllSince; with " + mode + " it does nothing");
+        }
+        v.end();
+        return new VerifySettings(mode, since);
     }
 }
