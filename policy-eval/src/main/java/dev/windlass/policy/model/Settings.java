@@ -9,12 +9,18 @@ import java.time.Duration;
  * @param allowRemoteBases   whether a kustomization may name a remote base (a Git URL); off by default, since what it
  *                           fetches is in no commit of the repo ({@code spec.render.allowRemoteBases})
  * @param flux               which clusters the Flux objects of each folder are for ({@code spec.flux})
+ * @param argocd             how Argo CD Applications are read ({@code spec.argocd})
  */
 public record Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
-        int statusHistoryLimit, boolean allowRemoteBases, FluxSettings flux) {
+        int statusHistoryLimit, boolean allowRemoteBases, FluxSettings flux, ArgoSettings argocd) {
     public static final int DEFAULT_STATUS_HISTORY_LIMIT = 1_000;
     public static final Settings DEFAULT = new Settings("windlass/status", Duration.ofSeconds(30), FailoverSettings.DEFAULT,
-            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false, FluxSettings.NONE);
+            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false, FluxSettings.NONE, ArgoSettings.NONE);
+
+    public Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
+                    int statusHistoryLimit, boolean allowRemoteBases, FluxSettings flux) {
+        this(statusBranch, interval, failover, review, statusHistoryLimit, allowRemoteBases, flux, ArgoSettings.NONE);
+    }
 
     public Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
                     int statusHistoryLimit, boolean allowRemoteBases) {
@@ -29,5 +35,6 @@ public record Settings(String statusBranch, Duration interval, FailoverSettings 
         failover = failover == null ? FailoverSettings.DEFAULT : failover;
         review = review == null ? ReviewSettings.DEFAULT : review;
         flux = flux == null ? FluxSettings.NONE : flux;
+        argocd = argocd == null ? ArgoSettings.NONE : argocd;
     }
 }

@@ -23,7 +23,8 @@ public record AppPlan(String app, String revision, boolean valid, List<String> c
 
     /** Where {@code app} is read from when it is imported from a Flux object; else null. */
     public static dev.windlass.policy.model.SourceLocation fluxOrigin(dev.windlass.policy.model.Application app) {
-        return app.render() != null && app.render().flux() != null ? app.render().flux().origin() : null;
+        return app.render() != null && app.render().flux() != null && app.render().flux().from() == dev.windlass.policy.model.FluxBuild.From.FLUX
+                ? app.render().flux().origin() : null;
     }
 
     public AppPlan {
