@@ -2,7 +2,6 @@ package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.SourceLocation;
-import dev.windlass.policy.text.Excerpt;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -12,8 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Argo CD objects of a repo that Windlass reads itself: {@code Application}s (each one a Windlass application), and
- * what it accepts without applying ({@code AppProject}) or does not read yet ({@code ApplicationSet}). They are gathered
+ * The Argo CD objects of a repo that Windlass reads itself: {@code Application}s (each one a Windlass application),
+ * {@code ApplicationSet}s (each Application they make one more), and what it accepts without applying ({@code AppProject}). They are gathered
  * while the repo is read, and read once the repo's clusters are known.
  *
  * <p>An Application whose plain-directory source holds other Applications is their parent ("app of apps"): they are
@@ -39,12 +38,16 @@ final class ArgoImports {
 
     /** Each Application as an application declaration; a file none can be made of is added to {@code broken}. */
     List<RepoParser.Declared> read(ArgoApplicationReader.Context ctx, Set<String> broken, List<Diagnostic> all) {
+        List<YamlDoc> docs = new ArrayList<>(applications);
         for (YamlDoc set : applicationSets) {
-            all.add(Diagnostic.error(set.location(), "Argo CD ApplicationSet " + Excerpt.quoted(String.valueOf(DocPositions.name(set)))
-                    + " is not read by Windlass yet: write its Applications out, one per file, or keep it on Argo CD for now"));
+            List<Diagnostic> found = new ArrayList<>();
+            List<YamlDoc> made = ArgoApplicationSetReader.expand(set, ctx, found);
+            if (found.stream().anyMatch(Diagnostic::isError)) broken.add(set.path());
+            all.addAll(found);
+            docs.addAll(made);
         }
         Map<YamlDoc, RepoParser.Declared> read = new LinkedHashMap<>();
-        for (YamlDoc doc : applications) {
+        for (YamlDoc doc : docs) {
             List<Diagnostic> found = new ArrayList<>();
             AppDeclaration a = ArgoApplicationReader.read(doc, ctx, found);
             if (a == null) {

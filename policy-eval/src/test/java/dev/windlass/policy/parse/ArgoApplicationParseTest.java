@@ -197,21 +197,74 @@ class ArgoApplicationParseTest {
         assertFalse(s.apps().get("level-6").valid());
     }
 
+    static final String LIST = "    - list:\n        elements:\n          - {env: staging, replicas: \"1\"}\n          - env: qa\n            replicas: \"2\"\n";
+    static final String CLUSTERS = "    - clusters:\n        selector: {matchLabels: {tier: prod}}\n        values: {namespace: \"guestbook-{{name}}\"}\n";
+
+    /** An ApplicationSet of {@code generators} whose template's name, env label and namespace are as given. */
+    static String set(String generators, String name, String env, String namespace) {
+        return "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: guestbooks, namespace: argocd}\nspec:\n  generators:\n"
+                + generators + "  syncPolicy: {preserveResourcesOnDeletion: true}\n  template:\n    metadata:\n      name: '" + name + "'\n"
+                + "      labels: {env: '" + env + "'}\n    spec:\n      project: default\n"
+                + "      source: {repoURL: \"https://github.com/argoproj/argocd-example-apps.git\", path: guestbook}\n"
+                + "      destination: {name: production, namespace: '" + namespace + "'}\n      syncPolicy: {automated: {prune: true}}\n";
+    }
+
     @Test
-    void anApplicationSetIsAnErrorAtItsDocumentAndAnAppProjectIsNotApplied() {
-        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml", """
-                apiVersion: argoproj.io/v1alpha1
-                kind: ApplicationSet
-                metadata: {name: guestbooks}
-                spec: {generators: [], template: {}}
-                ---
+    void anApplicationSetMakesOneApplicationPerElementAndPerSelectedCluster() {
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml", set(LIST, "gb-{{env}}", "{{env}}", "gb-{{env}}"))));
+        assertEquals(List.of(), ArgoFixture.errors(s));
+        Application staging = s.apps().get("gb-staging");
+        assertEquals("gb-staging", staging.namespace());
+        assertEquals(Map.of("env", "staging", "argocd.windlass.dev/name", "gb-staging", "argocd.windlass.dev/applicationset", "guestbooks",
+                "argocd.windlass.dev/parent", "root"), staging.labels());
+        assertEquals("gb-qa", s.apps().get("gb-qa").namespace());
+        assertEquals("argocd/apps/set.yaml:13:5", staging.location().toString(), "said at the template");
+        assertTrue(ArgoFixture.warnings(s).contains("argocd/apps/set.yaml:11:15: warning: ApplicationSet.spec: accepted and ignored: syncPolicy"
+                + " (Windlass removes an Application's objects as its prune says when the Application goes)"), ArgoFixture.warnings(s).toString());
+
+        // The clusters generator: one set per Windlass Cluster its selector matches, with the Cluster's name and its values.
+        String clusters = ArgoFixture.CLUSTERS.replace("metadata: {name: production}", "metadata: {name: production, labels: {tier: prod}}");
+        DesiredState c = RepoParser.parse(ArgoFixture.repo(Map.of("windlass/clusters.yaml", clusters, "argocd/apps/set.yaml",
+                set(CLUSTERS, "{{name}}-guestbook", "{{metadata.labels.tier}}", "{{values.namespace}}"))));
+        assertEquals(List.of(), ArgoFixture.errors(c));
+        assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "production-guestbook", "root"), s(c),
+                "in-cluster has no tier label");
+        assertEquals("guestbook-production", c.apps().get("production-guestbook").namespace());
+        assertEquals("prod", c.apps().get("production-guestbook").labels().get("env"));
+    }
+
+    @Test
+    void anApplicationSetsUnknownParameterUnsupportedGeneratorAndFanOutAreErrorsAtTheirPlaces() {
+        DesiredState unknown = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml", set(LIST, "{{name}}-guestbook", "x", "web"))));
+        assertEquals(List.of("argocd/apps/set.yaml:14:13: ApplicationSet template: {{name}} is no parameter of its generators (env, replicas);"
+                + " name one of them"), ArgoFixture.errors(unknown));
+        assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "root"), s(unknown), "the set makes no Application");
+        assertTrue(unknown.apps().get("guestbook").valid(), "the other Applications go on");
+
+        DesiredState git = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml",
+                set(LIST + "    - git: {repoURL: x}\n", "gb-{{env}}", "x", "web"))));
+        assertEquals(List.of("argocd/apps/set.yaml:11:12: ApplicationSet.spec.generators[1].git is not supported by Windlass yet: Windlass reads"
+                + " the list and clusters generators only, for now; write the Applications out, or keep this ApplicationSet on Argo CD"),
+                ArgoFixture.errors(git));
+
+        StringBuilder many = new StringBuilder("    - list:\n        elements:\n");
+        for (int i = 0; i <= ArgoApplicationSetReader.MAX_APPLICATIONS; i++) many.append("          - {env: e").append(i).append("}\n");
+        DesiredState fan = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml", set(many.toString(), "gb-{{env}}", "x", "web"))));
+        assertEquals(List.of("argocd/apps/set.yaml:6:5: ApplicationSet 'guestbooks' makes 101 Applications, more than Windlass makes from one"
+                + " ApplicationSet (100); split it, or narrow its generators"), ArgoFixture.errors(fan));
+    }
+
+    private static List<String> s(DesiredState s) { return List.copyOf(s.apps().keySet()); }
+
+    @Test
+    void anAppProjectIsNotApplied() {
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/project.yaml", """
                 apiVersion: argoproj.io/v1alpha1
                 kind: AppProject
                 metadata: {name: default}
                 spec: {}
                 """)));
-        assertEquals(List.of("argocd/apps/set.yaml:1:1: Argo CD ApplicationSet 'guestbooks' is not read by Windlass yet: write its Applications"
-                + " out, one per file, or keep it on Argo CD for now"), ArgoFixture.errors(s));
+        assertEquals(List.of(), ArgoFixture.errors(s));
         assertEquals(List.of(), s.apps().get("root").manifests());
     }
 }
