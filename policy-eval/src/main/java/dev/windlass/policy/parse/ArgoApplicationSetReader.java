@@ -32,9 +32,9 @@ final class ArgoApplicationSetReader {
 
     private static final Map<String, String> GENERATORS_NOT_SUPPORTED = new LinkedHashMap<>();
     static {
-        for (String g : List.of("git", "matrix", "merge", "scmProvider", "pullRequest", "clusterDecisionResource", "plugin")) {
-            GENERATORS_NOT_SUPPORTED.put(g, "Windlass reads the list and clusters generators only, for now; write the Applications out, or keep this"
-                    + " ApplicationSet on Argo CD");
+        for (String g : List.of("merge", "scmProvider", "pullRequest", "clusterDecisionResource", "plugin")) {
+            GENERATORS_NOT_SUPPORTED.put(g, "Windlass reads the list, clusters, git (directories) and matrix generators only, for now; write"
+                    + " the Applications out, or keep this ApplicationSet on Argo CD");
         }
     }
 
@@ -93,16 +93,7 @@ final class ArgoApplicationSetReader {
         List<Map<String, String>> sets = new ArrayList<>();
         List<Fields> generators = spec.objects("generators");
         if (generators.isEmpty() && !spec.has("generators")) spec.errorHere("ApplicationSet.spec.generators is required");
-        for (Fields g : generators) {
-            FluxSpecScreen.refuse(g, GENERATORS_NOT_SUPPORTED);
-            Fields list = g.object("list");
-            Fields clusters = g.object("clusters");
-            g.has("selector");  // a post-selector over the generated parameters
-            if (g.has("selector")) g.error("selector", "ApplicationSet generator selector is not supported by Windlass yet; choose the elements or clusters themselves");
-            g.end();
-            if (list != null) sets.addAll(list(list));
-            if (clusters != null) sets.addAll(clusters(clusters, ctx));
-        }
+        for (Fields g : generators) sets.addAll(generator(g, ctx, true));
         Node template = null;
         for (NodeTuple t : ((MappingNode) spec_node(doc)).getValue()) {
             if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("template")) template = t.getValueNode();
@@ -134,6 +125,112 @@ final class ArgoApplicationSetReader {
             made.add(new YamlDoc(doc.path(), doc.index(), app, value, YamlReader.at(doc.path(), template.getStartMark())));
         }
         return made;
+    }
+
+    /** The sets of parameters of one generator; a matrix (only {@code top}) combines two others. */
+    private static List<Map<String, String>> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top) {
+        FluxSpecScreen.refuse(g, GENERATORS_NOT_SUPPORTED);
+        if (g.has("selector")) g.error("selector", "ApplicationSet generator selector is not supported by Windlass yet; choose the elements or clusters themselves");
+        Fields list = g.object("list");
+        Fields clusters = g.object("clusters");
+        Fields git = g.object("git");
+        Fields matrix = g.object("matrix");
+        g.end();
+        List<Map<String, String>> sets = new ArrayList<>();
+        if (list != null) sets.addAll(list(list));
+        if (clusters != null) sets.addAll(clusters(clusters, ctx));
+        if (git != null) sets.addAll(git(git, ctx));
+        if (matrix != null) {
+            if (!top) {
+                g.error("matrix", "a matrix inside a matrix is not supported by Windlass yet; combine two generators in one matrix");
+                return sets;
+            }
+            List<Fields> two = matrix.objects("generators");
+            matrix.end();
+            if (two.size() != 2) {
+                matrix.errorHere(matrix.name("generators") + " must hold exactly two generators, as in Argo CD");
+                return sets;
+            }
+            List<Map<String, String>> a = generator(two.get(0), ctx, false);
+            List<Map<String, String>> b = generator(two.get(1), ctx, false);
+            if ((long) a.size() * b.size() > MAX_APPLICATIONS) {
+                matrix.errorHere("ApplicationSet matrix makes " + ((long) a.size() * b.size()) + " sets of parameters (" + a.size() + " x "
+                        + b.size() + "), more than Windlass makes from one ApplicationSet (" + MAX_APPLICATIONS + "); narrow its generators");
+                return sets;
+            }
+            for (Map<String, String> x : a) {
+                for (Map<String, String> y : b) {
+                    Map<String, String> both = new TreeMap<>(x);
+                    for (var e : y.entrySet()) {
+                        String was = both.put(e.getKey(), e.getValue());
+                        if (was != null && !was.equals(e.getValue())) {
+                            matrix.errorHere("ApplicationSet matrix: both generators give the parameter " + Excerpt.quoted(e.getKey())
+                                    + ", with different values (" + Excerpt.quoted(was) + ", " + Excerpt.quoted(e.getValue()) + "); rename one");
+                            return sets;
+                        }
+                    }
+                    sets.add(both);
+                }
+            }
+        }
+        return sets;
+    }
+
+    /**
+     * {@code git} with {@code directories}: one set per folder of this repo that an include pattern matches and no exclude
+     * pattern does ({@code *} within one folder name, {@code **} across), in path order: {@code path},
+     * {@code path.basename}, {@code path.basenameNormalized} and {@code path[N]}, each folder name by its place.
+     */
+    private static List<Map<String, String>> git(Fields git, ArgoApplicationReader.Context ctx) {
+        String repoURL = git.requiredString("repoURL");
+        git.string("revision", null);  // Windlass reads the commit of the branch it follows
+        if (git.has("files")) git.error("files", "ApplicationSet git files generator is not supported by Windlass yet; use directories");
+        if (git.has("template")) git.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
+        if (git.has("pathParamPrefix")) git.error("pathParamPrefix", "ApplicationSet git pathParamPrefix is not supported by Windlass yet");
+        List<String> include = new ArrayList<>();
+        List<String> exclude = new ArrayList<>();
+        for (Fields d : git.objects("directories")) {
+            String path = d.requiredString("path");
+            boolean excluded = d.bool("exclude", false);
+            d.end();
+            if (path == null) continue;
+            String regex = folderGlob(path);
+            if (regex == null) d.error("path", d.name("path") + " " + Excerpt.quoted(path) + " is not a valid pattern: close every '[' and '{'");
+            else (excluded ? exclude : include).add(regex);
+        }
+        if (!git.has("directories") && !git.has("files")) git.errorHere("ApplicationSet git generator needs directories");
+        git.end();
+        List<Map<String, String>> out = new ArrayList<>();
+        if (repoURL == null) return out;
+        if (!ctx.settings().isThisRepo(repoURL)) {
+            git.error("repoURL", "ApplicationSet git repoURL " + Excerpt.quoted(repoURL) + " is not this repo; Windlass reads folders of"
+                    + " this repo only, for now: list its addresses in Settings.spec.argocd.repoURLs");
+            return out;
+        }
+        java.util.SortedSet<String> folders = new java.util.TreeSet<>();
+        for (String file : ctx.files().keySet()) {
+            for (int slash = file.indexOf('/'); slash > 0; slash = file.indexOf('/', slash + 1)) folders.add(file.substring(0, slash));
+        }
+        for (String folder : folders) {
+            if (RepoParser.hidden(folder)) continue;
+            if (include.stream().noneMatch(folder::matches) || exclude.stream().anyMatch(folder::matches)) continue;
+            Map<String, String> params = new TreeMap<>();
+            String[] parts = folder.split("/");
+            String base = parts[parts.length - 1];
+            params.put("path", folder);
+            params.put("path.basename", base);
+            params.put("path.basenameNormalized", base.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-.]", "-"));
+            for (int i = 0; i < parts.length; i++) params.put("path[" + i + "]", parts[i]);
+            out.add(params);
+        }
+        return out;
+    }
+
+    /** A folder pattern as a regular expression: {@code *} within one folder name, {@code **} across them; null when not valid. */
+    private static String folderGlob(String glob) {
+        String any = "\u0000";
+        String r = Globs.regex(glob.replace("**", any));
+        return r == null ? null : r.replace(".*", "[^/]*").replace(Pattern.quote(any), ".*");
     }
 
     private static Node spec_node(YamlDoc doc) {

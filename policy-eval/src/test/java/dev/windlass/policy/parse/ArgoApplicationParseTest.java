@@ -241,17 +241,58 @@ class ArgoApplicationParseTest {
         assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "root"), s(unknown), "the set makes no Application");
         assertTrue(unknown.apps().get("guestbook").valid(), "the other Applications go on");
 
-        DesiredState git = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml",
-                set(LIST + "    - git: {repoURL: x}\n", "gb-{{env}}", "x", "web"))));
-        assertEquals(List.of("argocd/apps/set.yaml:11:12: ApplicationSet.spec.generators[1].git is not supported by Windlass yet: Windlass reads"
-                + " the list and clusters generators only, for now; write the Applications out, or keep this ApplicationSet on Argo CD"),
-                ArgoFixture.errors(git));
+        DesiredState merge = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml",
+                set(LIST + "    - merge: {mergeKeys: [env]}\n", "gb-{{env}}", "x", "web"))));
+        assertEquals(List.of("argocd/apps/set.yaml:11:14: ApplicationSet.spec.generators[1].merge is not supported by Windlass yet: Windlass reads"
+                + " the list, clusters, git (directories) and matrix generators only, for now; write the Applications out, or keep this"
+                + " ApplicationSet on Argo CD"),
+                ArgoFixture.errors(merge));
 
         StringBuilder many = new StringBuilder("    - list:\n        elements:\n");
         for (int i = 0; i <= ArgoApplicationSetReader.MAX_APPLICATIONS; i++) many.append("          - {env: e").append(i).append("}\n");
         DesiredState fan = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml", set(many.toString(), "gb-{{env}}", "x", "web"))));
         assertEquals(List.of("argocd/apps/set.yaml:6:5: ApplicationSet 'guestbooks' makes 101 Applications, more than Windlass makes from one"
                 + " ApplicationSet (100); split it, or narrow its generators"), ArgoFixture.errors(fan));
+    }
+
+    /** An ApplicationSet of {@code generators} whose template reads the folder {@code path} to the Cluster {@code cluster}. */
+    static String setOf(String generators, String name, String path, String cluster) {
+        return "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: folders}\nspec:\n  generators:\n" + generators
+                + "  template:\n    metadata: {name: '" + name + "'}\n    spec:\n"
+                + "      source: {repoURL: \"https://github.com/argoproj/argocd-example-apps.git\", path: '" + path + "'}\n"
+                + "      destination: {name: '" + cluster + "', namespace: '" + name + "'}\n      syncPolicy: {automated: {prune: true}}\n";
+    }
+
+    @Test
+    void aGitDirectoriesGeneratorMakesOneApplicationPerFolderOfThisRepoThatItsPatternsPick() {
+        String git = "    - git:\n        repoURL: https://github.com/argoproj/argocd-example-apps.git\n        revision: HEAD\n        directories:\n"
+                + "          - path: '*guestbook'\n          - {path: helm-guestbook, exclude: true}\n";
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/folders.yaml",
+                setOf(git, "{{path.basename}}-git", "{{path}}", "production"))));
+        assertEquals(List.of(), ArgoFixture.errors(s));
+        assertEquals(List.of("guestbook", "guestbook-git", "helm-guestbook", "kustomize-guestbook", "kustomize-guestbook-git", "root"), s(s));
+        assertEquals("kustomize-guestbook", s.apps().get("kustomize-guestbook-git").render().kustomize());
+
+        DesiredState other = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/folders.yaml",
+                setOf(git.replace("argoproj/argocd-example-apps.git", "org/other.git"), "{{path.basename}}-git", "{{path}}", "production"))));
+        assertEquals(List.of("argocd/apps/folders.yaml:7:18: ApplicationSet git repoURL 'https://github.com/org/other.git' is not this repo;"
+                + " Windlass reads folders of this repo only, for now: list its addresses in Settings.spec.argocd.repoURLs"), ArgoFixture.errors(other));
+    }
+
+    @Test
+    void aMatrixCombinesTwoGeneratorsEverySetWithEvery() {
+        String matrix = "    - matrix:\n        generators:\n          - git:\n              repoURL: https://github.com/argoproj/argocd-example-apps\n"
+                + "              directories: [{path: guestbook}]\n          - clusters: {}\n";
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/matrix.yaml",
+                setOf(matrix, "{{path.basename}}-{{name}}", "{{path}}", "{{name}}"))));
+        assertEquals(List.of(), ArgoFixture.errors(s));
+        assertEquals(List.of("in-cluster"), s.apps().get("guestbook-in-cluster").placement().clusterNames());
+        assertEquals(List.of("production"), s.apps().get("guestbook-production").placement().clusterNames());
+
+        DesiredState three = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/matrix.yaml",
+                setOf(matrix + "          - list: {elements: [{a: b}]}\n", "{{path.basename}}-{{name}}", "{{path}}", "{{name}}"))));
+        assertEquals(List.of("argocd/apps/matrix.yaml:7:9: ApplicationSet.spec.generators[0].matrix.generators must hold exactly two generators,"
+                + " as in Argo CD"), ArgoFixture.errors(three));
     }
 
     private static List<String> s(DesiredState s) { return List.copyOf(s.apps().keySet()); }
