@@ -408,6 +408,8 @@ public final class AppRendering implements AutoCloseable {
             if (spec.flux() != null && spec.flux().from() == dev.windlass.policy.model.FluxBuild.From.ARGOCD) {
                 // An Application is read from the repo where it is written, never from what a render prints.
                 for (Manifest m : read.manifests()) {
+                    String hook = dev.windlass.policy.parse.ArgoHooks.problem(m);
+                    if (hook != null) failures.computeIfAbsent(new Failure(String.valueOf(m.location()), hook), k -> new ArrayList<>()).add(where);
                     if (m.ref().group().equals("argoproj.io") && java.util.Set.of("Application", "ApplicationSet").contains(m.ref().kind())) {
                         failures.computeIfAbsent(new Failure(String.valueOf(m.location()), "the render prints the Argo CD " + m.ref().kind() + " "
                                 + m.ref().name() + ", which Windlass does not read yet: an Application is read where it is written as YAML in a"

@@ -298,6 +298,24 @@ class ArgoApplicationParseTest {
     private static List<String> s(DesiredState s) { return List.copyOf(s.apps().keySet()); }
 
     @Test
+    void aResourceHookIsAnErrorAtTheObjectThatHoldsItsApplication() {
+        DesiredState s = parse(app("guestbook", "", ""), "guestbook/migrate.yaml", """
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: migrate
+                  annotations: {argocd.argoproj.io/hook: PreSync}
+                spec: {template: {spec: {restartPolicy: Never, containers: [{name: m, image: alpine}]}}}
+                """);
+        assertTrue(ArgoFixture.errors(s).contains("guestbook/migrate.yaml:1:1: Job migrate is an Argo CD PreSync hook (annotation"
+                + " argocd.argoproj.io/hook), which Windlass does not run yet: remove the annotation to apply it with the other objects, or keep"
+                + " this Application on Argo CD for now"), ArgoFixture.errors(s).toString());
+        assertFalse(s.apps().get("app").valid());
+        assertFalse(s.apps().get("guestbook").valid(), "both Applications read the folder");
+        assertTrue(s.apps().get("helm-guestbook").valid());
+    }
+
+    @Test
     void anAppProjectIsNotApplied() {
         DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/project.yaml", """
                 apiVersion: argoproj.io/v1alpha1
