@@ -226,7 +226,7 @@ final class ArgoApplicationReader {
 
     private static Map<String, String> withName(Map<String, String> labels, String name) {
         Map<String, String> out = new TreeMap<>(labels);
-        out.put(LABEL_NAME, DNS_LABEL.matcher(name).matches() || name.length() <= 63 ? name : name.substring(0, 63));
+        out.put(LABEL_NAME, name);  // at most 63 characters, as the application's own name is
         return out;
     }
 
