@@ -99,6 +99,9 @@ class ArgoE2E {
                     List.copyOf(first.desired().apps().keySet()));
             assertEquals("team", first.desired().apps().get("guestbook-production").labels().get("argocd.windlass.dev/parent"));
             assertEquals(List.of(), first.desired().apps().get("root").manifests(), "no Application object is applied");
+            String plan = dev.windlass.policy.render.PlanMarkdown.render(first.plan(), "main");
+            assertTrue(plan.contains("| kustomize-guestbook | `argocd/apps/kustomize-guestbook.yaml:1:1` |")
+                    && plan.contains("| production-set-guestbook | `argocd/apps/guestbooks.yaml:8:5` |"), plan);
 
             RenderScenario.inSync(fleet, "guestbook", "in-cluster");
             RenderScenario.inSync(fleet, "guestbook-production", "production");
