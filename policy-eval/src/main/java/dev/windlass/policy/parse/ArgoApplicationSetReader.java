@@ -95,7 +95,7 @@ final class ArgoApplicationSetReader {
         if (generators.isEmpty() && !spec.has("generators")) spec.errorHere("ApplicationSet.spec.generators is required");
         for (Fields g : generators) sets.addAll(generator(g, ctx, true));
         Node template = null;
-        for (NodeTuple t : ((MappingNode) spec_node(doc)).getValue()) {
+        for (NodeTuple t : ((MappingNode) specNode(doc)).getValue()) {
             if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("template")) template = t.getValueNode();
         }
         if (!spec.has("template")) spec.errorHere("ApplicationSet.spec.template is required: the Application each set of parameters fills in");
@@ -120,8 +120,16 @@ final class ArgoApplicationSetReader {
                 return List.of();
             }
             MappingNode app = application((MappingNode) filled, name);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> value = (Map<String, Object>) values.of(app);
+            Map<String, Object> value;
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> read = (Map<String, Object>) values.of(app);
+                value = read;
+            } catch (RuntimeException e) {
+                out.add(Diagnostic.error(YamlReader.at(doc.path(), template.getStartMark()), "ApplicationSet.spec.template cannot be read"
+                        + " as an Application once filled in: a value's tag does not fit it; remove the tag"));
+                return List.of();
+            }
             made.add(new YamlDoc(doc.path(), doc.index(), app, value, YamlReader.at(doc.path(), template.getStartMark())));
         }
         return made;
@@ -233,7 +241,7 @@ final class ArgoApplicationSetReader {
         return r == null ? null : r.replace(".*", "[^/]*").replace(Pattern.quote(any), ".*");
     }
 
-    private static Node spec_node(YamlDoc doc) {
+    private static Node specNode(YamlDoc doc) {
         for (NodeTuple t : ((MappingNode) doc.node()).getValue()) {
             if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("spec")) return t.getValueNode();
         }

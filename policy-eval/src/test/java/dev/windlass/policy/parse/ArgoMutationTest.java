@@ -68,4 +68,22 @@ class ArgoMutationTest {
         }
         assertEquals(BYSTANDER, s.apps().get("kustomize-guestbook"), "the Application of another file is read as it was, after " + m);
     }
+
+    static final String SET_FILE = "argocd/apps/set.yaml";
+    static final String SET = ArgoApplicationParseTest.set(ArgoApplicationParseTest.LIST, "gb-{{env}}", "{{env}}", "gb-{{env}}");
+
+    /** The same for an ApplicationSet (a list generator, a template): its errors stay in its file. */
+    @Property(tries = 200)
+    void aMutatedApplicationSetIsReadOrRejectedAtItsPlaceAndHoldsNoOtherApplication(@ForAll("mutations") Mutation m) {
+        String text = m.apply(SET);
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of(SET_FILE, text)));
+        if (text.equals(SET)) assertEquals(List.of(), ArgoFixture.errors(s), "the ApplicationSet as written is read without an error");
+        int lines = text.split("\n", -1).length;
+        for (Diagnostic d : s.diagnostics()) {
+            if (!d.isError()) continue;
+            assertEquals(SET_FILE, d.location().path(), d.toString());
+            assertTrue(d.location().line() >= 1 && d.location().line() <= lines + 1 && d.location().column() >= 1, d.toString());
+        }
+        assertEquals(BYSTANDER, s.apps().get("kustomize-guestbook"), "the Application of another file is read as it was, after " + m);
+    }
 }
