@@ -46,13 +46,14 @@ final class ArgoImports {
             all.addAll(found);
             docs.addAll(made);
         }
+        Set<Diagnostic> said = new java.util.HashSet<>();
         Map<YamlDoc, RepoParser.Declared> read = new LinkedHashMap<>();
         for (YamlDoc doc : docs) {
             List<Diagnostic> found = new ArrayList<>();
             AppDeclaration a = ArgoApplicationReader.read(doc, ctx, found);
             if (a == null) {
                 broken.add(doc.path());
-                all.addAll(found);
+                for (Diagnostic x : found) if (said.add(x)) all.add(x);
             } else {
                 read.put(doc, new RepoParser.Declared(a, doc, found));
             }
@@ -83,7 +84,8 @@ final class ArgoImports {
                         a.syncPolicy(), a.dependsOn(), a.dependsOnAt(), suspend, a.spec(), a.location(), a.annotations(), a.rendering());
             }
             out.add(new RepoParser.Declared(a, d.doc(), d.diagnostics()));
-            all.addAll(d.diagnostics());
+            // The Applications of one ApplicationSet share its template: what is wrong with it is said once.
+            for (Diagnostic x : d.diagnostics()) if (said.add(x)) all.add(x);
         }
         return out;
     }
