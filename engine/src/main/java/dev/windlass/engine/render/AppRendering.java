@@ -214,7 +214,7 @@ public final class AppRendering implements AutoCloseable {
                               java.util.Set<String> brokenFiles, Map<String, String> rolloutOf, Map<String, String> failoverOf) {
         for (Application app : List.copyOf(apps.values())) {
             RenderSpec spec = app.render();
-            if (spec == null || spec.flux() == null || spec.kustomize() == null) continue;
+            if (spec == null || spec.flux() == null || spec.kustomize() == null || spec.flux().from() != dev.windlass.policy.model.FluxBuild.From.FLUX) continue;
             // Invalid, it has no build to read releases from. (One placed nowhere is valid and built for no cluster: its
             // releases leave with it, and nothing is held.)
             if (!app.valid()) brokenFiles.add(app.location().path());
@@ -408,7 +408,18 @@ public final class AppRendering implements AutoCloseable {
                 continue;
             }
             List<Manifest> applied = read.manifests();
-            if (spec.flux() != null && spec.kustomize() != null) {
+            if (spec.flux() != null && spec.flux().from() == dev.windlass.policy.model.FluxBuild.From.ARGOCD) {
+                // An Application is read from the repo where it is written, never from what a render prints.
+                for (Manifest m : read.manifests()) {
+                    String hook = dev.windlass.policy.parse.ArgoHooks.problem(m);
+                    if (hook != null) failures.computeIfAbsent(new Failure(String.valueOf(m.location()), hook), k -> new ArrayList<>()).add(where);
+                    if (m.ref().group().equals("argoproj.io") && java.util.Set.of("Application", "ApplicationSet").contains(m.ref().kind())) {
+                        failures.computeIfAbsent(new Failure(String.valueOf(m.location()), "the render prints the Argo CD " + m.ref().kind() + " "
+                                + m.ref().name() + ", which Windlass does not read yet: an Application is read where it is written as YAML in a"
+                                + " plain directory an Application applies (app of apps); write it there"), k -> new ArrayList<>()).add(where);
+                    }
+                }
+            } else if (spec.flux() != null && spec.kustomize() != null) {
                 // HelmReleases and their sources are read, not applied: each release is an application of its own.
                 for (Manifest m : read.manifests()) {
                     if (dev.windlass.policy.parse.FluxHelmReleases.taken(m)) continue;

@@ -15,9 +15,19 @@ import java.util.Map;
  *                   the Kustomization whose build holds it)
  * @param crdsOnce   for a HelmRelease's chart, whether its CustomResourceDefinitions are created and never updated (Flux's
  *                   {@code install.crds: Create} with {@code upgrade.crds: Skip}, its default)
+ * @param from       the tool whose object this is: an Argo CD {@code Application}'s build is made the same way (files written
+ *                   over the repo's, said at its origin), but what it prints is never read for Flux objects
  */
-public record FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce) {
+public record FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce, From from) {
+    /** Which GitOps tool's object the build is read from. */
+    public enum From { FLUX, ARGOCD }
+
+    public FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce) {
+        this(files, substitute, origin, crdsOnce, From.FLUX);
+    }
+
     public FluxBuild {
+        from = from == null ? From.FLUX : from;
         files = Map.copyOf(new java.util.TreeMap<>(files));
         substitute = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(substitute));
     }

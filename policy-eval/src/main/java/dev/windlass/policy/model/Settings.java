@@ -10,12 +10,13 @@ import java.time.Duration;
  *                           fetches is in no commit of the repo ({@code spec.render.allowRemoteBases})
  * @param flux               which clusters the Flux objects of each folder are for ({@code spec.flux})
  * @param verify             which commits must be signed by a key the engine trusts ({@code spec.verify})
+ * @param argocd             how Argo CD Applications are read ({@code spec.argocd})
  */
 public record Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
-        int statusHistoryLimit, boolean allowRemoteBases, FluxSettings flux, VerifySettings verify) {
+        int statusHistoryLimit, boolean allowRemoteBases, FluxSettings flux, VerifySettings verify, ArgoSettings argocd) {
     public static final int DEFAULT_STATUS_HISTORY_LIMIT = 1_000;
     public static final Settings DEFAULT = new Settings("windlass/status", Duration.ofSeconds(30), FailoverSettings.DEFAULT,
-            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false, FluxSettings.NONE, VerifySettings.NONE);
+            ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false, FluxSettings.NONE, VerifySettings.NONE, ArgoSettings.NONE);
 
     public Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
                     int statusHistoryLimit, boolean allowRemoteBases) {
@@ -24,12 +25,12 @@ public record Settings(String statusBranch, Duration interval, FailoverSettings 
 
     public Settings(String statusBranch, Duration interval, FailoverSettings failover, ReviewSettings review,
                     int statusHistoryLimit, boolean allowRemoteBases, FluxSettings flux) {
-        this(statusBranch, interval, failover, review, statusHistoryLimit, allowRemoteBases, flux, VerifySettings.NONE);
+        this(statusBranch, interval, failover, review, statusHistoryLimit, allowRemoteBases, flux, VerifySettings.NONE, ArgoSettings.NONE);
     }
 
     public Settings(String statusBranch, Duration interval) {
         this(statusBranch, interval, FailoverSettings.DEFAULT, ReviewSettings.DEFAULT, DEFAULT_STATUS_HISTORY_LIMIT, false, FluxSettings.NONE,
-                VerifySettings.NONE);
+                VerifySettings.NONE, ArgoSettings.NONE);
     }
 
     public Settings {
@@ -37,5 +38,6 @@ public record Settings(String statusBranch, Duration interval, FailoverSettings 
         review = review == null ? ReviewSettings.DEFAULT : review;
         flux = flux == null ? FluxSettings.NONE : flux;
         verify = verify == null ? VerifySettings.NONE : verify;
+        argocd = argocd == null ? ArgoSettings.NONE : argocd;
     }
 }

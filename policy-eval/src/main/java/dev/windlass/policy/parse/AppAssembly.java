@@ -47,7 +47,7 @@ final class AppAssembly {
         SameNames names = new SameNames("Application");
         Map<String, RepoParser.Declared> byName = new TreeMap<>();
         for (RepoParser.Declared d : declared) {
-            if (d.decl().rendering().flux() != null) names.add(d.decl().name(), d.doc());
+            if (d.decl().rendering().flux() != null || d.decl().rendering().argo() != null) names.add(d.decl().name(), d.doc());
             else names.add(d.doc());
             byName.putIfAbsent(d.decl().name(), d);
         }
@@ -90,6 +90,7 @@ final class AppAssembly {
     private RenderSpec renderSpec(AppDeclaration a, List<Diagnostic> added, Set<String> covered) {
         AppDeclaration.Rendering r = a.rendering();
         if (r.flux() != null) return fluxBuild(a, r, added, covered);
+        if (r.argo() != null) return argoBuild(a, r, added, covered);
         String kustomization = KustomizeReach.kustomization(snapshot.files(), a.sourcePath());
         if (r.helm() == null && kustomization == null) {
             if (!r.variants().isEmpty()) {
@@ -155,15 +156,53 @@ final class AppAssembly {
         return new RenderSpec(a.sourcePath(), null, List.of(), true, r.at(), new dev.windlass.policy.model.FluxBuild(files, vars, flux.origin()));
     }
 
+    /**
+     * How an application read from an Argo CD Application is rendered, or null when its source is a plain directory: a
+     * chart with its values files and then its inline values, as Argo CD passes them to Helm; or a Kustomize build of the
+     * path, with what its {@code kustomize} block writes into the kustomization.
+     */
+    private RenderSpec argoBuild(AppDeclaration a, AppDeclaration.Rendering r, List<Diagnostic> added, Set<String> covered) {
+        ArgoRead argo = r.argo();
+        var from = dev.windlass.policy.model.FluxBuild.From.ARGOCD;
+        if (r.helm() != null) {
+            Map<String, String> files = new TreeMap<>();
+            if (!argo.helmValues().isEmpty() && !r.helm().chartPath().isEmpty()) files.put(ArgoApplicationReader.valuesFile(a.name()), argo.helmValues());
+            RenderSpec.Helm h = r.helm();
+            if (!h.chartPath().isEmpty()) {
+                covered.addAll(Reach.under(snapshot.files(), h.chartPath()).keySet());
+            } else if (!argo.helmValues().isEmpty()) {
+                h = new RenderSpec.Helm(h.chartPath(), h.repoURL(), h.chart(), h.version(), h.releaseName(), argo.helmValues(), h.valuesFiles(), h.skipCrds(), h.at());
+            }
+            covered.addAll(h.valuesFiles());
+            return new RenderSpec(null, h, List.of(), r.allowEmpty(), r.at(),
+                    new dev.windlass.policy.model.FluxBuild(files, Map.of(), argo.origin(), false, from));
+        }
+        if (KustomizeReach.kustomization(snapshot.files(), a.sourcePath()) == null) return null;
+        Map<String, String> files = new TreeMap<>();
+        ArgoRead.Kustomize k = argo.kustomize();
+        if (k != null) {
+            FluxRead edits = new FluxRead("", "", k.namespace(), k.namePrefix(), k.nameSuffix(), List.of(), k.images(), List.of(), Map.of(),
+                    List.of(), argo.origin());
+            var file = FluxKustomizationFile.of(snapshot, a.sourcePath(), edits, k.commonLabels(), k.commonAnnotations(), a.sourcePathAt(), added);
+            if (file != null && !file.getValue().isEmpty()) files.put(file.getKey(), file.getValue());
+        }
+        Snapshot built = dev.windlass.policy.source.WithFiles.of(snapshot, files);
+        covered.addAll(KustomizeReach.of(built.files(), built::read, a.sourcePath(), true).files().keySet());
+        return new RenderSpec(a.sourcePath(), null, List.of(), r.allowEmpty(), r.at(),
+                new dev.windlass.policy.model.FluxBuild(files, Map.of(), argo.origin(), false, from));
+    }
+
     private List<Manifest> manifests(AppDeclaration a, List<Diagnostic> own, List<Diagnostic> added, Set<String> covered) {
         String root = a.sourcePath();
-        boolean exists = snapshot.files().containsKey(root)
+        boolean exists = root.isEmpty() && a.rendering().argo() != null || snapshot.files().containsKey(root)
                 || !snapshot.files().subMap(root + "/", root + "/\uffff").isEmpty();
         if (!exists) {
             added.add(Diagnostic.error(a.sourcePathAt(), "source path " + Excerpt.quoted(root) + " does not exist in the repo; create it or set spec.source.path"));
             return List.of();
         }
         Set<String> charts = RepoParser.chartFolders(snapshot);
+        // An Argo CD directory that does not recurse reads none of its folders' charts.
+        if (a.rendering().argo() != null && !a.rendering().argo().directory().recurse()) charts = Set.of();
         for (String chart : charts) {
             if (chart.equals(root) || chart.startsWith(root + "/") || root.isEmpty()) {
                 added.add(Diagnostic.error(a.sourcePathAt(), "source path " + Excerpt.quoted(root) + " holds a Helm chart ("
@@ -177,16 +216,25 @@ final class AppAssembly {
         // The files under the root, in path order: a range of the sorted map, not a scan of the repo per app.
         List<YamlFile> under = new ArrayList<>();
         if (files.containsKey(root)) under.add(files.get(root));
-        under.addAll(files.subMap(root + "/", root + "/\uffff").values());
+        String prefix = root.isEmpty() ? "" : root + "/";
+        ArgoRead argo = a.rendering().argo();
+        for (YamlFile f : (root.isEmpty() ? files : files.subMap(root + "/", root + "/\uffff")).values()) {
+            // An Argo CD Application reads the files its directory block picks, not every file below its path.
+            if (argo == null || argo.directory().reads(f.path().substring(prefix.length()))) under.add(f);
+        }
         int problems = own.size() + added.size();
+        int children = 0;
         for (YamlFile f : under) {
             covered.add(f.path());
             own.addAll(f.diagnostics());
             for (YamlDoc doc : f.docs()) {
-                if (doc.isWindlass() || KustomizeConfigs.is(doc) || FluxImports.claims(doc)) continue;
+                if (ArgoImports.claims(doc)) children++;
+                if (doc.isWindlass() || KustomizeConfigs.is(doc) || FluxImports.claims(doc) || ArgoImports.claims(doc)) continue;
                 for (YamlDoc object : cache.objects(doc, added)) {
                     Manifest m = cache.manifest(object, a.namespace(), scope, added);
                     if (m == null) continue;
+                    String hook = argo == null ? null : ArgoHooks.problem(m);
+                    if (hook != null) added.add(Diagnostic.error(m.location(), hook));
                     Manifest first = byRef.putIfAbsent(m.ref(), m);
                     if (first != null) {
                         added.add(Diagnostic.error(m.location(), m.ref() + " is defined twice in application " + a.name()
@@ -196,6 +244,9 @@ final class AppAssembly {
                 }
             }
         }
+        // An Argo CD Application whose folder holds only Applications (app of apps) applies nothing itself: its children do.
+        boolean parentOnly = argo != null && byRef.isEmpty() && children > 0;
+        if (parentOnly) return List.of();
         if (byRef.isEmpty() && !a.rendering().allowEmpty() && own.size() + added.size() == problems) {
             added.add(Diagnostic.error(a.sourcePathAt(), "the source " + (files.containsKey(root) ? "file " : "folder ") + root
                     + " holds no manifests — add some, or set spec.source.allowEmpty: true if it is meant to be empty"));
@@ -209,7 +260,9 @@ final class AppAssembly {
 
     private void checkReferences(AppDeclaration a, Map<String, RepoParser.Declared> apps, List<Diagnostic> added) {
         for (String c : a.placement().clusterNames()) {
-            if (!clusters.containsKey(c) && a.rendering().flux() != null) {
+            if (!clusters.containsKey(c) && a.rendering().argo() != null) {
+                continue;  // said at its destination when it was read
+            } else if (!clusters.containsKey(c) && a.rendering().flux() != null) {
                 added.add(Diagnostic.error(a.location(), "Flux Kustomization of application " + a.name() + " is for the cluster " + Excerpt.quoted(c)
                         + " (Settings.spec.flux.clusters, " + a.clusterNamesAt() + "), but no Cluster has that name"
                         + (clusters.isEmpty() ? " (the repo defines no clusters)" : "; known: " + String.join(", ", clusters.keySet()))

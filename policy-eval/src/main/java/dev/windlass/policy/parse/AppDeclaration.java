@@ -24,11 +24,17 @@ record AppDeclaration(String name, Map<String, String> labels, String sourcePath
     /**
      * What the declaration says of rendering: a Helm chart (null when none), per-cluster variants, whether rendering
      * nothing is fine, and where spec.source is; for an application read from a Flux Kustomization, what Flux's build
-     * adds (else null).
+     * adds (else null); for an application read from an Argo CD Application, what its source says beyond its path (else
+     * null).
      */
-    record Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at, FluxRead flux) {
+    record Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at, FluxRead flux,
+                     ArgoRead argo) {
         Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at) {
-            this(helm, variants, allowEmpty, at, null);
+            this(helm, variants, allowEmpty, at, null, null);
+        }
+
+        Rendering(RenderSpec.Helm helm, List<RenderSpec.VariantSpec> variants, boolean allowEmpty, SourceLocation at, FluxRead flux) {
+            this(helm, variants, allowEmpty, at, flux, null);
         }
     }
 }

@@ -61,6 +61,12 @@ final class Fields {
 
     String name(String key) { return where + "." + key; }
 
+    /** Every key of the mapping, in the order written (each still to be read). */
+    List<String> keys() { return List.copyOf(entries.keySet()); }
+
+    /** Whether the value at {@code key} is a mapping. */
+    boolean isMapping(String key) { return has(key) && entries.get(key).getValueNode() instanceof MappingNode; }
+
     void error(String key, String message) { out.add(Diagnostic.error(at(key), message)); }
 
     void errorHere(String message) { out.add(Diagnostic.error(at(), message)); }

@@ -32,6 +32,15 @@ final class FluxKustomizationFile {
      * in {@code out}).
      */
     static Map.Entry<String, String> of(Snapshot snapshot, String path, FluxRead flux, SourceLocation pathAt, List<Diagnostic> out) {
+        return of(snapshot, path, flux, Map.of(), Map.of(), pathAt, out);
+    }
+
+    /**
+     * The same, with {@code commonLabels} and {@code commonAnnotations} added to the kustomization's own (an Argo CD
+     * Application's {@code kustomize} block, as its {@code kustomize edit add label} writes them).
+     */
+    static Map.Entry<String, String> of(Snapshot snapshot, String path, FluxRead flux, Map<String, String> commonLabels,
+                                        Map<String, String> commonAnnotations, SourceLocation pathAt, List<Diagnostic> out) {
         String existing = KustomizeReach.kustomization(snapshot.files(), path);
         Map<String, Object> k = new LinkedHashMap<>();
         String file;
@@ -68,7 +77,7 @@ final class FluxKustomizationFile {
         }
         boolean edited = existing == null;
         if (flux.targetNamespace() != null || flux.namePrefix() != null || flux.nameSuffix() != null || !flux.patches().isEmpty()
-                || !flux.components().isEmpty() || !flux.images().isEmpty()) edited = true;
+                || !flux.components().isEmpty() || !flux.images().isEmpty() || !commonLabels.isEmpty() || !commonAnnotations.isEmpty()) edited = true;
         if (!edited) return Map.entry(file, "");  // built as it is
         if (flux.targetNamespace() != null) k.put("namespace", flux.targetNamespace());
         if (flux.namePrefix() != null) k.put("namePrefix", flux.namePrefix());
@@ -76,6 +85,8 @@ final class FluxKustomizationFile {
         if (!flux.patches().isEmpty()) k.put("patches", appended(k.get("patches"), flux.patches()));
         if (!flux.components().isEmpty()) k.put("components", appended(k.get("components"), flux.components()));
         if (!flux.images().isEmpty()) k.put("images", images(k.get("images"), flux.images()));
+        if (!commonLabels.isEmpty()) k.put("commonLabels", merged(k.get("commonLabels"), commonLabels));
+        if (!commonAnnotations.isEmpty()) k.put("commonAnnotations", merged(k.get("commonAnnotations"), commonAnnotations));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setSplitLines(false);
@@ -114,6 +125,13 @@ final class FluxKustomizationFile {
             if (withKustomization.contains(file.substring(0, slash))) return file.substring(0, slash);
         }
         return null;
+    }
+
+    private static Map<Object, Object> merged(Object own, Map<String, String> more) {
+        Map<Object, Object> all = new LinkedHashMap<>();
+        if (own instanceof Map<?, ?> m) all.putAll(m);
+        all.putAll(new java.util.TreeMap<>(more));
+        return all;
     }
 
     private static List<Object> appended(Object own, List<?> more) {

@@ -87,13 +87,18 @@ final class ManifestReader {
         return new Manifest(ref, apiVersion, body, at, ContentHash.of(body), wave, apply, gc, false);
     }
 
+    static final String ARGOCD_WAVE = "argocd.argoproj.io/sync-wave";
+
     private static int wave(Map<?, ?> annotations, SourceLocation at, List<Diagnostic> out) {
         Object w = annotations.get(Manifest.ANNOTATION_WAVE);
+        // Argo CD's sync wave orders the apply the same way, when Windlass's own wave is not given.
+        String key = w == null && annotations.get(ARGOCD_WAVE) != null ? ARGOCD_WAVE : Manifest.ANNOTATION_WAVE;
+        if (w == null) w = annotations.get(ARGOCD_WAVE);
         if (w == null) return 0;
         try {
             return Integer.parseInt(String.valueOf(w).trim());
         } catch (NumberFormatException e) {
-            out.add(Diagnostic.error(at, "annotation " + Manifest.ANNOTATION_WAVE + " is " + Excerpt.quoted(w) + "; it must be a whole number such as \"-1\" or \"2\""));
+            out.add(Diagnostic.error(at, "annotation " + key + " is " + Excerpt.quoted(w) + "; it must be a whole number such as \"-1\" or \"2\""));
             return Integer.MIN_VALUE;
         }
     }

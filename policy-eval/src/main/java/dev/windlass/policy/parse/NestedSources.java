@@ -18,11 +18,13 @@ final class NestedSources {
     /**
      * By application, the errors about its source path. A Helm application reads its chart, not its source path: it takes
      * no part; nor does one read from a Flux Kustomization, whose build reads what its kustomization names, as in Flux,
-     * where Kustomizations for other clusters often build the same path.
+     * where Kustomizations for other clusters often build the same path; nor one read from an Argo CD Application, whose
+     * Applications for other clusters often read the same path (an object two of them apply on one cluster is still an
+     * error, at the object).
      */
     static Map<String, List<Diagnostic>> check(Collection<RepoParser.Declared> declared) {
         List<AppDeclaration> read = declared.stream().map(RepoParser.Declared::decl)
-                .filter(a -> a.rendering().helm() == null && a.rendering().flux() == null).toList();
+                .filter(a -> a.rendering().helm() == null && a.rendering().flux() == null && a.rendering().argo() == null).toList();
         Map<String, List<AppDeclaration>> byPath = new TreeMap<>();
         for (AppDeclaration a : read) byPath.computeIfAbsent(a.sourcePath(), p -> new ArrayList<>()).add(a);
         Map<String, List<Diagnostic>> out = new TreeMap<>();

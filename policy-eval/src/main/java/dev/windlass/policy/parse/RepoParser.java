@@ -53,12 +53,14 @@ public final class RepoParser {
         RemediationPolicies remediations = new RemediationPolicies();
         Freezes freezes = new Freezes();
         FluxImports flux = new FluxImports();
+        ArgoImports argo = new ArgoImports();
         for (YamlFile f : files) {
             if (f.broken()) broken.add(f.path());
             all.addAll(f.diagnostics());
             for (YamlDoc doc : f.docs()) {
                 if (!doc.isWindlass()) {
                     if (FluxImports.claims(doc)) flux.add(doc);
+                    else if (ArgoImports.claims(doc)) argo.add(doc);
                     else if (!KustomizeConfigs.is(doc)) plainDocs.add(doc);
                     continue;
                 }
@@ -94,6 +96,7 @@ public final class RepoParser {
             }
         }
         apps.addAll(flux.read(settings.flux(), broken, all));
+        apps.addAll(argo.read(new ArgoApplicationReader.Context(settings.argocd(), clusters.clusters(), snapshot.files()), broken, all));
         all.addAll(clusters.check(broken));
         all.addAll(remediations.check(clusters.clusters(), broken));
         var built = new AppAssembly(snapshot, files, clusters.clusters(), plainDocs, cache).assemble(apps);

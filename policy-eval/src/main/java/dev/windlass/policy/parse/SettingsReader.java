@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.model.ArgoSettings;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.FailoverSettings;
 import dev.windlass.policy.model.FluxSettings;
@@ -39,8 +40,20 @@ final class SettingsReader {
         if (render != null) render.end();
         FluxSettings flux = FluxSettingsReader.read(spec);
         VerifySettings verify = verify(spec);
+        ArgoSettings argocd = argocd(spec);
         spec.end();
-        return new Settings(branch, interval, failover, review, historyLimit, allowRemoteBases, flux, verify);
+        return new Settings(branch, interval, failover, review, historyLimit, allowRemoteBases, flux, verify, argocd);
+    }
+
+    /** {@code spec.argocd.repoURLs}: the addresses Argo CD Applications name this repo by. */
+    private static ArgoSettings argocd(Fields spec) {
+        Fields a = spec.object("argocd");
+        if (a == null) return ArgoSettings.NONE;
+        List<String> urls = a.strings("repoURLs");
+        if (urls.isEmpty()) a.errorHere("Settings.spec.argocd.repoURLs is required: the addresses Argo CD Applications name this repo by"
+                + " in spec.source.repoURL (like https://github.com/org/fleet.git)");
+        a.end();
+        return new ArgoSettings(urls);
     }
 
     private static FailoverSettings failover(Fields spec) {

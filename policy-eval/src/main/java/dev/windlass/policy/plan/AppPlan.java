@@ -12,18 +12,35 @@ import java.util.List;
  * @param definedIn   the file declaring it, remembered so a broken file never reads as a deletion
  * @param suspendedOn clusters where the application is suspended now, and what suspends it there
  * @param fluxOrigin  for an application read from a Flux Kustomization, that object's file and line; else null
+ * @param argoOrigin  for an application read from an Argo CD Application (or made by an ApplicationSet), that object's
+ *                    file and line; else null
  */
 public record AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom,
                       List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn,
-                      dev.windlass.policy.model.SourceLocation fluxOrigin) {
+                      dev.windlass.policy.model.SourceLocation fluxOrigin, dev.windlass.policy.model.SourceLocation argoOrigin) {
+    public AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom, List<TargetPlan> targets,
+                   List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn,
+                   dev.windlass.policy.model.SourceLocation fluxOrigin) {
+        this(app, revision, valid, clusters, removedFrom, targets, diagnostics, definedIn, suspendedOn, fluxOrigin, null);
+    }
+
     public AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom, List<TargetPlan> targets,
                    List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn) {
-        this(app, revision, valid, clusters, removedFrom, targets, diagnostics, definedIn, suspendedOn, null);
+        this(app, revision, valid, clusters, removedFrom, targets, diagnostics, definedIn, suspendedOn, null, null);
     }
 
     /** Where {@code app} is read from when it is imported from a Flux object; else null. */
     public static dev.windlass.policy.model.SourceLocation fluxOrigin(dev.windlass.policy.model.Application app) {
-        return app.render() != null && app.render().flux() != null ? app.render().flux().origin() : null;
+        return app.render() != null && app.render().flux() != null && app.render().flux().from() == dev.windlass.policy.model.FluxBuild.From.FLUX
+                ? app.render().flux().origin() : null;
+    }
+
+    /**
+     * Where {@code app} is read from when it is imported from an Argo CD Application: the applications Windlass makes of
+     * them carry the label {@code argocd.windlass.dev/name}; else null.
+     */
+    public static dev.windlass.policy.model.SourceLocation argoOrigin(dev.windlass.policy.model.Application app) {
+        return app.labels().containsKey("argocd.windlass.dev/name") ? app.location() : null;
     }
 
     public AppPlan {

@@ -67,9 +67,18 @@ public final class PlanMarkdown {
     /** Where each application read from a Flux object comes from: the object's file and line (nothing when there are none). */
     static void appendImported(StringBuilder b, List<AppPlan> apps) {
         List<AppPlan> imported = apps.stream().filter(a -> a.fluxOrigin() != null).toList();
+        appendImportedFromArgo(b, apps);
         if (imported.isEmpty()) return;
         b.append("\n## Imported from Flux\n\n| app | Kustomization |\n|---|---|\n");
         for (AppPlan a : imported) b.append("| ").append(a.app()).append(" | `").append(a.fluxOrigin()).append("` |\n");
+    }
+
+    /** Where each application read from an Argo CD Application comes from: that object's file and line. */
+    static void appendImportedFromArgo(StringBuilder b, List<AppPlan> apps) {
+        List<AppPlan> imported = apps.stream().filter(a -> a.argoOrigin() != null).toList();
+        if (imported.isEmpty()) return;
+        b.append("\n## Imported from Argo CD\n\n| app | Application |\n|---|---|\n");
+        for (AppPlan a : imported) b.append("| ").append(a.app()).append(" | `").append(a.argoOrigin()).append("` |\n");
     }
 
     /** The clusters of an application, each with the variant it renders when it is rendered per cluster. */

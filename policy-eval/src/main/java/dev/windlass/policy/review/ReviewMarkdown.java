@@ -158,6 +158,7 @@ public final class ReviewMarkdown {
                     && was.clusters().equals(app.clusters());
             if (same) continue;
             rows.append("| ").append(app.app()).append(app.fluxOrigin() == null ? "" : " (Flux Kustomization `" + app.fluxOrigin() + "`)")
+                    .append(app.argoOrigin() == null ? "" : " (Argo CD Application `" + app.argoOrigin() + "`)")
                     .append(" | ").append(was == null ? "new" : rev(was.revision())).append(" → ")
                     .append(rev(app.revision())).append(" | ").append(app.clusters().isEmpty() ? "-" : dev.windlass.policy.render.PlanMarkdown.clusters(app))
                     .append(" | ").append(app.valid() ? "valid" : "**Invalid**: not applied").append(" |\n");

@@ -1,0 +1,158 @@
+package dev.windlass.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.policy.model.Diagnostic;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Argo CD's example apps, as published, with what a team adds to adopt them: windlass.yaml naming the repo, two Clusters
+ * (one by the server URL Argo CD knows it by), and Argo CD Applications two levels deep (a root holding the examples'
+ * Applications and a team's app of apps, which holds one more). Reconciled on sandbox clusters: each Application's objects
+ * land on its destination, rendered as Argo CD renders them; idle passes write nothing; a changed image rolls out and a
+ * removed child Application's objects are pruned.
+ */
+class ArgoE2E {
+    @TempDir Path dir;
+
+    static final String URL = "https://github.com/argoproj/argocd-example-apps.git";
+
+    static String application(String name, String path, String destination, String source, String sync) {
+        return """
+                apiVersion: argoproj.io/v1alpha1
+                kind: Application
+                metadata: {name: %s, namespace: argocd}
+                spec:
+                  project: default
+                  source:
+                    repoURL: %s
+                    targetRevision: HEAD
+                    path: %s
+                %s  destination: %s
+                  syncPolicy:
+                    automated: %s
+                """.formatted(name, URL, path, source.indent(4), destination, sync);
+    }
+
+    @Test
+    void argoCdApplicationsAreReconciledOnTheirDestinationsAndThenLeftAlone() throws Exception {
+        reconciledThenLeftAlone(dir, false);
+    }
+
+    /** The scenario, on the sandbox or on real control planes ({@code ArgoIT}), whose API servers count the writes. */
+    static void reconciledThenLeftAlone(Path dir, boolean real) throws Exception {
+        try (TestFleet fleet = new TestFleet(dir, real)) {
+            String inCluster = fleet.clusterYaml("in-cluster", "env: dev", 1, 0, "").replace("metadata: {name: in-cluster, labels: {env: dev}}",
+                    "metadata: {name: in-cluster, labels: {env: dev}, annotations: {argocd.windlass.dev/server: \"https://kubernetes.default.svc\"}}");
+            fleet.push("Argo CD's example apps, adopted", c -> TestFleet.folder(Path.of("..", "test-fixtures", "real-world", "argocd-example-apps"), "")
+                    .apply(c)
+                    .write("windlass.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Settings\nspec:\n  argocd:\n    repoURLs: [" + URL + "]\n")
+                    .write("windlass/in-cluster.yaml", inCluster)
+                    .write("windlass/production.yaml", fleet.clusterYaml("production", "env: production", 1, 0, ""))
+                    .write("argocd/root.yaml", application("root", "argocd/apps", "{server: \"https://kubernetes.default.svc\", namespace: argocd}", "",
+                            "{prune: true, selfHeal: true}"))
+                    .write("argocd/apps/guestbook.yaml", application("guestbook", "guestbook",
+                            "{server: \"https://kubernetes.default.svc\", namespace: guestbook}", "", "{prune: true, selfHeal: true}"))
+                    .write("argocd/apps/kustomize-guestbook.yaml", application("kustomize-guestbook", "kustomize-guestbook",
+                            "{name: production, namespace: kustomize-guestbook}",
+                            "kustomize:\n  namePrefix: prod-\n  images: [gcr.io/google-samples/gb-frontend:v6]\n  commonLabels: {team: guestbook}\n",
+                            "{prune: true, selfHeal: true}"))
+                    .write("argocd/apps/helm-guestbook.yaml", application("helm-guestbook", "helm-guestbook",
+                            "{name: production, namespace: helm-guestbook}",
+                            "helm:\n  releaseName: guestbook\n  valueFiles: [values-production.yaml]\n  valuesObject: {replicaCount: 2}\n"
+                                    + "  parameters: [{name: service.port, value: \"8081\"}]\n",
+                            "{prune: true, selfHeal: true}"))
+                    .write("argocd/apps/team.yaml", application("team", "argocd/team", "{name: production, namespace: argocd}", "",
+                            "{prune: true, selfHeal: true}"))
+                    .write("argocd/apps/guestbooks.yaml", """
+                            apiVersion: argoproj.io/v1alpha1
+                            kind: ApplicationSet
+                            metadata: {name: guestbooks, namespace: argocd}
+                            spec:
+                              generators:
+                                - clusters: {}
+                              template:
+                                metadata: {name: '{{name}}-set-guestbook'}
+                                spec:
+                                  project: default
+                                  source: {repoURL: "%s", path: guestbook}
+                                  destination: {name: '{{name}}', namespace: set-guestbook}
+                                  syncPolicy: {automated: {prune: true, selfHeal: true}}
+                            """.formatted(URL))
+                    .write("argocd/team/guestbook-production.yaml", application("guestbook-production", "guestbook",
+                            "{name: production, namespace: guestbook}", "", "{prune: true, selfHeal: true}")));
+
+            PassReport first = fleet.pass();
+            assertEquals(List.of(), first.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
+            assertEquals(List.of("guestbook", "guestbook-production", "helm-guestbook", "in-cluster-set-guestbook", "kustomize-guestbook",
+                    "production-set-guestbook", "root", "team"),
+                    List.copyOf(first.desired().apps().keySet()));
+            assertEquals("team", first.desired().apps().get("guestbook-production").labels().get("argocd.windlass.dev/parent"));
+            assertEquals(List.of(), first.desired().apps().get("root").manifests(), "no Application object is applied");
+            String plan = dev.windlass.policy.render.PlanMarkdown.render(first.plan(), "main");
+            assertTrue(plan.contains("| kustomize-guestbook | `argocd/apps/kustomize-guestbook.yaml:1:1` |")
+                    && plan.contains("| production-set-guestbook | `argocd/apps/guestbooks.yaml:8:5` |"), plan);
+
+            RenderScenario.inSync(fleet, "guestbook", "in-cluster");
+            RenderScenario.inSync(fleet, "guestbook-production", "production");
+            RenderScenario.inSync(fleet, "kustomize-guestbook", "production");
+            RenderScenario.inSync(fleet, "helm-guestbook", "production");
+            RenderScenario.inSync(fleet, "in-cluster-set-guestbook", "in-cluster");
+            RenderScenario.inSync(fleet, "production-set-guestbook", "production");
+            try (KubernetesClient dev = fleet.client("in-cluster"); KubernetesClient production = fleet.client("production")) {
+                assertNotNull(dev.apps().deployments().inNamespace("guestbook").withName("guestbook-ui").get(), "destination.server");
+                assertNull(dev.apps().deployments().inNamespace("kustomize-guestbook").withName("prod-guestbook-ui").get());
+                assertNotNull(production.apps().deployments().inNamespace("guestbook").withName("guestbook-ui").get(),
+                        "the child of the team's app of apps, on its own destination");
+                assertNotNull(dev.apps().deployments().inNamespace("set-guestbook").withName("guestbook-ui").get(), "the ApplicationSet's, per cluster");
+                assertNotNull(production.apps().deployments().inNamespace("set-guestbook").withName("guestbook-ui").get());
+                Deployment k = production.apps().deployments().inNamespace("kustomize-guestbook").withName("prod-guestbook-ui").get();
+                assertNotNull(k, "namePrefix");
+                assertEquals("gcr.io/google-samples/gb-frontend:v6", k.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+                assertEquals("guestbook", k.getMetadata().getLabels().get("team"));
+                Deployment h = production.apps().deployments().inNamespace("helm-guestbook").withName("guestbook-helm-guestbook").get();
+                assertNotNull(h, "the release name");
+                assertEquals(2, h.getSpec().getReplicas());
+                var svc = production.services().inNamespace("helm-guestbook").withName("guestbook-helm-guestbook").get();
+                assertEquals(8081, svc.getSpec().getPorts().get(0).getPort());
+                assertEquals("LoadBalancer", svc.getSpec().getType(), "values-production.yaml");
+            }
+            assertTrue(fleet.statusFile("status/apps/kustomize-guestbook.yaml").contains("argocd/apps/kustomize-guestbook.yaml"),
+                    "the status says which file the application is read from");
+
+            fleet.backend.resetWrites("in-cluster");
+            fleet.backend.resetWrites("production");
+            for (int i = 0; i < 3; i++) {
+                PassReport idle = fleet.pass();
+                assertFalse(idle.plan().hasChanges(), "idle pass " + i + " plans nothing:\n" + idle.plan());
+                assertEquals(0, idle.renders(), "idle pass " + i + " renders nothing");
+            }
+            assertEquals(0, fleet.backend.writes("in-cluster") + fleet.backend.writes("production"), "writes over 3 idle passes");
+
+            fleet.push("a newer image; the team's guestbook goes", c -> c
+                    .write("argocd/apps/kustomize-guestbook.yaml", application("kustomize-guestbook", "kustomize-guestbook",
+                            "{name: production, namespace: kustomize-guestbook}",
+                            "kustomize:\n  namePrefix: prod-\n  images: [gcr.io/google-samples/gb-frontend:v7]\n  commonLabels: {team: guestbook}\n",
+                            "{prune: true, selfHeal: true}"))
+                    .delete("argocd/team/guestbook-production.yaml"));
+            RenderScenario.inSync(fleet, "kustomize-guestbook", "production");
+            fleet.settle();
+            try (KubernetesClient production = fleet.client("production")) {
+                Deployment k = production.apps().deployments().inNamespace("kustomize-guestbook").withName("prod-guestbook-ui").get();
+                assertEquals("gcr.io/google-samples/gb-frontend:v7", k.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+                assertNull(production.apps().deployments().inNamespace("guestbook").withName("guestbook-ui").get(),
+                        "the removed child Application's objects are pruned");
+            }
+        }
+    }
+}

@@ -1,0 +1,381 @@
+package dev.windlass.policy.parse;
+
+import dev.windlass.policy.model.Cluster;
+import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.LabelSelector;
+import dev.windlass.policy.text.Excerpt;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * Reads an Argo CD {@code ApplicationSet}: its {@code list} and {@code clusters} generators (the latter a label selector
+ * over the repo's Windlass Clusters), each set of parameters filled into its {@code template} with Argo CD's default
+ * fasttemplate syntax ({@code {{name}}}), one Application per set. The Applications it makes keep the template's places in
+ * the file, so what is wrong with one is said at the template's field. At most {@value #MAX_APPLICATIONS} per
+ * ApplicationSet: more is an error at its generators, and it makes none.
+ */
+final class ArgoApplicationSetReader {
+    static final int MAX_APPLICATIONS = 100;
+    static final String LABEL_SET = "argocd.windlass.dev/applicationset";
+    private static final Pattern PARAMETER = Pattern.compile("\\{\\{\\s*([^{}\\s]+)\\s*}}");
+
+    private static final Map<String, String> GENERATORS_NOT_SUPPORTED = new LinkedHashMap<>();
+    static {
+        for (String g : List.of("merge", "scmProvider", "pullRequest", "clusterDecisionResource", "plugin")) {
+            GENERATORS_NOT_SUPPORTED.put(g, "Windlass reads the list, clusters, git (directories) and matrix generators only, for now; write"
+                    + " the Applications out, or keep this ApplicationSet on Argo CD");
+        }
+    }
+
+    private ArgoApplicationSetReader() {}
+
+    /** The Applications {@code doc} makes, as documents of its file; what is wrong is in {@code out}, and then it makes none. */
+    static List<YamlDoc> expand(YamlDoc doc, ArgoApplicationReader.Context ctx, List<Diagnostic> out) {
+        List<Diagnostic> found = new ArrayList<>();
+        List<YamlDoc> made = read(doc, ctx, found);
+        out.addAll(found);
+        return found.stream().anyMatch(Diagnostic::isError) ? List.of() : made;
+    }
+
+    private static List<YamlDoc> read(YamlDoc doc, ArgoApplicationReader.Context ctx, List<Diagnostic> out) {
+        Fields root = Fields.root(doc, "ApplicationSet", out);
+        root.has("apiVersion");
+        root.has("kind");
+        root.has("status");
+        if (!doc.apiVersion().equals(ArgoApplicationReader.API_VERSION)) {
+            root.error("apiVersion", "apiVersion " + Excerpt.quoted(doc.apiVersion()) + " of ApplicationSet is not supported; Windlass reads "
+                    + ArgoApplicationReader.API_VERSION);
+        }
+        Fields meta = root.object("metadata");
+        String name = meta == null ? null : meta.requiredString("name");
+        if (meta != null) {
+            meta.string("namespace", null);
+            meta.stringMap("labels");
+            meta.stringMap("annotations");
+            meta.strings("finalizers");
+            meta.end();
+        } else {
+            root.errorHere("ApplicationSet.metadata is required, with at least a name");
+        }
+        Fields spec = root.object("spec");
+        root.end();
+        if (spec == null) {
+            if (!root.has("spec")) root.errorHere("ApplicationSet.spec is required, with generators and template");
+            return List.of();
+        }
+        if (spec.bool("goTemplate", false)) {
+            spec.error("goTemplate", "ApplicationSet.spec.goTemplate is not supported by Windlass yet: write the template with {{param}}"
+                    + " (fasttemplate), Argo CD's default");
+        }
+        FluxSpecScreen.refuse(spec, Map.of(
+                "templatePatch", "write the fields in the template",
+                "strategy", "Windlass rolls out by its own RolloutPolicies; remove it and add a RolloutPolicy that selects the applications"
+                        + " by the label " + LABEL_SET));
+        if (spec.has("goTemplateOptions")) spec.error("goTemplateOptions", "ApplicationSet.spec.goTemplateOptions is for goTemplate, which Windlass does not read yet");
+        Map<String, String> ignored = FluxSpecScreen.ignored(spec, Map.of(
+                "syncPolicy", "Windlass removes an Application's objects as its prune says when the Application goes",
+                "ignoreApplicationDifferences", "Windlass does not write Applications",
+                "preservedFields", "Windlass does not write Applications"));
+        if (!ignored.isEmpty()) {
+            spec.warning(ignored.keySet().iterator().next(), "ApplicationSet.spec: accepted and ignored: " + String.join("; ", ignored.values()));
+        }
+        List<Map<String, String>> sets = new ArrayList<>();
+        List<Fields> generators = spec.objects("generators");
+        if (generators.isEmpty() && !spec.has("generators")) spec.errorHere("ApplicationSet.spec.generators is required");
+        for (Fields g : generators) sets.addAll(generator(g, ctx, true));
+        Node template = null;
+        for (NodeTuple t : ((MappingNode) specNode(doc)).getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("template")) template = t.getValueNode();
+        }
+        if (!spec.has("template")) spec.errorHere("ApplicationSet.spec.template is required: the Application each set of parameters fills in");
+        spec.end();
+        if (template == null || name == null) return List.of();
+        if (!(template instanceof MappingNode)) {
+            out.add(Diagnostic.error(YamlReader.at(doc.path(), template.getStartMark()), "ApplicationSet.spec.template must be a mapping"));
+            return List.of();
+        }
+        if (sets.size() > MAX_APPLICATIONS) {
+            spec.error("generators", "ApplicationSet " + Excerpt.quoted(name) + " makes " + sets.size() + " Applications, more than Windlass"
+                    + " makes from one ApplicationSet (" + MAX_APPLICATIONS + "); split it, or narrow its generators");
+            return List.of();
+        }
+        List<YamlDoc> made = new ArrayList<>();
+        YamlReader.Values values = new YamlReader.Values(YamlReader.options());
+        for (Map<String, String> params : sets) {
+            List<Diagnostic> unknown = new ArrayList<>();
+            Node filled = fill(doc.path(), template, params, unknown);
+            if (!unknown.isEmpty()) {
+                out.addAll(unknown);
+                return List.of();
+            }
+            MappingNode app = application((MappingNode) filled, name);
+            Map<String, Object> value;
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> read = (Map<String, Object>) values.of(app);
+                value = read;
+            } catch (RuntimeException e) {
+                out.add(Diagnostic.error(YamlReader.at(doc.path(), template.getStartMark()), "ApplicationSet.spec.template cannot be read"
+                        + " as an Application once filled in: a value's tag does not fit it; remove the tag"));
+                return List.of();
+            }
+            made.add(new YamlDoc(doc.path(), doc.index(), app, value, YamlReader.at(doc.path(), template.getStartMark())));
+        }
+        return made;
+    }
+
+    /** The sets of parameters of one generator; a matrix (only {@code top}) combines two others. */
+    private static List<Map<String, String>> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top) {
+        FluxSpecScreen.refuse(g, GENERATORS_NOT_SUPPORTED);
+        if (g.has("selector")) g.error("selector", "ApplicationSet generator selector is not supported by Windlass yet; choose the elements or clusters themselves");
+        Fields list = g.object("list");
+        Fields clusters = g.object("clusters");
+        Fields git = g.object("git");
+        Fields matrix = g.object("matrix");
+        g.end();
+        List<Map<String, String>> sets = new ArrayList<>();
+        if (list != null) sets.addAll(list(list));
+        if (clusters != null) sets.addAll(clusters(clusters, ctx));
+        if (git != null) sets.addAll(git(git, ctx));
+        if (matrix != null) {
+            if (!top) {
+                g.error("matrix", "a matrix inside a matrix is not supported by Windlass yet; combine two generators in one matrix");
+                return sets;
+            }
+            List<Fields> two = matrix.objects("generators");
+            matrix.end();
+            if (two.size() != 2) {
+                matrix.errorHere(matrix.name("generators") + " must hold exactly two generators, as in Argo CD");
+                return sets;
+            }
+            List<Map<String, String>> a = generator(two.get(0), ctx, false);
+            List<Map<String, String>> b = generator(two.get(1), ctx, false);
+            if ((long) a.size() * b.size() > MAX_APPLICATIONS) {
+                matrix.errorHere("ApplicationSet matrix makes " + ((long) a.size() * b.size()) + " sets of parameters (" + a.size() + " x "
+                        + b.size() + "), more than Windlass makes from one ApplicationSet (" + MAX_APPLICATIONS + "); narrow its generators");
+                return sets;
+            }
+            for (Map<String, String> x : a) {
+                for (Map<String, String> y : b) {
+                    Map<String, String> both = new TreeMap<>(x);
+                    for (var e : y.entrySet()) {
+                        String was = both.put(e.getKey(), e.getValue());
+                        if (was != null && !was.equals(e.getValue())) {
+                            matrix.errorHere("ApplicationSet matrix: both generators give the parameter " + Excerpt.quoted(e.getKey())
+                                    + ", with different values (" + Excerpt.quoted(was) + ", " + Excerpt.quoted(e.getValue()) + "); rename one");
+                            return sets;
+                        }
+                    }
+                    sets.add(both);
+                }
+            }
+        }
+        return sets;
+    }
+
+    /**
+     * {@code git} with {@code directories}: one set per folder of this repo that an include pattern matches and no exclude
+     * pattern does ({@code *} within one folder name, {@code **} across), in path order: {@code path},
+     * {@code path.basename}, {@code path.basenameNormalized} and {@code path[N]}, each folder name by its place.
+     */
+    private static List<Map<String, String>> git(Fields git, ArgoApplicationReader.Context ctx) {
+        String repoURL = git.requiredString("repoURL");
+        git.string("revision", null);  // Windlass reads the commit of the branch it follows
+        if (git.has("files")) git.error("files", "ApplicationSet git files generator is not supported by Windlass yet; use directories");
+        if (git.has("template")) git.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
+        if (git.has("pathParamPrefix")) git.error("pathParamPrefix", "ApplicationSet git pathParamPrefix is not supported by Windlass yet");
+        List<String> include = new ArrayList<>();
+        List<String> exclude = new ArrayList<>();
+        for (Fields d : git.objects("directories")) {
+            String path = d.requiredString("path");
+            boolean excluded = d.bool("exclude", false);
+            d.end();
+            if (path == null) continue;
+            String regex = folderGlob(path);
+            if (regex == null) d.error("path", d.name("path") + " " + Excerpt.quoted(path) + " is not a valid pattern: close every '[' and '{'");
+            else (excluded ? exclude : include).add(regex);
+        }
+        if (!git.has("directories") && !git.has("files")) git.errorHere("ApplicationSet git generator needs directories");
+        git.end();
+        List<Map<String, String>> out = new ArrayList<>();
+        if (repoURL == null) return out;
+        if (!ctx.settings().isThisRepo(repoURL)) {
+            git.error("repoURL", "ApplicationSet git repoURL " + Excerpt.quoted(repoURL) + " is not this repo; Windlass reads folders of"
+                    + " this repo only, for now: list its addresses in Settings.spec.argocd.repoURLs");
+            return out;
+        }
+        java.util.SortedSet<String> folders = new java.util.TreeSet<>();
+        for (String file : ctx.files().keySet()) {
+            for (int slash = file.indexOf('/'); slash > 0; slash = file.indexOf('/', slash + 1)) folders.add(file.substring(0, slash));
+        }
+        for (String folder : folders) {
+            if (RepoParser.hidden(folder)) continue;
+            if (include.stream().noneMatch(folder::matches) || exclude.stream().anyMatch(folder::matches)) continue;
+            Map<String, String> params = new TreeMap<>();
+            String[] parts = folder.split("/");
+            String base = parts[parts.length - 1];
+            params.put("path", folder);
+            params.put("path.basename", base);
+            params.put("path.basenameNormalized", base.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-.]", "-"));
+            for (int i = 0; i < parts.length; i++) params.put("path[" + i + "]", parts[i]);
+            out.add(params);
+        }
+        return out;
+    }
+
+    /** A folder pattern as a regular expression: {@code *} within one folder name, {@code **} across them; null when not valid. */
+    private static String folderGlob(String glob) {
+        String any = "\u0000";
+        String r = Globs.regex(glob.replace("**", any));
+        return r == null ? null : r.replace(".*", "[^/]*").replace(Pattern.quote(any), ".*");
+    }
+
+    private static Node specNode(YamlDoc doc) {
+        for (NodeTuple t : ((MappingNode) doc.node()).getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("spec")) return t.getValueNode();
+        }
+        return doc.node();
+    }
+
+    /** {@code list.elements}: each element's scalars, nested mappings flattened to dotted names ({@code values.size}). */
+    private static List<Map<String, String>> list(Fields list) {
+        List<Map<String, String>> out = new ArrayList<>();
+        if (list.has("template")) list.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
+        if (list.has("elementsYaml")) list.error("elementsYaml", "ApplicationSet list.elementsYaml is not supported by Windlass yet; write elements");
+        List<Fields> elements = list.objects("elements");
+        list.end();
+        for (Fields e : elements) {
+            Map<String, String> params = new TreeMap<>();
+            flatten(e, "", params);
+            out.add(params);
+        }
+        return out;
+    }
+
+    private static void flatten(Fields f, String prefix, Map<String, String> out) {
+        for (String key : f.keys()) {
+            String scalar = f.rawScalar(key);
+            if (scalar != null) out.put(prefix + key, scalar);
+            else if (f.isMapping(key)) flatten(f.object(key), prefix + key + ".", out);
+            else f.error(key, f.name(key) + " must be text or a mapping of them: a parameter of the template");
+        }
+        f.end();
+    }
+
+    /**
+     * {@code clusters}: one set per Windlass Cluster its selector matches ({} or none: every Cluster), in name order:
+     * {@code name}, {@code nameNormalized}, {@code server} (its {@code argocd.windlass.dev/server} annotation, or ""),
+     * {@code metadata.labels.<key>}, {@code metadata.annotations.<key>}, and {@code values.<key>} (filled in turn).
+     */
+    private static List<Map<String, String>> clusters(Fields clusters, ArgoApplicationReader.Context ctx) {
+        LabelSelector selector = clusters.has("selector") ? SelectorReader.read(clusters, "selector") : LabelSelector.EVERYTHING;
+        Map<String, String> values = clusters.stringMap("values");
+        if (clusters.has("template")) clusters.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
+        if (clusters.has("flatList")) clusters.error("flatList", "ApplicationSet clusters.flatList is not supported by Windlass yet");
+        clusters.end();
+        List<Map<String, String>> out = new ArrayList<>();
+        for (Cluster c : ctx.clusters().values()) {
+            if (!selector.matches(c.labels())) continue;
+            Map<String, String> params = new TreeMap<>();
+            params.put("name", c.name());
+            params.put("nameNormalized", c.name());
+            params.put("server", c.annotations().getOrDefault(ArgoApplicationReader.SERVER_ANNOTATION, ""));
+            c.labels().forEach((k, v) -> params.put("metadata.labels." + k, v));
+            c.annotations().forEach((k, v) -> params.put("metadata.annotations." + k, v));
+            Map<String, String> filledValues = new TreeMap<>();
+            values.forEach((k, v) -> filledValues.put("values." + k, fillText(v, params, new ArrayList<>())));
+            params.putAll(filledValues);
+            out.add(params);
+        }
+        return out;
+    }
+
+    /** The node with every {@code {{param}}} of its scalars filled in, at the same places; an unknown one is said in {@code unknown}. */
+    private static Node fill(String path, Node node, Map<String, String> params, List<Diagnostic> unknown) {
+        if (node instanceof ScalarNode s) {
+            if (!s.getValue().contains("{{")) return s;
+            List<String> missing = new ArrayList<>();
+            String text = fillText(s.getValue(), params, missing);
+            for (String m : missing) {
+                unknown.add(Diagnostic.error(YamlReader.at(path, s.getStartMark()), "ApplicationSet template: {{" + m + "}} is no parameter of"
+                        + " its generators (" + String.join(", ", params.keySet()) + "); name one of them"));
+            }
+            return new ScalarNode(s.getTag(), text, s.getStartMark(), s.getEndMark(), s.getScalarStyle());
+        }
+        if (node instanceof MappingNode m) {
+            List<NodeTuple> tuples = new ArrayList<>();
+            for (NodeTuple t : m.getValue()) tuples.add(new NodeTuple(t.getKeyNode(), fill(path, t.getValueNode(), params, unknown)));
+            return new MappingNode(m.getTag(), true, tuples, m.getStartMark(), m.getEndMark(), m.getFlowStyle());
+        }
+        if (node instanceof SequenceNode q) {
+            List<Node> items = new ArrayList<>();
+            for (Node n : q.getValue()) items.add(fill(path, n, params, unknown));
+            return new SequenceNode(q.getTag(), true, items, q.getStartMark(), q.getEndMark(), q.getFlowStyle());
+        }
+        return node;
+    }
+
+    private static String fillText(String text, Map<String, String> params, List<String> missing) {
+        Matcher m = PARAMETER.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = params.get(m.group(1));
+            if (value == null) missing.add(m.group(1));
+            m.appendReplacement(out, Matcher.quoteReplacement(value == null ? m.group() : value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** The template as an Application document: apiVersion and kind added, and the set's label on its metadata. */
+    private static MappingNode application(MappingNode template, String set) {
+        List<NodeTuple> tuples = new ArrayList<>();
+        var mark = template.getStartMark();
+        tuples.add(new NodeTuple(scalar("apiVersion", mark), scalar(ArgoApplicationReader.API_VERSION, mark)));
+        tuples.add(new NodeTuple(scalar("kind", mark), scalar("Application", mark)));
+        for (NodeTuple t : template.getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("metadata") && t.getValueNode() instanceof MappingNode meta) {
+                tuples.add(new NodeTuple(t.getKeyNode(), withLabel(meta, set)));
+            } else {
+                tuples.add(t);
+            }
+        }
+        return new MappingNode(Tag.MAP, true, tuples, mark, template.getEndMark(), template.getFlowStyle());
+    }
+
+    private static MappingNode withLabel(MappingNode meta, String set) {
+        List<NodeTuple> tuples = new ArrayList<>();
+        boolean found = false;
+        var mark = meta.getStartMark();
+        for (NodeTuple t : meta.getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("labels") && t.getValueNode() instanceof MappingNode labels) {
+                List<NodeTuple> more = new ArrayList<>(labels.getValue());
+                more.add(new NodeTuple(scalar(LABEL_SET, labels.getStartMark()), scalar(set, labels.getStartMark())));
+                tuples.add(new NodeTuple(t.getKeyNode(), new MappingNode(Tag.MAP, true, more, labels.getStartMark(), labels.getEndMark(), labels.getFlowStyle())));
+                found = true;
+            } else {
+                tuples.add(t);
+            }
+        }
+        if (!found) {
+            tuples.add(new NodeTuple(scalar("labels", mark), new MappingNode(Tag.MAP, true,
+                    List.of(new NodeTuple(scalar(LABEL_SET, mark), scalar(set, mark))), mark, mark, org.yaml.snakeyaml.DumperOptions.FlowStyle.FLOW)));
+        }
+        return new MappingNode(Tag.MAP, true, tuples, meta.getStartMark(), meta.getEndMark(), meta.getFlowStyle());
+    }
+
+    private static ScalarNode scalar(String text, org.yaml.snakeyaml.error.Mark mark) {
+        return new ScalarNode(Tag.STR, text, mark, mark, org.yaml.snakeyaml.DumperOptions.ScalarStyle.PLAIN);
+    }
+}
