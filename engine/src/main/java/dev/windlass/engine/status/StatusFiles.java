@@ -43,6 +43,8 @@ public final class StatusFiles {
     public static final String FLEET = "status/fleet.yaml";
     public static final String APPS = "status/apps/";
     public static final String CLUSTERS = "status/clusters/";
+    /** The alert deliveries: pending ones and the newest finished ones ({@code dev.windlass.engine.alerts.Outbox}). */
+    public static final String ALERTS = "status/alerts.yaml";
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -167,6 +169,25 @@ public final class StatusFiles {
             }
         }
         return EngineState.of(source, apps, clusters, policyFiles);
+    }
+
+    /** The bytes of {@code status/alerts.yaml} holding {@code deliveries}, oldest first. */
+    public static byte[] alertsFile(java.util.List<dev.windlass.engine.alerts.Delivery> deliveries) {
+        return yaml(versioned(new dev.windlass.engine.status.v1.AlertsV1(deliveries.stream().map(dev.windlass.engine.status.v1.AlertDeliveryV1::of).toList())));
+    }
+
+    /** The deliveries {@code status/alerts.yaml} holds; none when there is no such file. Read as strictly as every status file. */
+    public static java.util.List<dev.windlass.engine.alerts.Delivery> readAlerts(byte[] content) throws UnsupportedStatusVersion {
+        if (content == null) return java.util.List.of();
+        try {
+            return as(ALERTS, unversioned(ALERTS, content), dev.windlass.engine.status.v1.AlertsV1.class).deliveries().stream()
+                    .map(dev.windlass.engine.status.v1.AlertDeliveryV1::toDomain).toList();
+        } catch (UnsupportedStatusVersion refused) {
+            throw refused;
+        } catch (IOException | IllegalArgumentException ex) {
+            throw new UncheckedIOException("status file " + ALERTS + " cannot be read: " + ex.getMessage(),
+                    ex instanceof IOException io ? io : new IOException(ex));
+        }
     }
 
     /** {@code value} as YAML, written as in the status files. */

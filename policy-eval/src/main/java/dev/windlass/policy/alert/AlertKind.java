@@ -28,10 +28,4 @@ public enum AlertKind {
     AlertKind(Severity severity) { this.severity = severity; }
 
     public Severity severity() { return severity; }
-
-    /** Whether the event says how a rollout or a write on the config commit went: a commit status goes with it. */
-    public boolean commitState() {
-        return this == RolloutStarted || this == RolloutCompleted || this == RolloutFailed || this == RolledBack || this == ApplyFailed
-                || this == ApplicationInvalid || this == WaveFailed;
-    }
 }

@@ -17,6 +17,8 @@ final class ProviderReader {
 
     /** http or https, a host (no user:password@), an optional port and path. */
     private static final Pattern URL = Pattern.compile("(?i)https?://[^/?#@\\s]+(?:[/?#]\\S*)?");
+    /** A Kubernetes Secret's name: also a folder name under the engine's secrets folder, so never a path. */
+    private static final Pattern SECRET_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+");
 
     /** The Provider, or null when it has errors (reported to {@code out}). */
@@ -38,6 +40,10 @@ final class ProviderReader {
             Fields ref = spec.object("secretRef");
             if (ref != null) {
                 secretRef = ref.requiredString("name");
+                if (secretRef != null && !SECRET_NAME.matcher(secretRef).matches()) {
+                    ref.error("name", "Provider.spec.secretRef.name " + Excerpt.quoted(secretRef) + " is not a Secret name: use lowercase letters, digits, "
+                            + "'-' and '.', starting and ending with a letter or digit");
+                }
                 ref.end();
             }
         }
