@@ -83,11 +83,11 @@ public final class ProviderEndpoints {
             throw new Refused("has an address" + (fromSecret != null ? " in its Secret" : "") + " that is not an http or https URL");
         }
         if (uri.getRawUserInfo() != null) throw new Refused("has an address with a user or password; put a token under the Secret's key 'token'");
-        Optional<String> refusal = guard.refusal(uri);
-        if (refusal.isPresent()) throw new Refused("may not be called: " + refusal.get());
         if (p.type().commitStatus() && token == null) {
             throw new Refused("needs an API token: Secret " + p.secretRef() + " has no key 'token'" + (secrets.given() ? "" : " (the engine was given no --alerts-secrets-dir)"));
         }
+        Optional<String> refusal = guard.refusal(uri);
+        if (refusal.isPresent()) throw new Refused("may not be called: " + refusal.get());
         return new Endpoint(p, uri, token, hmacKey);
     }
 

@@ -92,6 +92,17 @@ final class RunCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin RenderOptions renderOptions;
 
+    @Option(names = "--alerts-secrets-dir", paramLabel = "DIR",
+            description = "the credentials of alert Providers: DIR/<secretRef>/address, token, hmacKey (a Secret mounted as a volume)")
+    Path alertsSecretsDir;
+
+    @Option(names = "--alerts-allow-private-addresses",
+            description = "let alert Providers be loopback, link-local or private addresses (tests, demos, a receiver inside the cluster)")
+    boolean alertsAllowPrivate;
+
+    @Option(names = "--alerts-dashboard-url", paramLabel = "URL", description = "the dashboard's address as people reach it, for links in alerts")
+    String alertsDashboardUrl;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -120,6 +131,8 @@ final class RunCommand implements Callable<Integer> {
         Engine engine = new Engine(mirror, branch, statusBranch, sandboxes, Clock.systemUTC(), System::getenv,
                 dev.windlass.applier.cluster.ClientSettings.DEFAULT.confinedTo(confined).withConcurrency(inFlight, http2), fence, managementCluster,
                 leader.identity());
+        engine.alertWith(new dev.windlass.engine.alerts.AlertSettings(alertsSecretsDir == null ? null : alertsSecretsDir.toAbsolutePath(),
+                alertsAllowPrivate, alertsDashboardUrl, null));
         Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready,
                 dashboard.handler(engine.views(), spec));
         if (shards != null) {

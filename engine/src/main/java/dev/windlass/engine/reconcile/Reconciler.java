@@ -82,6 +82,14 @@ public final class Reconciler {
     private SortedMap<String, byte[]> recorded;
     private volatile boolean statusMayBeStale;
     private EngineState state;
+    /** Who is told of what the engine does; null: nobody (no alerts). */
+    private dev.windlass.engine.alerts.AlertDelivery alerts;
+    private dev.windlass.engine.alerts.ProviderEndpoints endpoints;
+    /** The alert deliveries as this engine last read or wrote them ({@code status/alerts.yaml}). */
+    private dev.windlass.engine.alerts.Outbox outbox = dev.windlass.engine.alerts.Outbox.EMPTY;
+    /** What the pass in flight read and planned: what its events are routed by and name. */
+    private DesiredState passDesired;
+    private String passPlanHash = "";
     /** Told of each pass that ended with a plan, with the state it recorded: the engine publishes its view from it. */
     private volatile java.util.function.BiConsumer<PassReport, EngineState> afterPass = (r, s) -> {};
 
@@ -129,6 +137,19 @@ public final class Reconciler {
         this.author = "Windlass";
         this.authorEmail = "windlass@localhost";
     }
+
+    /**
+     * Tells the Providers of the repo of what the engine records: each status commit records the events its changes amount
+     * to, for each provider an Alert sends them to, and {@code delivery} sends them once recorded. What it finished is
+     * recorded by the next pass, or between passes by {@link #recordDeliveries}.
+     */
+    public synchronized void alertWith(dev.windlass.engine.alerts.ProviderEndpoints checked, dev.windlass.engine.alerts.AlertDelivery delivery) {
+        this.endpoints = checked;
+        this.alerts = delivery;
+    }
+
+    /** The alert deliveries as last recorded, oldest first. */
+    public synchronized List<dev.windlass.engine.alerts.Delivery> deliveries() { return outbox.all(); }
 
     /** Runs {@code task} between two passes, never during one: where a replica hands a shard over to spread them. */
     public synchronized void betweenPasses(Runnable task) { task.run(); }
@@ -184,6 +205,14 @@ public final class Reconciler {
         dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> mirror.introduced(source, path));
         DesiredState desired = rendering.render(RepoParser.parse(snapshot, parseCache, owners), snapshot, AppRendering.servers(state), owners);
         long renders = rendering.toolRuns() - rendersBefore;
+        if (alerts != null) {
+            // A Provider the engine may not call is an error on that Provider; everything else goes on.
+            dev.windlass.engine.alerts.ProviderEndpoints.Checked checked = endpoints.check(desired.alerting());
+            desired = dev.windlass.engine.alerts.ProviderEndpoints.withRefusals(desired, checked);
+            alerts.use(checked.endpoints());
+            // What is recorded pending is sent: after a restart, what the last engine left.
+            if (shardsHeld == null) alerts.offer(outbox.pending());
+        }
         scope = shardsHeld == null ? null : ShardScope.of(shardsHeld, ShardAssignment.of(shards.count(), desired.clusters()));
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
         ObservedState observed = scope == null
@@ -192,6 +221,8 @@ public final class Reconciler {
                         Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);
+        passDesired = desired;
+        passPlanHash = plan.hash();
         String planText = PlanMarkdown.render(plan, branch);
         // Pinning to reviews is a fleet-wide decision: with shards, the coordinator's.
         boolean pins = pinning != null && (scope == null || scope.coordinator());
@@ -343,6 +374,9 @@ public final class Reconciler {
         SortedMap<String, byte[]> files = statusRendering.render(next.state());
         // The plan covers the whole fleet: with shards, the coordinator's is the one recorded.
         if (scope == null || scope.coordinator()) files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
+        List<dev.windlass.engine.alerts.Delivery> drained = alerts == null ? List.of() : alerts.drainFinished();
+        dev.windlass.engine.alerts.Outbox proposed = outboxAfter(next, source, drained);
+        if (!proposed.isEmpty()) files.put(StatusFiles.ALERTS, StatusFiles.alertsFile(proposed.all()));
         Map<String, byte[]> writes = new TreeMap<>();
         List<String> deletes = new ArrayList<>();
         List<String> touched = new ArrayList<>();
@@ -372,14 +406,67 @@ public final class Reconciler {
                 .basedOn(read);
         // The plan file alone is no news: it rides along with the next commit that records something.
         boolean onlyThePlan = deletes.isEmpty() && pin.writes().isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
-        if (change.isEmpty() || onlyThePlan) return new CommitOutcome.Unchanged(java.util.Optional.empty());
+        if (change.isEmpty() || onlyThePlan) {
+            if (alerts != null) alerts.unrecorded(drained);
+            return new CommitOutcome.Unchanged(java.util.Optional.empty());
+        }
         CommitOutcome outcome = status.write(change);
         if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
             recorded = new TreeMap<>(recorded);
             change.deletes().forEach(recorded::remove);
             recorded.putAll(change.writes());
+            outbox = proposed;
+            // Sent only once recorded: an event whose change was not recorded was never one.
+            if (alerts != null) alerts.offer(outbox.pending());
+        } else if (alerts != null) {
+            alerts.unrecorded(drained);
         }
         return outcome;
+    }
+
+    /**
+     * The outbox this record writes: what the workers finished, and a pending delivery for each event between the recorded
+     * state and {@code next} and each provider an Alert sends it to. With shards, events are not derived yet (the outbox
+     * is kept as read); without alerts, likewise.
+     */
+    private dev.windlass.engine.alerts.Outbox outboxAfter(Transition.Result next, String source, List<dev.windlass.engine.alerts.Delivery> drained) {
+        dev.windlass.engine.alerts.Outbox out = outbox.applying(drained);
+        if (alerts == null || scope != null || passDesired == null) return out;
+        List<dev.windlass.policy.alert.AlertEvent> events = dev.windlass.policy.alert.AlertEvents.between(state, next.state(), source, clock.instant());
+        List<dev.windlass.engine.alerts.Delivery> fresh = new ArrayList<>();
+        for (dev.windlass.policy.alert.Routing.Delivery d : dev.windlass.policy.alert.Routing.route(events, passDesired)) {
+            dev.windlass.policy.alert.Provider p = passDesired.alerting().providers().get(d.provider());
+            // A commit status says how a rollout or the application's files went; other events set none.
+            if (p.type().commitStatus() && dev.windlass.engine.alerts.Messages.commitState(d.event().kind()) == null) continue;
+            fresh.add(dev.windlass.engine.alerts.Delivery.pending(d.event(), d.provider(), passPlanHash));
+        }
+        return out.adding(fresh);
+    }
+
+    /**
+     * Records what the alert workers finished since the last record, between passes: a commit of {@code status/alerts.yaml}
+     * alone. Waits for a pass in flight (whose record takes them along). Nothing to record, or no state read yet: nothing.
+     */
+    public synchronized void recordDeliveries() throws IOException {
+        if (alerts == null || recorded == null || state == null) return;
+        List<dev.windlass.engine.alerts.Delivery> drained = alerts.drainFinished();
+        if (drained.isEmpty()) return;
+        dev.windlass.engine.alerts.Outbox proposed = outbox.applying(drained);
+        if (proposed.equals(outbox)) return;
+        long delivered = drained.stream().filter(d -> d.state() == dev.windlass.engine.alerts.Delivery.State.Delivered).count();
+        String line = "alerts: " + delivered + " delivered" + (drained.size() > delivered ? ", " + (drained.size() - delivered) + " given up" : "");
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(new dev.windlass.policy.plan.Event(dev.windlass.policy.plan.Event.Type.Alert, line)),
+                        state.source(), List.of(), writer()), author, authorEmail)
+                .write(StatusFiles.ALERTS, StatusFiles.alertsFile(proposed.all())).basedOn(recorded);
+        CommitOutcome outcome = status.write(change);
+        if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
+            recorded = new TreeMap<>(recorded);
+            recorded.putAll(change.writes());
+            outbox = proposed;
+        } else {
+            alerts.unrecorded(drained);
+            if (outcome instanceof CommitOutcome.Conflict) forgetState();
+        }
     }
 
     private static List<String> concat(Set<String> a, List<String> b) {
@@ -396,6 +483,12 @@ public final class Reconciler {
         if (state != null) return;
         recorded = new TreeMap<>(status.readLocal("status/", "plans/").files());
         state = StatusFiles.read(recorded);
+        readOutbox();
+    }
+
+    /** The deliveries as recorded; each pass offers the pending ones to the workers once it has checked the Providers. */
+    private void readOutbox() throws IOException {
+        outbox = new dev.windlass.engine.alerts.Outbox(StatusFiles.readAlerts(recorded.get(StatusFiles.ALERTS)));
     }
 
     /**
@@ -425,6 +518,7 @@ public final class Reconciler {
         if (state == null) {
             recorded = new TreeMap<>(status.readTip("status/", "plans/").files());
             state = StatusFiles.read(recorded);
+            readOutbox();
         }
         return state;
     }
