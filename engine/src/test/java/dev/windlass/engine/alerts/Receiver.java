@@ -20,17 +20,17 @@ import javax.crypto.spec.SecretKeySpec;
  * CloudEvents content type, answers 400 when either is wrong, and keeps every event it accepted. While {@link #hang} is
  * set it never answers (it reads the request and holds the exchange open).
  */
-final class Receiver implements AutoCloseable {
+public final class Receiver implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final HttpServer server;
     final String key;
-    final List<JsonNode> accepted = new CopyOnWriteArrayList<>();
-    final List<String> refused = new CopyOnWriteArrayList<>();
-    final AtomicBoolean hang = new AtomicBoolean();
+    public final List<JsonNode> accepted = new CopyOnWriteArrayList<>();
+    public final List<String> refused = new CopyOnWriteArrayList<>();
+    public final AtomicBoolean hang = new AtomicBoolean();
     private final List<HttpExchange> held = new CopyOnWriteArrayList<>();
 
-    Receiver(String key) throws IOException {
+    public Receiver(String key) throws IOException {
         this.key = key;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
@@ -38,7 +38,7 @@ final class Receiver implements AutoCloseable {
         server.start();
     }
 
-    URI address() { return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook"); }
+    public URI address() { return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook"); }
 
     private void handle(HttpExchange x) throws IOException {
         byte[] body = x.getRequestBody().readAllBytes();
@@ -73,7 +73,7 @@ final class Receiver implements AutoCloseable {
         }
     }
 
-    List<String> types() { return accepted.stream().map(n -> n.get("type").asText()).toList(); }
+    public List<String> types() { return accepted.stream().map(n -> n.get("type").asText()).toList(); }
 
     @Override public void close() {
         held.forEach(HttpExchange::close);

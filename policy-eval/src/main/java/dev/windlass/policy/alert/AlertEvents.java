@@ -50,11 +50,10 @@ public final class AlertEvents {
             boolean startedNow = now.stream().anyMatch(s -> s.startedAt() != null);
             boolean startedThen = then.stream().anyMatch(s -> s.startedAt() != null);
             if (startedNow && !startedThen) b.add(AlertKind.WaveStarted, app, "", rev, wave, "", "on " + clusters(now));
-            boolean failedNow = now.stream().anyMatch(ClusterStep::failed);
-            boolean failedThen = then.stream().anyMatch(ClusterStep::failed);
-            if (failedNow && !failedThen) {
-                List<ClusterStep> failed = now.stream().filter(ClusterStep::failed).toList();
-                b.add(AlertKind.WaveFailed, app, failed.size() == 1 ? failed.get(0).cluster() : "", rev, wave, failed.get(0).state().name(),
+            List<ClusterStep> failed = now.stream().filter(s -> s.failed() || after.failedClusters().contains(s.cluster())).toList();
+            boolean failedThen = then.stream().anyMatch(s -> s.failed() || before.failedClusters().contains(s.cluster()));
+            if (!failed.isEmpty() && !failedThen) {
+                b.add(AlertKind.WaveFailed, app, failed.size() == 1 ? failed.get(0).cluster() : "", rev, wave, failed.get(0).failed() ? failed.get(0).state().name() : "",
                         "failed on " + clusters(failed));
             }
             boolean doneNow = !now.isEmpty() && now.stream().allMatch(s -> s.state() == ClusterStep.State.Succeeded) && startedNow;

@@ -37,8 +37,12 @@ class AlertEventsTest {
                 new ClusterStep("eu-1", State.Pending, 1, null, null, null, null), new ClusterStep("eu-2", State.Pending, 2, null, null, null, null)));
         EngineState started = app(rollout(RolloutState.Result.Progressing, "",
                 new ClusterStep("eu-1", State.Progressing, 1, T0, null, null, null), new ClusterStep("eu-2", State.Pending, 2, null, null, null, null)));
-        EngineState failed = app(rollout(RolloutState.Result.RolledBack, "eu-1 was Degraded past its deadline",
-                new ClusterStep("eu-1", State.Failed, 1, T0, null, T0.plusSeconds(90), null), new ClusterStep("eu-2", State.Pending, 2, null, null, null, null)));
+        // A rollback marks every step it touched RolledBack; which cluster failed is recorded beside them.
+        RolloutState rolledBack = rollout(RolloutState.Result.RolledBack, "eu-1 was Degraded past its deadline",
+                new ClusterStep("eu-1", State.RolledBack, 1, T0, null, T0.plusSeconds(90), null), new ClusterStep("eu-2", State.Pending, 2, null, null, null, null));
+        EngineState failed = app(new RolloutState(rolledBack.revision(), rolledBack.source(), rolledBack.previousRevision(), rolledBack.previousSource(),
+                rolledBack.policy(), rolledBack.gate(), rolledBack.result(), rolledBack.message(), rolledBack.waves(), rolledBack.startedAt(), T0.plusSeconds(90),
+                rolledBack.clusters(), List.of("eu-1")));
 
         assertEquals(List.of(AlertKind.RolloutStarted), kinds(AlertEvents.between(EngineState.EMPTY, pending, "c2", T0)));
         List<AlertEvent> second = AlertEvents.between(pending, started, "c2", T0.plusSeconds(10));
@@ -47,11 +51,18 @@ class AlertEventsTest {
         List<AlertEvent> third = AlertEvents.between(started, failed, "c2", T0.plusSeconds(90));
         assertEquals(List.of(AlertKind.WaveFailed, AlertKind.RolledBack), kinds(third));
         assertEquals("eu-1", third.get(0).cluster());
-        assertEquals("Failed", third.get(0).reason());
+        assertEquals("failed on eu-1", third.get(0).detail());
         assertEquals("back to r1: eu-1 was Degraded past its deadline", third.get(1).detail());
         assertEquals(AlertKind.RolledBack.severity(), third.get(1).severity());
         // The same record again is no news: one event per change, not per pass.
         assertEquals(List.of(), AlertEvents.between(failed, failed, "c2", T0.plusSeconds(120)));
+
+        // A step that failed without a rollback (onFailure: Pause) is a wave failure by its own state.
+        EngineState paused = app(rollout(RolloutState.Result.Failed, "eu-1 TimedOut",
+                new ClusterStep("eu-1", State.TimedOut, 1, T0, null, T0.plusSeconds(90), null), new ClusterStep("eu-2", State.Pending, 2, null, null, null, null)));
+        List<AlertEvent> stopped = AlertEvents.between(started, paused, "c2", T0.plusSeconds(90));
+        assertEquals(List.of(AlertKind.WaveFailed, AlertKind.RolloutFailed), kinds(stopped));
+        assertEquals("TimedOut", stopped.get(0).reason());
     }
 
     @Test

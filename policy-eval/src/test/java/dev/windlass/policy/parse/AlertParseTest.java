@@ -114,7 +114,7 @@ class AlertParseTest {
                 errors(head + "  type: webhook\n  address: https://x.example.com/\n  repository: a/b\n"));
         assertTrue(errors(head + "  type: webhook\n  address: https://x.example.com/\n  channel: ops\n").get(0)
                 .startsWith("alerts/alerts.yaml:7:3: unknown field 'channel' in Provider.spec; known fields: type, address, secretRef, repository"));
-        assertEquals(List.of("alerts/alerts.yaml:5:22: Provider.spec.secretRef.name '../../etc' is not a Secret name: use lowercase letters, digits, "
+        assertEquals(List.of("alerts/alerts.yaml:5:21: Provider.spec.secretRef.name '../../etc' is not a Secret name: use lowercase letters, digits, "
                         + "'-' and '.', starting and ending with a letter or digit"),
                 errors(head + "  secretRef: {name: ../../etc}\n  type: webhook\n  address: https://x.example.com/\n"));
         assertEquals(List.of("alerts/alerts.yaml:5:14: Provider.spec.secretRef.name is required"),
