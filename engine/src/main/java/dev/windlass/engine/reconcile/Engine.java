@@ -181,6 +181,10 @@ public final class Engine implements AutoCloseable {
             }, 500, java.util.concurrent.TimeUnit.MILLISECONDS);
         });
         reconciler.alertWith(new dev.windlass.engine.alerts.ProviderEndpoints(settings.secrets(), guard), alertDelivery);
+        views.alerts(() -> reconciler.deliveries().stream().map(d -> new dev.windlass.dashboard.AlertPanel.Row(d.event().at().toString(),
+                d.event().kind().name(), d.event().severity().name(),
+                d.event().app().isEmpty() ? "cluster " + d.event().cluster() : d.event().app() + (d.event().cluster().isEmpty() ? "" : " on " + d.event().cluster()),
+                d.event().revision(), d.provider(), d.state().name(), d.attempts(), d.error())).toList());
     }
 
     @Override public void close() {

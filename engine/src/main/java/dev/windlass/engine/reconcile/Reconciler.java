@@ -86,7 +86,7 @@ public final class Reconciler {
     private dev.windlass.engine.alerts.AlertDelivery alerts;
     private dev.windlass.engine.alerts.ProviderEndpoints endpoints;
     /** The alert deliveries as this engine last read or wrote them ({@code status/alerts.yaml}). */
-    private dev.windlass.engine.alerts.Outbox outbox = dev.windlass.engine.alerts.Outbox.EMPTY;
+    private volatile dev.windlass.engine.alerts.Outbox outbox = dev.windlass.engine.alerts.Outbox.EMPTY;
     /** What the pass in flight read and planned: what its events are routed by and name. */
     private DesiredState passDesired;
     private String passPlanHash = "";
@@ -148,8 +148,8 @@ public final class Reconciler {
         this.alerts = delivery;
     }
 
-    /** The alert deliveries as last recorded, oldest first. */
-    public synchronized List<dev.windlass.engine.alerts.Delivery> deliveries() { return outbox.all(); }
+    /** The alert deliveries as last recorded, oldest first; read at once, even while a pass runs (the dashboard's). */
+    public List<dev.windlass.engine.alerts.Delivery> deliveries() { return outbox.all(); }
 
     /** Runs {@code task} between two passes, never during one: where a replica hands a shard over to spread them. */
     public synchronized void betweenPasses(Runnable task) { task.run(); }
