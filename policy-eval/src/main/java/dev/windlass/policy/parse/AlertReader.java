@@ -7,7 +7,6 @@ import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.LabelSelector;
 import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.text.Excerpt;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -55,7 +54,7 @@ final class AlertReader {
         LabelSelector clusters = spec.has("clusterSelector") ? SelectorReader.read(spec, "clusterSelector") : null;
         spec.end();
         if (meta == null || providerRef == null || out.subList(before, out.size()).stream().anyMatch(Diagnostic::isError)) return null;
-        return new Read(new Alert(meta.name(), providerRef, new ArrayList<>(kinds).isEmpty() ? Set.of() : kinds, severity, apps, clusters,
+        return new Read(new Alert(meta.name(), providerRef, kinds, severity, apps, clusters,
                 doc.location()), providerRefAt);
     }
 
