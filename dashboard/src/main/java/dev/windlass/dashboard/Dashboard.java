@@ -77,7 +77,7 @@ public final class Dashboard extends Handler.Abstract {
         if (path.equals("/") || path.equals("/api/fleet")) {
             FleetPage.Filter filter = new FleetPage.Filter(query.getValue("label"), query.getValue("cluster"), Set.copyOf(problems(query)), query.getValue("name"),
                     number(query.getValue("page")));
-            FleetPage.Model m = FleetPage.of(view, filter, links, board.shardSpread());
+            FleetPage.Model m = FleetPage.of(view, filter, links, board.shardSpread(), board.alertRows());
             if (path.startsWith("/api/")) return json(response, callback, m);
             layout = layout(view, "Fleet", true, false);
             return page(response, callback, "fleet", layout, m);

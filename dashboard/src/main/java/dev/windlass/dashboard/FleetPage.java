@@ -88,7 +88,7 @@ public final class FleetPage {
 
     public record Model(List<Column> clusters, List<Row> rows, Counts counts, List<PageLink> pages, String previous, String next,
                         int page, int pageCount, String label, String clusterLabel, String name, List<ProblemOption> problems, List<Problem> repoProblems,
-                        boolean empty, ShardPanel shards, String notApplied) {
+                        boolean empty, ShardPanel shards, String notApplied, AlertPanel alerts) {
         public boolean hasRepoProblems() { return !repoProblems.isEmpty(); }
     }
 
@@ -98,6 +98,11 @@ public final class FleetPage {
 
     /** @param shards who holds which shard now, or null on an engine without shards */
     public static Model of(FleetView view, Filter filter, GitLinks links, dev.windlass.policy.shard.ShardSpread shards) {
+        return of(view, filter, links, shards, List.of());
+    }
+
+    /** @param alerts the alert deliveries as recorded, oldest first (the "Alerts" section; none: no section) */
+    public static Model of(FleetView view, Filter filter, GitLinks links, dev.windlass.policy.shard.ShardSpread shards, List<AlertPanel.Row> alerts) {
         Holds holds = new Holds(view);
         List<Column> columns = new ArrayList<>();
         Map<String, String> wantedClusters = filter.clusterLabels();
@@ -142,7 +147,7 @@ public final class FleetPage {
                 pageCount > 1 ? pages : List.of(), page > 1 ? "/" + filter.query(page - 1) : null,
                 page < pageCount ? "/" + filter.query(page + 1) : null, page, pageCount, filter.label(), filter.clusterLabel(), filter.name(), options, repoProblems,
                 matching.isEmpty(), shards == null ? null : ShardPanel.of(shards, view.desired().clusters()),
-                view.verification() != null && view.verification().refusing() ? view.verification().text() : null);
+                view.verification() != null && view.verification().refusing() ? view.verification().text() : null, AlertPanel.of(alerts));
     }
 
     private static boolean matchesLabels(Map<String, String> labels, Map<String, String> wanted) {

@@ -66,6 +66,17 @@ public final class ViewBoard {
         passes++;
     }
 
+    private volatile java.util.function.Supplier<List<AlertPanel.Row>> alerts;
+
+    /** Where the engine's alert deliveries are read, as last recorded (never waiting for a pass). */
+    public void alerts(java.util.function.Supplier<List<AlertPanel.Row>> deliveries) { this.alerts = deliveries; }
+
+    /** The alert deliveries as last recorded, oldest first; none on an engine without alerts. */
+    public List<AlertPanel.Row> alertRows() {
+        var a = alerts;
+        return a == null ? List.of() : a.get();
+    }
+
     /** Where a sharded replica reads who holds which shard now (the Leases, not a pass's view). */
     public void shards(java.util.function.Supplier<dev.windlass.policy.shard.ShardSpread> spread) { this.shards = spread; }
 

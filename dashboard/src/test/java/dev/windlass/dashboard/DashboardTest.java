@@ -124,6 +124,26 @@ class DashboardTest {
     }
 
     @Test
+    void theFleetPageShowsTheLastAlertsAndHowEachDeliveryStands() throws Exception {
+        ViewBoard board = serve(null, null);
+        board.publish(Views.view(0, "ready 0/2", null, Views.NOW));
+        assertFalse(get("/").body().contains("id=\"alerts\""), "no section before anything was alerted");
+        board.alerts(() -> java.util.List.of(
+                new AlertPanel.Row("2026-11-27T10:00:00Z", "WaveStarted", "info", "web", "r2", "hook", "Delivered", 1, ""),
+                new AlertPanel.Row("2026-11-27T10:01:00Z", "WaveFailed", "error", "web on eu-2", "r2", "hook", "Pending", 3, "no answer: HttpTimeoutException"),
+                new AlertPanel.Row("2026-11-27T10:01:00Z", "ClusterUnreachable", "error", "cluster us-1", "", "chat", "Failed", 1, "answered 404")));
+        String page = get("/").body();
+        assertTrue(page.contains("1 waiting to be delivered, 1 given up; the last 3 shown, newest first."), page);
+        int failed = page.indexOf("<tr data-provider=\"chat\" data-state=\"Failed\"><td>2026-11-27T10:01:00Z</td><td>ClusterUnreachable (error)</td><td>cluster us-1</td>"
+                + "<td>chat</td><td class=\"delivery\">failed after 1 try: answered 404</td></tr>");
+        int pending = page.indexOf("<td>web on eu-2 at r2</td><td>hook</td><td class=\"delivery\">pending (3 tries so far: no answer: HttpTimeoutException)</td>");
+        int delivered = page.indexOf("<td class=\"delivery\">delivered (1 try)</td>");
+        assertTrue(failed > 0 && pending > failed && delivered > pending, "newest first:\n" + page);
+        assertTrue(get("/api/fleet").body().contains("\"alerts\":{\"rows\":[{\"at\":\"2026-11-27T10:01:00Z\",\"kind\":\"ClusterUnreachable\""),
+                get("/api/fleet").body());
+    }
+
+    @Test
     void filtersByProblemAndByLabelAndPagesLargeFleets() throws Exception {
         ViewBoard board = serve(null, null);
         board.publish(Views.view(120, "ready 0/2", null, Views.NOW));

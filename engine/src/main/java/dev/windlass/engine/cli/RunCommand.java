@@ -128,6 +128,17 @@ final class RunCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}: only what the repo's Settings spec.verify asks)")
     dev.windlass.policy.model.VerifySettings.Mode verifyCommits;
 
+    @Option(names = "--alerts-secrets-dir", paramLabel = "DIR",
+            description = "the credentials of alert Providers: DIR/<secretRef>/address, token, hmacKey (a Secret mounted as a volume)")
+    Path alertsSecretsDir;
+
+    @Option(names = "--alerts-allow-private-addresses",
+            description = "let alert Providers be loopback, link-local or private addresses (tests, demos, a receiver inside the cluster)")
+    boolean alertsAllowPrivate;
+
+    @Option(names = "--alerts-dashboard-url", paramLabel = "URL", description = "the dashboard's address as people reach it, for links in alerts")
+    String alertsDashboardUrl;
+
     @Spec CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -179,6 +190,8 @@ final class RunCommand implements Callable<Integer> {
             org.slf4j.LoggerFactory.getLogger(RunCommand.class).info("trusted keys: {}{}; --verify-commits {}", keys.describe(),
                     trustedKeysSecret == null ? "" : " (with Secret " + managementCluster.namespace() + "/" + trustedKeysSecret + ")", verifyCommits);
         }
+        engine.alertWith(new dev.windlass.engine.alerts.AlertSettings(alertsSecretsDir == null ? null : alertsSecretsDir.toAbsolutePath(),
+                alertsAllowPrivate, alertsDashboardUrl, null));
         Daemon daemon = new Daemon(engine.reconciler(), engine.reviews(), branch, every, address, secret, Clock.systemUTC(), ready,
                 dashboard.handler(engine.views(), spec));
         if (shards != null) {

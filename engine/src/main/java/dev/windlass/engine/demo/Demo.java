@@ -152,7 +152,11 @@ public final class Demo {
             });
             // Once stop() is called the engine writes nothing more: a pass it interrupts records no half-told story.
             WriteFence demoRuns = () -> stopping ? java.util.Optional.of("the demo is stopping") : java.util.Optional.empty();
+            String alertKey = java.util.UUID.randomUUID().toString();
+            Files.createDirectories(dir.resolve("alert-secrets/web-team"));
+            Files.writeString(dir.resolve("alert-secrets/web-team/hmacKey"), alertKey);
             try (Sandbox sandbox = new Sandbox();
+                 DemoReceiver receiver = new DemoReceiver(alertKey);
                  Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
                     "main", "windlass/status", sandbox, Clock.systemUTC(), System::getenv, ClientSettings.DEFAULT, demoRuns);
                  DashboardServer pages = new DashboardServer(dashboard, new Dashboard(engine.views(), null, GitLinks.NONE)).start();
@@ -160,6 +164,7 @@ public final class Demo {
                  AutoCloseable uninterrupted = () -> {
                      if (stopping) Thread.interrupted();
                  }) {
+                engine.alertWith(new dev.windlass.engine.alerts.AlertSettings(dir.resolve("alert-secrets"), true, null, null));
                 String host = dashboard.getAddress() != null ? dashboard.getAddress().getHostAddress() : dashboard.getHostString();
                 String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + pages.port() + "/";
                 out.println("\nDashboard: " + url + "  (read only; it follows every pass while the demo runs"
@@ -190,12 +195,15 @@ public final class Demo {
                 for (String name : java.util.List.of("eu-1", "us-1")) out.println("  " + renderedOn(sandbox, name));
 
                 scene("4. The platform team adds a rollout policy for web",
-                        "Canary first (eu-1), then eu (eu-2), then the rest (us-1): one cluster at a time, each Healthy for 3s.");
-                push(dev, "web: roll out in waves", c -> c.write("policies/rollout.yaml", resource("demo/rollout.yaml")));
+                        "Canary first (eu-1), then eu (eu-2), then the rest (us-1): one cluster at a time, each Healthy for 3s. "
+                        + "web's team hears of each wave on a webhook (a Provider and an Alert in the repo).");
+                push(dev, "web: roll out in waves, and tell web's team", c -> c.write("policies/rollout.yaml", resource("demo/rollout.yaml"))
+                        .write("alerts/web-team.yaml", resource("demo/alerts.yaml").replace("${ADDRESS}", receiver.address().toString())));
                 settle(engine);
                 push(dev, "web: release 1.5.1", c -> c.write("apps/web/manifests/deployment.yaml",
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.1")));
                 settle(engine);
+                alerts(engine, receiver);
                 moments.at("rollout", engine, url);
 
                 scene("5. A bad release: web 1.6.0 never becomes ready",
@@ -204,6 +212,7 @@ public final class Demo {
                 push(dev, "web: release 1.6.0", c -> c.write("apps/web/manifests/deployment.yaml",
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.6.0")));
                 settle(engine);
+                alerts(engine, receiver);
                 moments.at("rollout-failed", engine, url);
 
                 scene("6. us-1 is suspended while api changes", "Updates stop reaching us-1 until it is resumed; eu-1 and eu-2 get them now.");
@@ -373,6 +382,16 @@ public final class Demo {
     private static PassReport pass(Engine engine) throws IOException {
         engine.awaitWatchesCurrent(Duration.ofSeconds(10));
         return engine.reconciler().reconcile();
+    }
+
+    /** What the webhook received since the last scene, once what was recorded for it is delivered (a few seconds at most). */
+    private void alerts(Engine engine, DemoReceiver receiver) throws InterruptedException {
+        for (int i = 0; i < 50 && engine.reconciler().deliveries().stream()
+                .anyMatch(d -> d.state() == dev.windlass.engine.alerts.Delivery.State.Pending); i++) {
+            Thread.sleep(100);
+        }
+        for (String line : receiver.news()) out.println("  webhook received: " + line);
+        out.flush();
     }
 
     private void settle(Engine engine) throws IOException, InterruptedException {

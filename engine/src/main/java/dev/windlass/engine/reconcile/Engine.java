@@ -30,6 +30,8 @@ public final class Engine implements AutoCloseable {
     private final Mirror mirror;
     private final ClusterFleet fleet;
     private final Reconciler reconciler;
+    private dev.windlass.engine.alerts.AlertDelivery alertDelivery;
+    private java.util.concurrent.ScheduledExecutorService alertRecorder;
     private final ReviewPass reviews;
     private final StatusWriter status;
     private final String branch;
@@ -164,7 +166,54 @@ public final class Engine implements AutoCloseable {
      */
     public boolean awaitWatchesCurrent(Duration timeout) { return fleet.awaitWatchesCurrent(timeout); }
 
+    /**
+     * Delivers the repo's alerts: deliveries are recorded with the changes they tell of, sent by one worker per provider,
+     * and what the workers finished is recorded within a second, between passes, or by the next pass.
+     */
+    public synchronized void alertWith(dev.windlass.engine.alerts.AlertSettings settings) {
+        if (alertDelivery != null) throw new IllegalStateException("alerts are set up already");
+        dev.windlass.engine.alerts.AddressGuard guard = dev.windlass.engine.alerts.AddressGuard.system(settings.allowPrivateAddresses());
+        dev.windlass.engine.alerts.Sender sender = new dev.windlass.engine.alerts.Sender(settings.delivery().timeout(),
+                new dev.windlass.engine.alerts.Messages(settings.dashboardUrl()), guard);
+        alertDelivery = new dev.windlass.engine.alerts.AlertDelivery(sender, settings.delivery(), clock);
+        alertRecorder = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "alerts-recorder");
+            t.setDaemon(true);
+            return t;
+        });
+        java.util.concurrent.atomic.AtomicBoolean due = new java.util.concurrent.atomic.AtomicBoolean();
+        alertDelivery.onFinished(() -> {
+            // Many finishing at once make one commit: recorded a moment after the first.
+            if (due.compareAndSet(false, true)) alertRecorder.schedule(() -> {
+                due.set(false);
+                try {
+                    reconciler.recordDeliveries();
+                } catch (java.io.IOException | RuntimeException e) {
+                    log.warn("alert deliveries could not be recorded now; the next pass records them: {}", e.toString());
+                }
+            }, 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        });
+        reconciler.alertWith(new dev.windlass.engine.alerts.ProviderEndpoints(settings.secrets(), guard), alertDelivery);
+        views.alerts(() -> reconciler.deliveries().stream().map(d -> new dev.windlass.dashboard.AlertPanel.Row(d.event().at().toString(),
+                d.event().kind().name(), d.event().severity().name(),
+                d.event().app().isEmpty() ? "cluster " + d.event().cluster() : d.event().app() + (d.event().cluster().isEmpty() ? "" : " on " + d.event().cluster()),
+                d.event().revision(), d.provider(), d.state().name(), d.attempts(), d.error())).toList());
+    }
+
     @Override public void close() {
+        if (alertDelivery != null) {
+            alertDelivery.close();
+            alertRecorder.shutdown();
+            try {
+                alertRecorder.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+                // What was delivered is recorded before the engine goes: a restart sends none of it again.
+                reconciler.recordDeliveries();
+            } catch (java.io.IOException | RuntimeException e) {
+                log.warn("alert deliveries could not be recorded before closing; pending ones are sent again by the next engine: {}", e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         reconciler.stopRenders();
         fleet.close();
         mirror.close();

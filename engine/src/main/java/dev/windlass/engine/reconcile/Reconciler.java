@@ -88,6 +88,14 @@ public final class Reconciler {
     private volatile CommitGate gate;
     /** What this pass records of the signature check (status/verification.yaml); null when none is in force. */
     private dev.windlass.policy.source.Verification verification;
+    /** Who is told of what the engine does; null: nobody (no alerts). */
+    private dev.windlass.engine.alerts.AlertDelivery alerts;
+    private dev.windlass.engine.alerts.ProviderEndpoints endpoints;
+    /** The alert deliveries as this engine last read or wrote them ({@code status/alerts.yaml}, or one file per shard). */
+    private volatile dev.windlass.engine.alerts.Outboxes outboxes = dev.windlass.engine.alerts.Outboxes.EMPTY;
+    /** What the pass in flight read and planned: what its events are routed by and name. */
+    private DesiredState passDesired;
+    private String passPlanHash = "";
     /** Told of each pass that ended with a plan, with the state it recorded: the engine publishes its view from it. */
     private volatile java.util.function.BiConsumer<PassReport, EngineState> afterPass = (r, s) -> {};
 
@@ -147,6 +155,19 @@ public final class Reconciler {
 
     /** The signature check of the last pass, or null when none was in force. */
     public synchronized dev.windlass.policy.source.Verification verification() { return verification; }
+
+    /**
+     * Tells the Providers of the repo of what the engine records: each status commit records the events its changes amount
+     * to, for each provider an Alert sends them to, and {@code delivery} sends them once recorded. What it finished is
+     * recorded by the next pass, or between passes by {@link #recordDeliveries}.
+     */
+    public synchronized void alertWith(dev.windlass.engine.alerts.ProviderEndpoints checked, dev.windlass.engine.alerts.AlertDelivery delivery) {
+        this.endpoints = checked;
+        this.alerts = delivery;
+    }
+
+    /** The alert deliveries as last recorded, oldest first; read at once, even while a pass runs (the dashboard's). */
+    public List<dev.windlass.engine.alerts.Delivery> deliveries() { return outboxes.all(); }
 
     /** Runs {@code task} between two passes, never during one: where a replica hands a shard over to spread them. */
     public synchronized void betweenPasses(Runnable task) { task.run(); }
@@ -234,7 +255,15 @@ public final class Reconciler {
         DesiredState desired = rendering.render(parsed != null ? parsed : parse(source), snapshot, AppRendering.servers(state), owners);
         desired = decryption.decrypt(desired, snapshot);
         long renders = rendering.toolRuns() - rendersBefore;
+        if (alerts != null) {
+            // A Provider the engine may not call is an error on that Provider; everything else goes on.
+            dev.windlass.engine.alerts.ProviderEndpoints.Checked checked = endpoints.check(desired.alerting());
+            desired = dev.windlass.engine.alerts.ProviderEndpoints.withRefusals(desired, checked);
+            alerts.use(checked.endpoints());
+        }
         scope = shardsHeld == null ? null : ShardScope.of(shardsHeld, ShardAssignment.of(shards.count(), desired.clusters()));
+        // What is recorded pending in the outboxes this pass writes is sent: after a restart or a takeover, what the last writer left.
+        if (alerts != null) alerts.offer(outboxes.pending(outboxPaths()));
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
         ObservedState observed = scope == null
                 ? fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired))
@@ -242,6 +271,8 @@ public final class Reconciler {
                         Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);
+        passDesired = desired;
+        passPlanHash = plan.hash();
         String planText = PlanMarkdown.render(plan, branch);
         // Pinning to reviews is a fleet-wide decision: with shards, the coordinator's.
         boolean pins = pinning != null && (scope == null || scope.coordinator());
@@ -394,6 +425,14 @@ public final class Reconciler {
         if (verification != null) files.put(StatusFiles.VERIFICATION, StatusFiles.verification(branch, verification));
         // The plan covers the whole fleet: with shards, the coordinator's is the one recorded.
         if (scope == null || scope.coordinator()) files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
+        List<dev.windlass.engine.alerts.Delivery> drained = alerts == null ? List.of() : alerts.drainFinished();
+        dev.windlass.engine.alerts.Outboxes proposed = outboxesAfter(next, source, drained);
+        Set<String> mine = outboxPaths();
+        proposed.byPath().forEach((path, o) -> {
+            // Another shard's outbox is its holder's: kept as read.
+            if (!mine.contains(path)) files.put(path, recorded.get(path));
+            else if (!o.isEmpty() || recorded.containsKey(path)) files.put(path, StatusFiles.alertsFile(o.all()));
+        });
         Map<String, byte[]> writes = new TreeMap<>();
         List<String> deletes = new ArrayList<>();
         List<String> touched = new ArrayList<>();
@@ -423,12 +462,20 @@ public final class Reconciler {
                 .basedOn(read);
         // The plan file alone is no news: it rides along with the next commit that records something.
         boolean onlyThePlan = deletes.isEmpty() && pin.writes().isEmpty() && writes.keySet().stream().allMatch(p -> p.startsWith("plans/"));
-        if (change.isEmpty() || onlyThePlan) return new CommitOutcome.Unchanged(java.util.Optional.empty());
+        if (change.isEmpty() || onlyThePlan) {
+            if (alerts != null) alerts.unrecorded(drained);
+            return new CommitOutcome.Unchanged(java.util.Optional.empty());
+        }
         CommitOutcome outcome = status.write(change);
         if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
             recorded = new TreeMap<>(recorded);
             change.deletes().forEach(recorded::remove);
             recorded.putAll(change.writes());
+            outboxes = proposed;
+            // Sent only once recorded: an event whose change was not recorded was never one.
+            if (alerts != null) alerts.offer(outboxes.pending(mine));
+        } else if (alerts != null) {
+            alerts.unrecorded(drained);
         }
         return outcome;
     }
@@ -456,6 +503,74 @@ public final class Reconciler {
         }
     }
 
+    /** The outboxes this replica writes now: {@code status/alerts.yaml} without shards, else those of the shards it holds. */
+    private Set<String> outboxPaths() {
+        if (scope == null) return Set.of(StatusFiles.ALERTS);
+        Set<String> out = new TreeSet<>();
+        for (int shard : scope.held()) out.add(StatusFiles.alertsOfShard(shard));
+        return out;
+    }
+
+    /**
+     * The outbox an event goes in: with shards, the one of the shard whose holder recorded its change: the coordinator's
+     * for rollouts and failovers (fleet-wide decisions), the shard of the cluster for everything about one cluster.
+     */
+    private String outboxOf(dev.windlass.policy.alert.AlertEvent e) {
+        if (scope == null) return StatusFiles.ALERTS;
+        String k = e.kind().name();
+        boolean fleetWide = k.startsWith("Rollout") || k.startsWith("Wave") || k.equals("RolledBack") || k.startsWith("Failover") || e.cluster().isEmpty();
+        int shard = fleetWide ? dev.windlass.policy.shard.ShardScope.COORDINATOR : scope.assignment().ownerOf(e.cluster());
+        return StatusFiles.alertsOfShard(scope.held().contains(shard) ? shard : scope.held().first());
+    }
+
+    /**
+     * The outboxes this record writes: what the workers finished, and a pending delivery for each event between the state
+     * this pass read and {@code next} and each provider an Alert sends it to. With shards, {@code next} differs from what
+     * was read only in what this replica records, so each replica tells only of its own records.
+     */
+    private dev.windlass.engine.alerts.Outboxes outboxesAfter(Transition.Result next, String source, List<dev.windlass.engine.alerts.Delivery> drained) {
+        dev.windlass.engine.alerts.Outboxes out = outboxes.applying(drained, outboxPaths());
+        if (alerts == null || passDesired == null) return out;
+        List<dev.windlass.policy.alert.AlertEvent> events = dev.windlass.policy.alert.AlertEvents.between(state, next.state(), source, clock.instant());
+        for (dev.windlass.policy.alert.Routing.Delivery d : dev.windlass.policy.alert.Routing.route(events, passDesired)) {
+            dev.windlass.policy.alert.Provider p = passDesired.alerting().providers().get(d.provider());
+            // A commit status says how a rollout or the application's files went; other events set none.
+            if (p.type().commitStatus() && dev.windlass.engine.alerts.Messages.commitState(d.event().kind()) == null) continue;
+            out = out.adding(outboxOf(d.event()), List.of(dev.windlass.engine.alerts.Delivery.pending(d.event(), d.provider(), passPlanHash)));
+        }
+        return out;
+    }
+
+    /**
+     * Records what the alert workers finished since the last record, between passes: a commit of {@code status/alerts.yaml}
+     * alone. Waits for a pass in flight (whose record takes them along). Nothing to record, or no state read yet: nothing.
+     */
+    public synchronized void recordDeliveries() throws IOException {
+        if (alerts == null || recorded == null || state == null) return;
+        List<dev.windlass.engine.alerts.Delivery> drained = alerts.drainFinished();
+        if (drained.isEmpty()) return;
+        Set<String> mine = outboxPaths();
+        dev.windlass.engine.alerts.Outboxes proposed = outboxes.applying(drained, mine);
+        if (proposed.equals(outboxes)) return;
+        long delivered = drained.stream().filter(d -> d.state() == dev.windlass.engine.alerts.Delivery.State.Delivered).count();
+        String line = "alerts: " + delivered + " delivered" + (drained.size() > delivered ? ", " + (drained.size() - delivered) + " given up" : "");
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(new dev.windlass.policy.plan.Event(dev.windlass.policy.plan.Event.Type.Alert, line)),
+                        state.source(), List.of(), writer()), author, authorEmail);
+        for (String path : mine) {
+            if (!proposed.get(path).equals(outboxes.get(path))) change = change.write(path, StatusFiles.alertsFile(proposed.get(path).all()));
+        }
+        change = change.basedOn(recorded);
+        CommitOutcome outcome = status.write(change);
+        if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
+            recorded = new TreeMap<>(recorded);
+            recorded.putAll(change.writes());
+            outboxes = proposed;
+        } else {
+            alerts.unrecorded(drained);
+            if (outcome instanceof CommitOutcome.Conflict) forgetState();
+        }
+    }
+
     private static List<String> concat(Set<String> a, List<String> b) {
         List<String> all = new ArrayList<>(a);
         all.addAll(b);
@@ -470,6 +585,16 @@ public final class Reconciler {
         if (state != null) return;
         recorded = new TreeMap<>(status.readLocal("status/", "plans/").files());
         state = StatusFiles.read(recorded);
+        readOutbox();
+    }
+
+    /** The deliveries as recorded; each pass offers the pending ones to the workers once it has checked the Providers. */
+    private void readOutbox() throws IOException {
+        java.util.Map<String, dev.windlass.engine.alerts.Outbox> read = new TreeMap<>();
+        for (var e : recorded.entrySet()) {
+            if (StatusFiles.isAlerts(e.getKey())) read.put(e.getKey(), new dev.windlass.engine.alerts.Outbox(StatusFiles.readAlerts(e.getKey(), e.getValue())));
+        }
+        outboxes = new dev.windlass.engine.alerts.Outboxes(read);
     }
 
     /**
@@ -502,6 +627,7 @@ public final class Reconciler {
         if (state == null) {
             recorded = new TreeMap<>(status.readTip("status/", "plans/").files());
             state = StatusFiles.read(recorded);
+            readOutbox();
         }
         return state;
     }

@@ -198,7 +198,7 @@ public final class AppRendering implements AutoCloseable {
         // Rendered objects are known only now: one owner per object, as the parser checked for plain ones.
         return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, brokenFiles, all,
                 desired.rolloutPolicies(), rolloutOf, desired.freezes(), desired.author(), desired.failoverPolicies(),
-                failoverOf, desired.remediationPolicies()), owners);
+                failoverOf, desired.remediationPolicies(), desired.alerting()), owners);
     }
 
     /** What a Flux Kustomization's build printed (for its first cluster), and the files it read. */

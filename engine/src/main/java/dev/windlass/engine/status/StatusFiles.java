@@ -45,6 +45,18 @@ public final class StatusFiles {
     public static final String CLUSTERS = "status/clusters/";
     /** The signature check of the config branch, when one is in force ({@code VerificationV1}). */
     public static final String VERIFICATION = "status/verification.yaml";
+    /** The alert deliveries: pending ones and the newest finished ones ({@code dev.windlass.engine.alerts.Outbox}). */
+    public static final String ALERTS = "status/alerts.yaml";
+    /** With shards, one outbox per shard, written by its holder. */
+    public static final String SHARD_ALERTS = "status/alerts/";
+
+    /** The outbox of shard {@code n}. */
+    public static String alertsOfShard(int n) { return SHARD_ALERTS + "shard-" + n + ".yaml"; }
+
+    /** Whether {@code path} is an outbox of alert deliveries. */
+    public static boolean isAlerts(String path) {
+        return path.equals(ALERTS) || path.startsWith(SHARD_ALERTS) && path.matches("status/alerts/shard-[0-9]+\\.yaml");
+    }
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -190,6 +202,30 @@ public final class StatusFiles {
         } catch (IOException | IllegalArgumentException e) {
             throw new IOException("status file " + VERIFICATION + " cannot be read: " + e.getMessage()
                     + "; nothing is applied until it is fixed or deleted (the engine then checks the tip afresh)", e);
+        }
+    }
+
+    /** The bytes of {@code status/alerts.yaml} holding {@code deliveries}, oldest first. */
+    public static byte[] alertsFile(java.util.List<dev.windlass.engine.alerts.Delivery> deliveries) {
+        return yaml(versioned(new dev.windlass.engine.status.v1.AlertsV1(deliveries.stream().map(dev.windlass.engine.status.v1.AlertDeliveryV1::of).toList())));
+    }
+
+    /** The deliveries {@code status/alerts.yaml} holds; none when there is no such file. Read as strictly as every status file. */
+    public static java.util.List<dev.windlass.engine.alerts.Delivery> readAlerts(byte[] content) throws UnsupportedStatusVersion {
+        return readAlerts(ALERTS, content);
+    }
+
+    /** The deliveries the outbox at {@code path} holds. */
+    public static java.util.List<dev.windlass.engine.alerts.Delivery> readAlerts(String path, byte[] content) throws UnsupportedStatusVersion {
+        if (content == null) return java.util.List.of();
+        try {
+            return as(path, unversioned(path, content), dev.windlass.engine.status.v1.AlertsV1.class).deliveries().stream()
+                    .map(dev.windlass.engine.status.v1.AlertDeliveryV1::toDomain).toList();
+        } catch (UnsupportedStatusVersion refused) {
+            throw refused;
+        } catch (IOException | IllegalArgumentException ex) {
+            throw new UncheckedIOException("status file " + path + " cannot be read: " + ex.getMessage(),
+                    ex instanceof IOException io ? io : new IOException(ex));
         }
     }
 

@@ -16,13 +16,23 @@ import java.util.SortedMap;
  * @param failoverOf  for each application with a failover policy, the policy's name
  * @param author      who made the commit ("Name <email>"), for records such as who suspended what
  * @param remediationPolicies every valid RemediationPolicy, by name; they select clusters, not applications
+ * @param alerting    every usable Provider and Alert: who is told of what the engine does
  */
 public record DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters,
                            SortedMap<String, Application> apps, Set<String> brokenFiles,
                            List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
                            java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author,
                            SortedMap<String, FailoverPolicy> failoverPolicies, java.util.Map<String, String> failoverOf,
-                           SortedMap<String, RemediationPolicy> remediationPolicies) {
+                           SortedMap<String, RemediationPolicy> remediationPolicies, dev.windlass.policy.alert.Alerting alerting) {
+
+    public DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters, SortedMap<String, Application> apps,
+                        Set<String> brokenFiles, List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
+                        java.util.Map<String, String> rolloutOf, List<Freeze> freezes, String author,
+                        SortedMap<String, FailoverPolicy> failoverPolicies, java.util.Map<String, String> failoverOf,
+                        SortedMap<String, RemediationPolicy> remediationPolicies) {
+        this(commit, settings, clusters, apps, brokenFiles, diagnostics, rolloutPolicies, rolloutOf, freezes, author,
+                failoverPolicies, failoverOf, remediationPolicies, dev.windlass.policy.alert.Alerting.NONE);
+    }
 
     public DesiredState(String commit, Settings settings, SortedMap<String, Cluster> clusters, SortedMap<String, Application> apps,
                         Set<String> brokenFiles, List<Diagnostic> diagnostics, SortedMap<String, RolloutPolicy> rolloutPolicies,
@@ -51,6 +61,7 @@ public record DesiredState(String commit, Settings settings, SortedMap<String, C
         failoverPolicies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(failoverPolicies == null ? java.util.Map.of() : failoverPolicies));
         failoverOf = failoverOf == null ? java.util.Map.of() : java.util.Map.copyOf(failoverOf);
         remediationPolicies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(remediationPolicies == null ? java.util.Map.of() : remediationPolicies));
+        alerting = alerting == null ? dev.windlass.policy.alert.Alerting.NONE : alerting;
     }
 
     /** The failover policy of an application, or null when it has none (then it never moves by itself). */

@@ -54,6 +54,7 @@ public final class RepoParser {
         Freezes freezes = new Freezes();
         FluxImports flux = new FluxImports();
         ArgoImports argo = new ArgoImports();
+        Alerts alerts = new Alerts();
         for (YamlFile f : files) {
             if (f.broken()) broken.add(f.path());
             all.addAll(f.diagnostics());
@@ -83,6 +84,8 @@ public final class RepoParser {
                         if (found.stream().anyMatch(Diagnostic::isError)) broken.add(doc.path());
                     }
                     case "Freeze" -> freezes.read(doc, found);
+                    case "Provider" -> alerts.readProvider(doc, found);
+                    case "Alert" -> alerts.readAlert(doc, found);
                     case "Application" -> {
                         AppDeclaration a = ApplicationReader.read(doc, found);
                         if (a == null) broken.add(doc.path());
@@ -90,7 +93,7 @@ public final class RepoParser {
                     }
                     default -> found.add(Diagnostic.error(doc.location(), LATER_KINDS.contains(doc.kind())
                             ? "kind " + doc.kind() + " is not supported by this version of Windlass yet; remove it until it is, so nothing relies on a policy that is not enforced"
-                            : "unknown kind " + Excerpt.quoted(doc.kind()) + " for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"));
+                            : "unknown kind " + Excerpt.quoted(doc.kind()) + " for " + API_VERSION + "; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze, Provider, Alert"));
                 }
                 all.addAll(found);
             }
@@ -111,10 +114,12 @@ public final class RepoParser {
         all.addAll(secretFree.diagnostics());
         var frozen = freezes.match(secretFree.apps(), clusters.clusters());
         all.addAll(frozen.diagnostics());
+        Alerts.Checked told = alerts.check();
+        all.addAll(told.diagnostics());
         all.sort(null);
         return SharedObjects.check(new DesiredState(snapshot.commit(), settings, clusters.clusters(), frozen.apps(), broken, all,
                 rollouts.policies(), matched.rolloutOf(), freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(),
-                remediations.policies()), owners);
+                remediations.policies(), told.alerting()), owners);
     }
 
     /** Every folder holding a Helm chart (a Chart.yaml): its templates are no YAML until Helm renders them. */

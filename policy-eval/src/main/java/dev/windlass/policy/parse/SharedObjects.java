@@ -47,7 +47,7 @@ public final class SharedObjects {
         all.sort(null);
         return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), checked.apps(), desired.brokenFiles(), all,
                 desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies());
+                desired.failoverOf(), desired.remediationPolicies(), desired.alerting());
     }
 
     private record Checked(SortedMap<String, Application> apps, List<Diagnostic> diagnostics) {}

@@ -88,7 +88,9 @@ final class RolloutPlanner {
         String message = continuing ? prior.message() : "";
         Instant finishedAt = null;
         Set<String> startedNow = new TreeSet<>();
+        List<String> failedClusters = continuing ? prior.failedClusters() : List.of();
         if (failures > budget) {
+            failedClusters = steps.stream().filter(ClusterStep::failed).map(ClusterStep::cluster).toList();
             message = failures + " of " + steps.size() + " clusters failed (maxFailures " + policy.maxFailures() + "): "
                     + String.join(", ", steps.stream().filter(ClusterStep::failed).map(s -> s.cluster() + " " + s.state()).toList());
             boolean canRollBack = policy.onFailure() == RolloutPolicy.OnFailure.Rollback && lastGood != null;
@@ -125,7 +127,7 @@ final class RolloutPlanner {
         String previousRevision = continuing ? prior.previousRevision() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().revision();
         String previousSource = continuing ? prior.previousSource() : previous == null || previous.lastGood() == null ? "" : previous.lastGood().source();
         RolloutState next = new RolloutState(revision, continuing ? prior.source() : source, previousRevision, previousSource, policy.name(),
-                gate(policy, steps.size()), result, message, order.waves(), continuing ? prior.startedAt() : now, finishedAt, steps);
+                gate(policy, steps.size()), result, message, order.waves(), continuing ? prior.startedAt() : now, finishedAt, steps, failedClusters);
         return new RolloutDecision(next, proceed, held, rollback, startedNow);
     }
 

@@ -301,7 +301,7 @@ class FailoverPolicyParseTest {
     void failoverPolicyIsAKnownKind() {
         DesiredState s = parse("apiVersion: windlass.dev/v1alpha1\nkind: FailoverPolicie\nmetadata: {name: x}\nspec: {}\n");
         assertEquals(List.of("policies/failover.yaml:1:1: unknown kind 'FailoverPolicie' for windlass.dev/v1alpha1; known kinds: Settings, Cluster, Application, "
-                + "RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"), errors(s));
+                + "RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze, Provider, Alert"), errors(s));
         assertFalse(errors(parse(POLICY)).stream().anyMatch(e -> e.contains("not supported")));
     }
 

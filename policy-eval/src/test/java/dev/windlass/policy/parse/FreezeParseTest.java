@@ -195,7 +195,7 @@ class FreezeParseTest {
     @Test
     void unknownKindsNameFreezeAmongTheKnownOnes() {
         DesiredState s = parse("policies/x.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Freez\nmetadata: {name: x}\nspec: {}\n");
-        assertEquals(List.of("policies/x.yaml:1:1: unknown kind 'Freez' for windlass.dev/v1alpha1; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"),
+        assertEquals(List.of("policies/x.yaml:1:1: unknown kind 'Freez' for windlass.dev/v1alpha1; known kinds: Settings, Cluster, Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze, Provider, Alert"),
                 errors(s));
         assertFalse(s.hasErrors() && s.freezes().size() > 0);
     }

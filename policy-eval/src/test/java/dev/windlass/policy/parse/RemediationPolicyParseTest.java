@@ -250,7 +250,7 @@ class RemediationPolicyParseTest {
         assertFalse(errors(parse(MINIMAL)).stream().anyMatch(e -> e.contains("not supported")));
         DesiredState typo = parse("apiVersion: windlass.dev/v1alpha1\nkind: RemediationPolicie\nmetadata: {name: x}\nspec: {}\n");
         assertEquals(List.of("policies/remediation.yaml:1:1: unknown kind 'RemediationPolicie' for windlass.dev/v1alpha1; known kinds: Settings, Cluster, "
-                + "Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze"), errors(typo));
+                + "Application, RolloutPolicy, FailoverPolicy, RemediationPolicy, Freeze, Provider, Alert"), errors(typo));
         DesiredState otherGroup = parse(MINIMAL.replace("windlass.dev/v1alpha1", "example.com/v1"));
         assertTrue(errors(otherGroup).contains("policies/remediation.yaml:1:1: kind RemediationPolicy needs apiVersion: windlass.dev/v1alpha1"),
                 errors(otherGroup).toString());
