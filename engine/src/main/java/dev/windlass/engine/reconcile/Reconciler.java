@@ -517,8 +517,7 @@ public final class Reconciler {
      */
     private String outboxOf(dev.windlass.policy.alert.AlertEvent e) {
         if (scope == null) return StatusFiles.ALERTS;
-        String k = e.kind().name();
-        boolean fleetWide = k.startsWith("Rollout") || k.startsWith("Wave") || k.equals("RolledBack") || k.startsWith("Failover") || e.cluster().isEmpty();
+        boolean fleetWide = e.kind().fleetWide() || e.cluster().isEmpty();
         int shard = fleetWide ? dev.windlass.policy.shard.ShardScope.COORDINATOR : scope.assignment().ownerOf(e.cluster());
         return StatusFiles.alertsOfShard(scope.held().contains(shard) ? shard : scope.held().first());
     }

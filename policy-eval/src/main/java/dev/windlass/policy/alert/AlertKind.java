@@ -1,31 +1,41 @@
 package dev.windlass.policy.alert;
 
-/** What happened, with how much it matters unless an event says otherwise. */
+/** What happened, with how much it matters unless an event says otherwise, and who records it when there are shards. */
 public enum AlertKind {
-    RolloutStarted(Severity.info),
-    WaveStarted(Severity.info),
-    WaveCompleted(Severity.info),
-    WaveFailed(Severity.error),
-    RolloutPaused(Severity.warning),
-    RolloutFailed(Severity.error),
-    RolledBack(Severity.error),
-    RolloutCompleted(Severity.info),
-    FailoverStarted(Severity.warning),
-    FailoverCompleted(Severity.info),
-    FailoverFailed(Severity.error),
-    FailoverBlocked(Severity.error),
-    RemediationMarked(Severity.warning),
-    RemediationActed(Severity.warning),
-    RemediationOutOfRetries(Severity.error),
-    DriftCorrected(Severity.info),
-    ApplyFailed(Severity.error),
-    ClusterUnreachable(Severity.error),
-    ClusterReachable(Severity.info),
-    ApplicationInvalid(Severity.error);
+    RolloutStarted(true, Severity.info),
+    WaveStarted(true, Severity.info),
+    WaveCompleted(true, Severity.info),
+    WaveFailed(true, Severity.error),
+    RolloutPaused(true, Severity.warning),
+    RolloutFailed(true, Severity.error),
+    RolledBack(true, Severity.error),
+    RolloutCompleted(true, Severity.info),
+    FailoverStarted(true, Severity.warning),
+    FailoverCompleted(true, Severity.info),
+    FailoverFailed(true, Severity.error),
+    FailoverBlocked(true, Severity.error),
+    RemediationMarked(false, Severity.warning),
+    RemediationActed(false, Severity.warning),
+    RemediationOutOfRetries(false, Severity.error),
+    DriftCorrected(false, Severity.info),
+    ApplyFailed(false, Severity.error),
+    ClusterUnreachable(false, Severity.error),
+    ClusterReachable(false, Severity.info),
+    ApplicationInvalid(false, Severity.error);
 
+    private final boolean fleetWide;
     private final Severity severity;
 
-    AlertKind(Severity severity) { this.severity = severity; }
+    AlertKind(boolean fleetWide, Severity severity) {
+        this.fleetWide = fleetWide;
+        this.severity = severity;
+    }
 
     public Severity severity() { return severity; }
+
+    /**
+     * Whether the change it tells of is a fleet-wide decision (a rollout's or a failover's), recorded with shards by the
+     * coordinator; the others are about one cluster, recorded by the holder of its shard.
+     */
+    public boolean fleetWide() { return fleetWide; }
 }
