@@ -37,7 +37,8 @@ class ImageTarIT {
         JsonNode manifest = json.readTree(image.resolve("manifest.json").toFile()).get(0);
         JsonNode config = json.readTree(image.resolve(manifest.get("Config").asText()).toFile());
         JsonNode c = config.get("config");
-        assertEquals(List.of("/opt/java/bin/java", "-cp", "@/app/jib-classpath-file", "dev.windlass.engine.cli.Main"), strings(c.get("Entrypoint")));
+        assertEquals(List.of("/opt/java/bin/java", "--sun-misc-unsafe-memory-access=allow", "-cp", "@/app/jib-classpath-file", "dev.windlass.engine.cli.Main"),
+                strings(c.get("Entrypoint")));
         assertEquals("65532:65532", c.get("User").asText(), "a non-root numeric user");
         assertEquals("/var/lib/windlass", c.get("WorkingDir").asText());
         assertTrue(strings(c.get("Env")).contains("HOME=/var/lib/windlass"), c.get("Env").toString());
@@ -74,8 +75,11 @@ class ImageTarIT {
         // The entrypoint, with the image's paths under the unpacked root.
         String classpath = Files.readString(root.resolve("app/jib-classpath-file"), StandardCharsets.UTF_8).trim()
                 .replace("/app/", root.resolve("app") + "/");
-        String version = run(dir, root.resolve("opt/java/bin/java").toString(), "-cp", classpath, "dev.windlass.engine.cli.Main", "--version");
+        Path err = Files.createTempFile(dir, "version", ".err");
+        String version = run(dir, err, root.resolve("opt/java/bin/java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", classpath,
+                "dev.windlass.engine.cli.Main", "--version");
         assertTrue(version.startsWith("windlass "), version);
+        assertEquals("", Files.readString(err), "the engine starts without the JDK's warnings");
     }
 
     private static List<String> strings(JsonNode array) {
@@ -86,8 +90,12 @@ class ImageTarIT {
 
     /** Runs a command; its standard output, or a failure with everything it printed. */
     private static String run(Path dir, String... command) throws Exception {
+        return run(dir, Files.createTempFile(dir, "err", ".txt"), command);
+    }
+
+    /** Runs a command, its standard error into {@code err}; its standard output, or a failure with everything it printed. */
+    private static String run(Path dir, Path err, String... command) throws Exception {
         Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
         Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
         String text = Files.readString(out);
