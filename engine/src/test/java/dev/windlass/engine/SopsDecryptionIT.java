@@ -1,5 +1,6 @@
 package dev.windlass.engine;
 
+import dev.windlass.render.SopsKeyMaker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,5 +1,6 @@
 package dev.windlass.engine;
 
+import dev.windlass.render.SopsKeyMaker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.windlass.applier.cluster.ManagementCluster;

@@ -1,5 +1,6 @@
 package dev.windlass.engine;
 
+import dev.windlass.git.Signers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

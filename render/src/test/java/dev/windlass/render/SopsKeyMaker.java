@@ -14,12 +14,12 @@ import java.util.concurrent.TimeUnit;
  * {@code scripts/render-tools.sh}, and the host's gpg ({@code gpg --batch --quick-gen-key}, no passphrase, in a GnuPG
  * home of the test's own, its agent stopped by {@link #close()}).
  */
-final class SopsKeyMaker implements AutoCloseable {
+public final class SopsKeyMaker implements AutoCloseable {
     private final Path dir;
     private final RenderTools tools = RenderTools.fromEnvironment();
     private Path gnupg;
 
-    SopsKeyMaker(Path dir) {
+    public SopsKeyMaker(Path dir) {
         this.dir = dir;
         for (Path tool : List.of(tools.sops(), ageKeygen())) {
             if (!Files.isExecutable(tool)) throw new IllegalStateException(tool + " is missing: run scripts/render-tools.sh");
@@ -29,9 +29,9 @@ final class SopsKeyMaker implements AutoCloseable {
     private Path ageKeygen() { return tools.sops().resolveSibling("age-keygen"); }
 
     /** An age key made by age-keygen: its file ({@code <name>.agekey}) and its public key. */
-    record AgeKey(Path file, String recipient) {}
+    public record AgeKey(Path file, String recipient) {}
 
-    AgeKey age(String name) throws Exception {
+    public AgeKey age(String name) throws Exception {
         Path file = dir.resolve(name + ".agekey");
         run(Map.of(), null, ageKeygen().toString(), "-o", file.toString());
         String recipient = run(Map.of(), null, ageKeygen().toString(), "-y", file.toString()).strip();
@@ -39,9 +39,9 @@ final class SopsKeyMaker implements AutoCloseable {
     }
 
     /** An OpenPGP key made by gpg: its fingerprint, and its secret key exported armored as {@code <name>.asc}. */
-    record PgpKey(Path file, String fingerprint) {}
+    public record PgpKey(Path file, String fingerprint) {}
 
-    PgpKey pgp(String name) throws Exception {
+    public PgpKey pgp(String name) throws Exception {
         if (gnupg == null) {
             gnupg = Files.createDirectories(dir.resolve("gnupg"));
             Files.setPosixFilePermissions(gnupg, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
@@ -61,7 +61,7 @@ final class SopsKeyMaker implements AutoCloseable {
      * {@code plain} encrypted by sops for {@code recipients} (age1... or OpenPGP fingerprints), with
      * {@code --encrypted-regex '^(data|stringData)$'} as Flux's guide says for Secrets.
      */
-    String encrypt(String plain, String format, String... recipients) throws Exception {
+    public String encrypt(String plain, String format, String... recipients) throws Exception {
         List<String> command = new ArrayList<>(List.of(tools.sops().toString(), "--disable-version-check", "encrypt", "--input-type", format,
                 "--output-type", format, "--filename-override", "secret." + format));
         if (format.equals("yaml") || format.equals("json")) command.addAll(List.of("--encrypted-regex", "^(data|stringData)$"));

@@ -3,7 +3,7 @@ package dev.windlass.engine.install;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.windlass.engine.Signers;
+import dev.windlass.git.Signers;
 import dev.windlass.kubetest.Await;
 import dev.windlass.kubetest.KubeApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;

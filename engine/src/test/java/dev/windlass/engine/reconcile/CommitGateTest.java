@@ -3,7 +3,7 @@ package dev.windlass.engine.reconcile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.windlass.engine.Signers;
+import dev.windlass.git.Signers;
 import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.TrustedKeys;
