@@ -5,6 +5,8 @@ import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.engine.cli.Main;
 import dev.windlass.engine.reconcile.Engine;
 import dev.windlass.engine.reconcile.PassReport;
+import dev.windlass.engine.render.AppDecryption;
+import dev.windlass.render.RenderTools;
 import dev.windlass.engine.status.StatusTable;
 import dev.windlass.git.BranchChange;
 import dev.windlass.git.ConfigWriter;
@@ -329,6 +331,8 @@ public final class Demo {
                 statusCommit(origin, "applied reviewed plan");
                 liveRedis(sandbox, "now");
 
+                secretScene(engine, dev, sandbox, origin);
+
                 scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection; "
                         + "stream runs on eu-2; cache runs 3 redis replicas.");
                 out.print(StatusTable.render(engine.reconciler().state(), null));
@@ -377,6 +381,39 @@ public final class Demo {
             return cluster + ": shop " + shop.getSpec().getTemplate().getSpec().getContainers().get(0).getImage() + " x" + shop.getSpec().getReplicas()
                     + " CURRENCY=" + currency + "; greeter \"" + (greeting == null ? "?" : greeting.getData().get("GREETING")) + "\"";
         }
+    }
+
+    /** Scene 12: a Secret kept encrypted in Git, decrypted by the engine with a key Git never sees. */
+    private void secretScene(Engine engine, Mirror dev, Sandbox sandbox, Path origin) throws Exception {
+        scene("12. A Secret kept encrypted in Git",
+                "api's database password is encrypted with sops for an age key (age-keygen). Git holds the ciphertext; the key is "
+                + "given to the engine alone (windlass run --decryption-keys DIR), which decrypts it in memory just before applying.");
+        RenderTools tools = RenderTools.fromEnvironment();
+        String unavailable = EncryptedSecret.unavailable(tools);
+        if (unavailable != null) {
+            out.println("  (skipped: " + unavailable + ")");
+            return;
+        }
+        EncryptedSecret secret = EncryptedSecret.make(dir.resolve("keys"), tools);
+        out.println("  $ age-keygen -o " + secret.keys().resolve("demo.agekey") + "      (public key " + secret.recipient() + ")");
+        engine.reconciler().useDecryptionKeys(AppDecryption.keysFrom(secret.keys()));
+        String encrypted = secret.encrypted();
+        out.println("  $ sops --encrypt --age " + secret.recipient().substring(0, 12) + "… --encrypted-regex '^(data|stringData)$' "
+                + "db-secret.yaml    (in Git, the value reads:)");
+        encrypted.lines().filter(l -> l.strip().startsWith("password:")).findFirst()
+                .ifPresent(l -> out.println("    " + l.strip().substring(0, Math.min(l.strip().length(), 48)) + "…"));
+        push(dev, "api: the database password, encrypted for the engine's key", c -> c.write(EncryptedSecret.PATH, encrypted));
+        settle(engine);
+        for (String cluster : java.util.List.of("eu-1", "eu-2", "us-1")) {
+            try (KubernetesClient c = sandbox.cluster(cluster).newClient()) {
+                var s = c.secrets().inNamespace("api").withName("api-db").get();
+                out.println("  " + cluster + ": Secret api/api-db " + (s == null ? "not there"
+                        : (secret.holds(s) ? "holds the decrypted password" : "holds another value")
+                        + " (not shown); marker " + s.getMetadata().getAnnotations().get(AppDecryption.MARKER_ANNOTATION)));
+            }
+        }
+        int[] seen = secret.inStatusBranch(origin, "windlass/status");
+        out.println("  the status branch: " + seen[0] + " commits read, " + seen[1] + " holding the password (plain or base64)");
     }
 
     private static PassReport pass(Engine engine) throws IOException {
