@@ -332,6 +332,7 @@ public final class Demo {
                 liveRedis(sandbox, "now");
 
                 secretScene(engine, dev, sandbox, origin);
+                signedScene(engine, dev, sandbox, origin);
 
                 scene("Where things stand", "web runs 1.5.1 everywhere but the canary, which holds the failed 1.6.0 for inspection; "
                         + "stream runs on eu-2; cache runs 3 redis replicas.");
@@ -414,6 +415,54 @@ public final class Demo {
         }
         int[] seen = secret.inStatusBranch(origin, "windlass/status");
         out.println("  the status branch: " + seen[0] + " commits read, " + seen[1] + " holding the password (plain or base64)");
+    }
+
+    /** Scene 13: the engine applies only commits signed by a key it trusts; an unsigned push is refused, and said so. */
+    private void signedScene(Engine engine, Mirror developer, Sandbox sandbox, Path origin) throws Exception {
+        scene("13. Only signed commits are applied",
+                "The platform team trusts one SSH key (ssh-keygen); its allowed_signers file is given to the engine, never to the repo "
+                + "(windlass run --trusted-keys DIR --verify-commits Tip). A commit signed with it is applied; an unsigned one pushed "
+                + "after it is not, and the status says why.");
+        String unavailable = SignedCommits.unavailable();
+        if (unavailable != null) {
+            out.println("  (skipped: " + unavailable + ")");
+            return;
+        }
+        // The refusal is told below, in the story's words; the engine's own warning would say it twice.
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.windlass.engine.reconcile.CommitGate"))
+                .setLevel(ch.qos.logback.classic.Level.ERROR);
+        SignedCommits team = SignedCommits.make(dir.resolve("signing"), "platform@example.com", origin);
+        engine.verifyCommits(dev.windlass.git.TrustedKeys.load(team.trusted()), dev.windlass.policy.model.VerifySettings.Mode.Tip);
+        out.println("  $ ssh-keygen -t ed25519 -f " + team.key() + "   (listed in " + team.trusted().resolve("allowed_signers") + ")");
+        String signed = team.commitAndPush(API_MANIFEST, "LOG_LEVEL: debug", "LOG_LEVEL: warn", "api: log warnings only");
+        out.println("  $ git commit -S -am 'api: log warnings only' && git push      (" + signed.substring(0, 7) + ", signed by the platform key)");
+        settle(engine);
+        out.println("  eu-1: api-config " + logLevel(sandbox, "eu-1"));
+        String api = read(examples.resolve(API_MANIFEST));
+        push(developer, "api: trace logs", c -> c.write(API_MANIFEST, api.replace("LOG_LEVEL: info", "LOG_LEVEL: trace")));
+        out.println("  $ git commit -am 'api: trace logs' && git push      (not signed)");
+        pass(engine);
+        var verification = engine.reconciler().verification();
+        out.println("  " + (verification == null ? "no signature check in force" : verification.text()));
+        out.println("  eu-1: api-config " + logLevel(sandbox, "eu-1") + "   (still the signed revision's)");
+        try (Git git = Git.open(origin.toFile())) {
+            for (RevCommit c : git.log().add(git.getRepository().resolve("refs/heads/windlass/status")).setMaxCount(5).call()) {
+                String said = c.getFullMessage().lines().filter(l -> l.startsWith("Not applied: ")).findFirst().orElse(null);
+                if (said == null) continue;
+                out.println("  $ git log -1 --grep 'Not applied' windlass/status\n  " + c.abbreviate(7).name() + " " + c.getShortMessage()
+                        + "\n      " + said);
+                break;
+            }
+        }
+    }
+
+    private static final String API_MANIFEST = "apps/api/manifests/api.yaml";
+
+    private static String logLevel(Sandbox sandbox, String cluster) {
+        try (KubernetesClient c = sandbox.cluster(cluster).newClient()) {
+            var cm = c.configMaps().inNamespace("api").withName("api-config").get();
+            return "LOG_LEVEL=" + (cm == null || cm.getData() == null ? "?" : cm.getData().get("LOG_LEVEL"));
+        }
     }
 
     private static PassReport pass(Engine engine) throws IOException {
