@@ -86,6 +86,8 @@ public final class Reconciler {
     private EngineState state;
     /** Checks the signatures of new tips of the config branch; null: every tip is applied as it is. */
     private volatile CommitGate gate;
+    /** The last refusal logged when nothing has passed the signature check: said once, not on every pass. */
+    private String lastNothingVerified;
     /** What this pass records of the signature check (status/verification.yaml); null when none is in force. */
     private dev.windlass.policy.source.Verification verification;
     /** Who is told of what the engine does; null: nobody (no alerts). */
@@ -218,7 +220,7 @@ public final class Reconciler {
                 verification = decision.verification();
                 if (decision.apply() == null) {
                     recordVerificationOnly(verification, tip);
-                    throw new IOException("nothing is applied: " + verification.text());
+                    throw new NothingVerified("nothing is applied: " + verification.text());
                 }
                 if (!decision.apply().equals(tip)) {
                     parsed = null;
@@ -231,6 +233,10 @@ public final class Reconciler {
             return report;
         } catch (PassAbandoned e) {
             throw e;  // a replica that lost its lease mid-pass: not a failure, its caller says so
+        } catch (NothingVerified e) {
+            if (!e.getMessage().equals(lastNothingVerified)) log.warn("pass failed: {}", e.getMessage());
+            lastNothingVerified = e.getMessage();
+            throw e;
         } catch (IOException | RuntimeException e) {
             log.error("pass failed: {}", e.getMessage(), e);
             throw e;
