@@ -134,6 +134,65 @@ class VerifiedRunIT {
         }
     }
 
+    /**
+     * The engine is killed (SIGKILL) right as it applies a newly verified commit, before or after it records it; the tip then
+     * moves to an unsigned commit. The restarted engine applies nothing of the unsigned commit: what the cluster holds is
+     * only ever a verified revision's, and the status says which commit it refused.
+     */
+    @Test void aKillDashNineAsAVerifiedCommitIsAppliedLeavesNothingUnverifiedAppliedAfterTheRestart() throws Exception {
+        assertTrue(Files.isRegularFile(JAR), "the engine's jar is built in the package phase: " + JAR);
+        try (KubeApiServer cluster = KubeApiServer.start(); KubernetesClient admin = cluster.newClient();
+             Signers s = new Signers(dir.resolve("signers"))) {
+            Path kubeconfigs = Files.createDirectories(dir.resolve("kubeconfigs"));
+            Path kubeconfig = cluster.kubeconfig(kubeconfigs.resolve("lab.kubeconfig"));
+            Path alice = s.sshKey("alice");
+            s.trustSsh(alice, "alice@example.com");
+            s.commit("hello v1, signed", new Signers.Ssh(alice), Map.of(
+                    "clusters/lab.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: lab}\nspec:\n"
+                            + "  connection: {kubeconfig: {path: \"" + kubeconfig + "\"}}\n",
+                    "apps/hello/app.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: hello}\n"
+                            + "spec: {namespace: hello, placement: {clusterNames: [lab]}}\n",
+                    "apps/hello/manifests/greeting.yaml", manifests("v1")));
+            Process first = engine(s, kubeconfigs, dir.resolve("first.log"));
+            try {
+                Await.until(Duration.ofSeconds(90), "the engine process to apply v1", () -> first.isAlive() ? version(admin) : "exited",
+                        v -> "v1".equals(v) || "exited".equals(v));
+                s.commit("hello v2, signed", new Signers.Ssh(alice), Map.of("apps/hello/manifests/greeting.yaml", manifests("v2")));
+                // Killed the moment v2 reaches the cluster: its status commit may or may not be written.
+                Await.until(Duration.ofSeconds(60), "the engine process to apply v2", () -> first.isAlive() ? version(admin) : "exited",
+                        v -> "v2".equals(v) || "exited".equals(v));
+            } finally {
+                first.destroyForcibly();
+                first.waitFor();
+            }
+            assertEquals("v2", version(admin), Files.readString(dir.resolve("first.log")));
+            String unsigned = s.commit("hello v3, unsigned", Signers.UNSIGNED, Map.of("apps/hello/manifests/greeting.yaml", manifests("v3")));
+
+            Process second = engine(s, kubeconfigs, dir.resolve("second.log"));
+            try {
+                String refused = Await.until(Duration.ofSeconds(90), "the restarted engine to refuse the unsigned tip",
+                        () -> second.isAlive() ? status(s) : "exited", text -> text.contains("commit: " + unsigned) || "exited".equals(text));
+                assertTrue(refused.contains("outcome: UNSIGNED"), refused + "\n" + Files.readString(dir.resolve("second.log")));
+                // Several passes later, the cluster still holds a verified revision's value, never the unsigned one's.
+                for (int i = 0; i < 5; i++) {
+                    Thread.sleep(1_000);
+                    assertTrue(java.util.Set.of("v1", "v2").contains(version(admin)), "after the restart the cluster holds " + version(admin));
+                }
+            } finally {
+                second.destroy();
+                second.waitFor();
+            }
+        }
+    }
+
+    private Process engine(Signers s, Path kubeconfigs, Path log) throws java.io.IOException {
+        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString(),
+                "run", "--repo", s.work.resolve(".git").toString(), "--interval", "1s", "--workdir", dir.resolve("mirror").toString(),
+                "--listen", "127.0.0.1:0", "--kubeconfig-dir", kubeconfigs.toString(),
+                "--trusted-keys", s.trusted.toString(), "--verify-commits", "Tip")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
     private static String status(Signers s) {
         try {
             return s.git("show", "windlass/status:status/verification.yaml");
