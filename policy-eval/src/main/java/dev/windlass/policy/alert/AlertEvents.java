@@ -1,6 +1,7 @@
 package dev.windlass.policy.alert;
 
 import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.remediation.Remediations;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.ClusterStep;
@@ -120,6 +121,11 @@ public final class AlertEvents {
         } else if (prev == null && next.reachability() == Reachability.Unreachable) {
             b.add(AlertKind.ClusterUnreachable, "", next.name(), "", 0, next.reachability().name(), next.message());
         }
+        Condition blocked = condition(next, Remediations.BLOCKED);
+        Condition was = prev == null ? null : condition(prev, Remediations.BLOCKED);
+        if (blocked != null && blocked.holds() && (was == null || !was.holds() || !Objects.equals(was.reason(), blocked.reason()))) {
+            b.add(AlertKind.RemediationBlocked, "", next.name(), "", 0, blocked.reason(), blocked.message());
+        }
         List<RemediationRecord> then = prev == null ? List.of() : prev.remediationRecords();
         for (RemediationRecord r : next.remediationRecords()) {
             RemediationRecord p = then.stream().filter(x -> x.policy().equals(r.policy()) && x.target().equals(r.target())).findFirst().orElse(null);
@@ -133,6 +139,10 @@ public final class AlertEvents {
                 default -> { }
             }
         }
+    }
+
+    private static Condition condition(ClusterStatus c, String type) {
+        return c.conditions().stream().filter(x -> x.type().equals(type)).findFirst().orElse(null);
     }
 
     private static List<ClusterStep> inWave(RolloutState r, int wave) {

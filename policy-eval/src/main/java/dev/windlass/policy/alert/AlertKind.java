@@ -17,6 +17,7 @@ public enum AlertKind {
     RemediationMarked(false, Severity.warning),
     RemediationActed(false, Severity.warning),
     RemediationOutOfRetries(false, Severity.error),
+    RemediationBlocked(false, Severity.warning),
     DriftCorrected(false, Severity.info),
     ApplyFailed(false, Severity.error),
     ClusterUnreachable(false, Severity.error),

@@ -90,6 +90,20 @@ class AlertEventsTest {
         assertEquals(List.of(), AlertEvents.between(after, after, "c2", T0.plusSeconds(5)));
     }
 
+    @Test
+    void aRemediationBlockedByItsQuorumIsToldOnceWithItsReason() {
+        ClusterStatus free = cluster(Reachability.Reachable, "");
+        ClusterStatus blocked = free.withConditions(List.of(new Condition("RemediationBlocked", Condition.Status.True, "Quorum",
+                "control-plane: acting would leave 1 of 3 members healthy; quorum needs 2", T0)));
+        List<AlertEvent> events = AlertEvents.between(EngineState.of("c2", Map.of(), Map.of("eu-1", free)),
+                EngineState.of("c2", Map.of(), Map.of("eu-1", blocked)), "c2", T0);
+        assertEquals(List.of(AlertKind.RemediationBlocked), kinds(events));
+        assertEquals("Quorum", events.get(0).reason());
+        assertEquals("eu-1", events.get(0).cluster());
+        EngineState still = EngineState.of("c2", Map.of(), Map.of("eu-1", blocked));
+        assertEquals(List.of(), AlertEvents.between(still, still, "c2", T0.plusSeconds(30)), "the same block on the next pass is no news");
+    }
+
     static ClusterStatus cluster(Reachability r, String message) {
         return new ClusterStatus("eu-1", "clusters/eu-1.yaml", r, message, "ServerSide", 1, 1, List.of());
     }
