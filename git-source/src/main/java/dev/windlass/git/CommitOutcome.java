@@ -5,6 +5,14 @@ import java.util.Optional;
 /** How a write to a branch ended. Losing races and unreachable remotes are outcomes, not exceptions. */
 public sealed interface CommitOutcome {
 
+    /** Whether the branch holds what was written: pushed now, or already there. */
+    default boolean landed() {
+        return switch (this) {
+            case Committed _, Unchanged _ -> true;
+            case Failed _, Conflict _, Fenced _ -> false;
+        };
+    }
+
     /** The remote branch now points at {@code commit}; {@code attempts} counts pushes, 1 when no race was lost. */
     record Committed(String commit, int attempts) implements CommitOutcome {}
 

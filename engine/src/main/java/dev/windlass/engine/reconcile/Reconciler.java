@@ -473,7 +473,7 @@ public final class Reconciler {
             return new CommitOutcome.Unchanged(java.util.Optional.empty());
         }
         CommitOutcome outcome = status.write(change);
-        if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
+        if (outcome.landed()) {
             recorded = new TreeMap<>(recorded);
             change.deletes().forEach(recorded::remove);
             recorded.putAll(change.writes());
@@ -503,7 +503,7 @@ public final class Reconciler {
                 author, authorEmail).write(StatusFiles.VERIFICATION, file).basedOn(recorded);
         CommitOutcome outcome = status.write(change);
         abandonIfFenced(outcome);
-        if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
+        if (outcome.landed()) {
             recorded = new TreeMap<>(recorded);
             recorded.put(StatusFiles.VERIFICATION, file);
         }
@@ -566,7 +566,7 @@ public final class Reconciler {
         }
         change = change.basedOn(recorded);
         CommitOutcome outcome = status.write(change);
-        if (outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged) {
+        if (outcome.landed()) {
             recorded = new TreeMap<>(recorded);
             recorded.putAll(change.writes());
             outboxes = proposed;

@@ -146,7 +146,7 @@ public final class ReviewPass {
                 .basedOn(read);
         CommitOutcome outcome = status.write(change);
         // Not recorded, it is planned again on the next pass: a conflict means another writer recorded this review meanwhile.
-        if (!(outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged)) {
+        if (!outcome.landed()) {
             log.warn("the plan for {} was not recorded: {}", r.title(), outcome);
         }
         return r;
@@ -159,7 +159,7 @@ public final class ReviewPass {
                 .delete(ReviewRecord.recordPath(gone.ref()))
                 .basedOn(read);
         CommitOutcome outcome = status.write(change);
-        if (!(outcome instanceof CommitOutcome.Committed || outcome instanceof CommitOutcome.Unchanged)) {
+        if (!outcome.landed()) {
             log.warn("the review of {} was not closed, tried again on the next pass: {}", gone.title(), outcome);
         }
     }
