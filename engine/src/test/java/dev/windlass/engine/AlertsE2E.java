@@ -189,7 +189,8 @@ class AlertsE2E {
             // Engine C, after a second restart, sends nothing again.
             Engine c = engine(fleet, "engine-c", true);
             for (int i = 0; i < 3; i++) pass(fleet, c, Duration.ofSeconds(10));
-            Thread.sleep(1500);
+            // Nothing pending: nothing of engine C's is in flight to the receiver when it is counted.
+            await("engine C has nothing pending", () -> c.reconciler().deliveries().stream().noneMatch(d -> d.state() == Delivery.State.Pending));
             c.close();
 
             assertEquals(List.of("WaveStarted 1", "WaveStarted 2", "WaveFailed 2", "RolledBack"), events(receiver));

@@ -119,12 +119,12 @@ class ShardedAlertsIT {
                 pass(engineA);
             }
             Await.until(Duration.ofSeconds(20), "the webhook has every event", () -> receiver.accepted.size(), n -> n >= 6);
-            Thread.sleep(1500);
+            // Two more rounds of passes record what was delivered; nothing is left to send, so nothing more can arrive.
             for (int i = 0; i < 2; i++) {
                 pass(engineB);
                 pass(engineA);
             }
-            Thread.sleep(1000);
+            Await.until(Duration.ofSeconds(20), "both replicas to have nothing pending", () -> pending(engineA) + pending(engineB), n -> n == 0);
 
             List<String> got = receiver.accepted.stream().map(ShardedAlertsIT::describe).toList();
             assertEquals(6, got.size(), got.toString());
@@ -161,4 +161,8 @@ class ShardedAlertsIT {
     }
 
     static LeaseSettings settings(String identity) { return ShardedEnginesIT.settings(identity); }
+
+    private static long pending(Engine engine) {
+        return engine.reconciler().deliveries().stream().filter(d -> d.state() == dev.windlass.engine.alerts.Delivery.State.Pending).count();
+    }
 }
