@@ -48,6 +48,7 @@ final class ReplicaPresence {
     private final LongSupplier nanos;
     private final Map<String, Seen> seen = new HashMap<>();  // guarded by this, by Lease name
     private boolean sawItself;                               // guarded by this
+    private long sawItselfAt;                                // guarded by this: when it first did (nanos)
 
     ReplicaPresence(KubernetesClient client, LeaseSettings settings, SortedSet<Integer> preferred, LongSupplier nanos) {
         this.client = client;
@@ -126,7 +127,10 @@ final class ReplicaPresence {
         }
         seen.clear();
         seen.putAll(next);
-        if (next.values().stream().anyMatch(x -> x.identity().equals(settings.identity()))) sawItself = true;
+        if (!sawItself && next.values().stream().anyMatch(x -> x.identity().equals(settings.identity()))) {
+            sawItself = true;
+            sawItselfAt = now;
+        }
     }
 
     private void forget(String name, String identity) {
@@ -161,6 +165,9 @@ final class ReplicaPresence {
      * its presence is in what it read, so it knows whom the shards spread over.
      */
     synchronized boolean sawItself() { return sawItself; }
+
+    /** How long since this replica first read its own presence back; zero before it has. */
+    synchronized Duration upFor() { return sawItself ? Duration.ofNanos(nanos.getAsLong() - sawItselfAt) : Duration.ZERO; }
 
     /** Every replica up, this one included, settled once up for {@code settle}. */
     synchronized SortedMap<String, ShardSpread.Replica> up(Duration settle) {

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Spreading.</b> Each ready replica also keeps a presence Lease ({@link ReplicaPresence}), so every replica knows
  * which others are up. A free shard is taken only by a replica that holds less than its share ({@link ShardSpread}, which
- * decides), and, between two passes, a replica that holds more than its share gives the extra up once another replica
+ * decides), and, by a replica up for less than the settle time, only if it prefers that shard or prefers none, and, between two passes, a replica that holds more than its share gives the extra up once another replica
  * has been up for a settle time (half a lease duration); the one holding fewer takes it. A shard left free for a lease
  * duration is taken by whoever comes first: spreading never leaves a shard without a holder.
  */
@@ -159,7 +159,7 @@ public final class ShardLeases implements Shards, AutoCloseable {
     private synchronized boolean mayTake(int shard, Duration freeFor) {
         Optional<HoldBack> holdBack = !presence.sawItself() && freeFor.compareTo(settings.leaseDuration()) < 0
                 ? Optional.of(HoldBack.NOT_READY)  // whom the shards spread over is not known yet: that comes first
-                : spread(false).holdBack(shard, freeFor, settings.leaseDuration());
+                : spread(false).holdBack(shard, freeFor, settings.leaseDuration(), presence.upFor().compareTo(settleTime()) < 0);
         if (!holdBack.equals(lastSaid.put(shard, holdBack))) {
             if (holdBack.isPresent()) log.info("{}: shard {} is free; {} holds back ({})", settings.describe(), shard, settings.identity(), holdBack.get());
             else log.info("{}: shard {} is free; {} takes it", settings.describe(), shard, settings.identity());

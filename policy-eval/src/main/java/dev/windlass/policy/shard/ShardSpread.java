@@ -17,7 +17,8 @@ import java.util.TreeSet;
  * now, and which of its own it gives up at a pass boundary so that every replica holds about {@code shards / replicas}.
  *
  * <p><b>Taking.</b> A replica takes a free shard (no holder, or one whose Lease expired) unless it already holds its
- * share, {@code ceil(shards / replicas up)}; or another replica that is up prefers that shard (its StatefulSet ordinal or
+ * share, {@code ceil(shards / replicas up)}; or it has preferred shards, this is not one, and it has been up for less
+ * than the settle time (the replica that prefers it may be starting too); or another replica that is up prefers that shard (its StatefulSet ordinal or
  * {@code --preferred-shards}) and holds less than its share; or another replica up holds less than
  * {@code floor(shards / replicas up)}. A shard left free for longer than the grace is taken by whoever comes first:
  * spreading never leaves a shard without a holder.
@@ -54,6 +55,12 @@ public record ShardSpread(int shards, String me, SortedMap<Integer, String> hold
         NOT_READY,
         /** It holds its share already. */
         AT_SHARE,
+        /**
+         * It has been up for less than the settle time and prefers other shards: this one waits, in case the replica that
+         * prefers it is starting too and has not shown itself yet. Without it, two replicas started together could each
+         * take the other's preferred shard and hold it for good, each at its share.
+         */
+        SETTLING,
         /** Another replica up prefers the shard and holds less than its share: the shard waits for it. */
         PREFERRED_BY_ANOTHER,
         /** Another replica up holds less than the smaller share: the shard waits for it. */
@@ -92,13 +99,16 @@ public record ShardSpread(int shards, String me, SortedMap<Integer, String> hold
      *
      * @param freeFor how long the shard has been free in this replica's reading
      * @param grace   how long a free shard waits for the replica it is meant for before anyone takes it
+     * @param settling whether this replica has been up for less than the settle time
      */
-    public Optional<HoldBack> holdBack(int shard, Duration freeFor, Duration grace) {
+    public Optional<HoldBack> holdBack(int shard, Duration freeFor, Duration grace, boolean settling) {
         if (freeFor.compareTo(grace) >= 0) return Optional.empty();
         int count = replicas.size();
         int mine = held(me);
         if (mine >= ceiling(count)) return Optional.of(HoldBack.AT_SHARE);
-        boolean iPrefer = replicas.get(me).preferred().contains(shard);
+        SortedSet<Integer> myPreferred = replicas.get(me).preferred();
+        boolean iPrefer = myPreferred.contains(shard);
+        if (settling && !iPrefer && !myPreferred.isEmpty()) return Optional.of(HoldBack.SETTLING);
         for (Map.Entry<String, Replica> r : replicas.entrySet()) {
             if (r.getKey().equals(me)) continue;
             if (!iPrefer && r.getValue().preferred().contains(shard) && held(r.getKey()) < ceiling(count)) {

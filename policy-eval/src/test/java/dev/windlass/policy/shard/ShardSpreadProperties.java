@@ -57,7 +57,7 @@ class ShardSpreadProperties {
                 Collections.shuffle(turns, random);
                 for (String r : turns) {
                     Duration freeFor = Duration.ofSeconds(freeRounds[s]);
-                    if (new ShardSpread(shards, r, holders, up).holdBack(s, freeFor, GRACE).isEmpty()) {
+                    if (new ShardSpread(shards, r, holders, up).holdBack(s, freeFor, GRACE, false).isEmpty()) {
                         holders.put(s, r);
                         break;
                     }
