@@ -22,13 +22,13 @@ final class Holds {
     Holds(FleetView view) {
         this.view = view;
         this.suspensions = Suspensions.at(view.desired(), view.state(), view.at());
-        for (HeldAction h : view.plan().held()) planHolds.putIfAbsent(new TargetKey(h.action().app(), h.action().cluster()), h.heldBy());
+        for (HeldAction h : view.plan().held()) planHolds.putIfAbsent(new TargetKey(h.action().app(), h.action().cluster()), h.reason().text());
     }
 
     Hold of(String app, String cluster) {
         Application a = view.desired().apps().get(app);
-        String suspended = suspensions.heldBy(app, a == null ? Map.of() : a.labels(), cluster);
-        if (suspended != null) return new Hold(suspended, true);
+        dev.windlass.policy.suspension.Hold suspended = suspensions.hold(app, a == null ? Map.of() : a.labels(), cluster);
+        if (suspended != null) return new Hold(suspended.text(), true);
         String held = planHolds.get(new TargetKey(app, cluster));
         return held == null ? null : new Hold(held, false);
     }

@@ -252,7 +252,7 @@ abstract class FailoverContract {
             assertNotNull(ingest(fleet, "eu-2", "stream"));
             assertNotNull(ingest(fleet, "eu-1", "stream"), "Gracefully: the old copy stays while eu-2 is not healthy yet");
             assertTrue(moved.plan().held().stream().anyMatch(h -> h.action().cluster().equals("eu-1")
-                    && h.heldBy().contains("removed once eu-2 is healthy")), moved.plan().held().toString());
+                    && h.reason().text().contains("removed once eu-2 is healthy")), moved.plan().held().toString());
             assertEquals(0, fleet.backend.deletes("eu-1", "deployments"));
 
             until(fleet, FailoverContract::failedOver, "healthy on eu-2");

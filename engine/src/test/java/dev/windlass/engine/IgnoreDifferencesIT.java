@@ -75,7 +75,7 @@ class IgnoreDifferencesIT {
             // The pass that saw the autoscaler's count tried to take it back, and the server refused: it waits its turn.
             PassReport waiting = fleet.pass();
             assertTrue(waiting.plan().held().stream().anyMatch(h -> h.action().fields().contains("spec.replicas")
-                    && h.heldBy().startsWith("backing off: the same writes failed 1 time (refused by the cluster); next try at ")),
+                    && h.reason().text().startsWith("backing off: the same writes failed 1 time (refused by the cluster); next try at ")),
                     "the refused write waits its turn:\n" + waiting.plan());
             PassReport r = fleet.passAfter(Duration.ofSeconds(10));
             assertTrue(r.plan().actions().stream().anyMatch(a -> a.fields().contains("spec.replicas")), "drift on spec.replicas:\n" + r.plan());

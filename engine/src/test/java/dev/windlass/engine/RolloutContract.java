@@ -93,7 +93,7 @@ abstract class RolloutContract {
             fleet.push("web 1.5.0", c -> c.write(DEPLOYMENT, web("1.5.0")));
             PassReport first = fleet.pass();
             assertEquals(List.of("eu-1"), first.plan().stages().get(0).clusters(), "the canary goes first:\n" + first.plan());
-            assertTrue(first.plan().held().stream().allMatch(h -> h.heldBy().startsWith("rollout prod-waves: waits for wave 1")), first.plan().held().toString());
+            assertTrue(first.plan().held().stream().allMatch(h -> h.reason().text().startsWith("rollout prod-waves: waits for wave 1")), first.plan().held().toString());
             assertEquals("1.5.0", image(fleet, "eu-1"));
             assertEquals("1.4.2", image(fleet, "eu-2"));
             List<RevCommit> log = fleet.statusLog();
@@ -139,7 +139,7 @@ abstract class RolloutContract {
             PassReport again = fleet.pass();
             assertFalse(again.plan().actions().stream().anyMatch(a -> a.app().equals("web") && a.cluster().equals("us-1")));
             assertTrue(again.plan().held().stream().anyMatch(h -> h.action().cluster().equals("us-1")
-                    && h.heldBy().contains("is invalid: its rollout failed")), again.plan().held().toString());
+                    && h.reason().text().contains("is invalid: its rollout failed")), again.plan().held().toString());
 
             fleet.backend.noRoomForNewPods("eu-2", false);
             fleet.push("web 1.5.1", c -> c.write(DEPLOYMENT, web("1.5.1")));

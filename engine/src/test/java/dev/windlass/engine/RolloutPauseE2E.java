@@ -50,7 +50,7 @@ class RolloutPauseE2E {
             assertEquals(ClusterStep.State.Pending, paused.step("eu-2").state(), "no new step starts");
             assertEquals("1.4.2", RolloutContract.image(fleet, "eu-2"));
             PassReport held = fleet.pass();
-            assertTrue(held.plan().held().stream().anyMatch(h -> h.heldBy().equals("rollout paused: canary latency (Alice)")), held.plan().held().toString());
+            assertTrue(held.plan().held().stream().anyMatch(h -> h.reason().text().equals("rollout paused: canary latency (Alice)")), held.plan().held().toString());
             assertEquals(paused.revision(), RolloutContract.web(fleet).rollout().revision(), "pausing does not change the revision");
 
             cli("rollout", "resume", "web", "--author", "Bob <bob@example.com>", "--repo", fleet.origin.toString(), "--workdir", workdir);

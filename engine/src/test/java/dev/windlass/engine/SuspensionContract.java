@@ -84,7 +84,7 @@ abstract class SuspensionContract {
             assertEquals(0, writes(fleet), "no apply, no drift correction");
             assertEquals("1.4.2", RolloutContract.image(fleet, "eu-1"));
             assertEquals(7, replicas(fleet, "eu-1"), "the hand edit stays while suspended");
-            assertTrue(held.plan().held().stream().allMatch(h -> !h.action().app().equals("web") || h.heldBy().startsWith("Application/web suspended")),
+            assertTrue(held.plan().held().stream().allMatch(h -> !h.action().app().equals("web") || h.reason().text().startsWith("Application/web suspended")),
                     held.plan().held().toString());
             assertTrue(held.plan().held().stream().anyMatch(h -> h.action().app().equals("web")), "the plan still shows what is held");
 
@@ -151,7 +151,7 @@ abstract class SuspensionContract {
                 if (now.isAfter(Instant.parse("2026-11-22T10:00:00Z")) && now.isBefore(Instant.parse("2026-11-22T10:30:00Z"))) {
                     assertEquals(ClusterStep.State.Progressing, eu1.state(), "frozen at " + now + ": no success, and no timeout at 10:15");
                     assertTrue(r.plan().held().stream().anyMatch(h -> h.action().cluster().equals("eu-2")
-                            && h.heldBy().startsWith("Freeze/maintenance until 2026-11-22T10:30Z")), r.plan().held().toString());
+                            && h.reason().text().startsWith("Freeze/maintenance until 2026-11-22T10:30Z")), r.plan().held().toString());
                 }
                 if (eu2Started == null && RolloutContract.image(fleet, "eu-2").equals("1.5.0")) eu2Started = now;
             }
@@ -174,7 +174,7 @@ abstract class SuspensionContract {
             fleet.push("web 1.5.0", c -> c.write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             PassReport frozen = fleet.pass();
             assertEquals("1.4.2", RolloutContract.image(fleet, "eu-1"));
-            assertTrue(frozen.plan().held().stream().allMatch(h -> h.heldBy().equals(
+            assertTrue(frozen.plan().held().stream().allMatch(h -> h.reason().text().equals(
                     "Freeze/black-friday until the Freeze is removed: no changes during the sale")), frozen.plan().held().toString());
             fleet.push("the sale is over", c -> c.delete("policies/freeze.yaml"));
             fleet.pass();
@@ -193,7 +193,7 @@ abstract class SuspensionContract {
                     .write(RolloutContract.DEPLOYMENT, RolloutContract.web("1.5.0")));
             PassReport r = fleet.pass();
             assertEquals("1.4.2", RolloutContract.image(fleet, "eu-1"), "the freeze did not vanish with its file");
-            assertTrue(r.plan().held().stream().allMatch(h -> h.heldBy().equals(
+            assertTrue(r.plan().held().stream().allMatch(h -> h.reason().text().equals(
                     "policies/freeze.yaml held a Freeze or RolloutPolicy and cannot be read; nothing is applied until it is fixed")), r.plan().held().toString());
             assertTrue(r.plan().diagnostics().stream().anyMatch(d -> d.toString().startsWith("policies/freeze.yaml:")), "the YAML error is shown with its place");
             fleet.push("sale over", c -> c.delete("policies/freeze.yaml"));

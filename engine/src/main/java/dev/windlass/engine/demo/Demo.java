@@ -224,7 +224,7 @@ public final class Demo {
                         read(examples.resolve("apps/api/manifests/api.yaml")).replace("LOG_LEVEL: info", "LOG_LEVEL: debug")));
                 PassReport held = pass(engine);
                 out.println("  plan " + held.plan().hash() + ": " + PlanSummary.of(held.plan()));
-                held.plan().held().stream().filter(h -> h.action().cluster().equals("us-1")).map(h -> "  held: " + h.action().describe() + " (" + h.heldBy() + ")")
+                held.plan().held().stream().filter(h -> h.action().cluster().equals("us-1")).map(h -> "  held: " + h.action().describe() + " (" + h.reason().text() + ")")
                         .distinct().forEach(out::println);
                 held.events().forEach(e -> out.println("  " + e.type() + ": " + e.text()));
                 push(dev, "resume us-1", c -> c.write("clusters/us-1.yaml", us1));
@@ -239,7 +239,7 @@ public final class Demo {
                 push(dev, "shop 2.3.0", c -> c.write("apps/shop/base/deployment.yaml",
                         read(examples.resolve("apps/shop/base/deployment.yaml")).replace("shop:2.1.0", "shop:2.3.0")));
                 PassReport frozen = pass(engine);
-                frozen.plan().held().stream().filter(h -> h.action().app().equals("shop")).map(h -> "  held: " + h.action().describe() + " (" + h.heldBy() + ")")
+                frozen.plan().held().stream().filter(h -> h.action().app().equals("shop")).map(h -> "  held: " + h.action().describe() + " (" + h.reason().text() + ")")
                         .distinct().forEach(out::println);
                 moments.at("frozen", engine, url);
                 push(dev, "the sale is over", c -> c.delete("policies/freeze-sale.yaml"));

@@ -1,5 +1,6 @@
 package dev.windlass.policy.failover;
 
+import dev.windlass.policy.suspension.Hold;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.plan.HoldReason;
 import dev.windlass.policy.model.Cluster;
@@ -221,9 +222,9 @@ public final class Failovers {
         }
 
         private void evict(String from, EvictionReason reason, List<String> current, Slots slots) {
-            String held = suspensions.heldBy(app.name(), app.labels(), from);
+            Hold held = suspensions.hold(app.name(), app.labels(), from);
             if (held != null) {
-                block(FailoverBlock.Suspended, app.name() + " stays on " + from + " (" + reason + "): " + held + "; nothing moves while it holds");
+                block(FailoverBlock.Suspended, app.name() + " stays on " + from + " (" + reason + "): " + held.text() + "; nothing moves while it holds");
                 return;
             }
             Set<String> without = excluded();
@@ -286,7 +287,7 @@ public final class Failovers {
             Map<String, Cluster> out = new TreeMap<>();
             desired.clusters().forEach((name, c) -> {
                 if (without.contains(name)) return;
-                boolean usable = health.get(name).healthy() && suspensions.heldBy(app.name(), app.labels(), name) == null;
+                boolean usable = health.get(name).healthy() && suspensions.hold(app.name(), app.labels(), name) == null;
                 if (current.contains(name) || usable) out.put(name, c);
             });
             return out;
@@ -300,10 +301,10 @@ public final class Failovers {
             for (String c : candidates) {
                 if (c.equals(from)) continue;
                 ClusterHealth h = health.get(c);
-                String held = suspensions.heldBy(app.name(), app.labels(), c);
+                Hold held = suspensions.hold(app.name(), app.labels(), c);
                 if (without.contains(c)) why.add(c + " is excluded after an earlier failover");
                 else if (!h.healthy()) why.add(c + " is " + h.state());
-                else if (held != null) why.add(c + " is suspended (" + held + ")");
+                else if (held != null) why.add(c + " is suspended (" + held.text() + ")");
             }
             String placed = candidates.size() <= 1 ? "its placement selects no cluster but " + from
                     : "its placement selects " + String.join(", ", candidates);

@@ -39,7 +39,7 @@ final class FailoverPolicies {
             if (matching.size() == 1) {
                 failoverOf.put(app.name(), matching.get(0));
             }
-            more.addAll(policies.heldBy(app, "moved", "nothing is applied until it is fixed"));
+            more.addAll(policies.holding(app, "moved", "nothing is applied until it is fixed"));
             if (more.isEmpty()) continue;
             out.addAll(more);
             result.put(app.name(), AppAssembly.withMore(app, more));

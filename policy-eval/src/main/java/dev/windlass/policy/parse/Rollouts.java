@@ -51,7 +51,7 @@ final class Rollouts {
                 rolloutOf.put(app.name(), matching.get(0));
                 more.addAll(policyErrors.getOrDefault(matching.get(0), List.of()));
             }
-            more.addAll(policies.heldBy(app, "rolled out", "nothing is rolled out until it is fixed"));
+            more.addAll(policies.holding(app, "rolled out", "nothing is rolled out until it is fixed"));
             if (!more.isEmpty()) {
                 out.addAll(more);
                 result.put(app.name(), AppAssembly.withMore(app, more));

@@ -114,7 +114,7 @@ final class SelectingPolicies<P> {
      * Why {@code app} is held by policies that are not used: {@code Application web may be <verb> by <kind> <name> (<where>),
      * <why>; <consequence>}, one per policy that may select it.
      */
-    List<Diagnostic> heldBy(Application app, String verb, String consequence) {
+    List<Diagnostic> holding(Application app, String verb, String consequence) {
         List<Diagnostic> out = new ArrayList<>();
         for (Unused u : unused()) {
             if (u.mayHold(app)) out.add(Diagnostic.error(app.location(), "Application " + app.name() + " may be " + verb + " by " + kind + " "

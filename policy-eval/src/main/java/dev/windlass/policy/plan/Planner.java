@@ -242,7 +242,7 @@ public final class Planner {
             // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
             boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);
             HoldReason gated = frozen.containsKey(cluster) ? frozen.get(cluster)
-                    : gate.heldBy(cluster) != null && !failingOver ? gate.heldBy(cluster) : unmetDependency(app, cluster, health);
+                    : gate.holdOf(cluster) != null && !failingOver ? gate.holdOf(cluster) : unmetDependency(app, cluster, health);
             if (gated == null) {
                 // Writes that failed wait their turn: the same ones are not sent again on every pass.
                 List<Action> writes = new ArrayList<>(r.applies());
@@ -363,7 +363,7 @@ public final class Planner {
             b.append("stage ").append(s.name()).append('\n');
             for (Action a : s.actions()) line(b, a).append('\n');
         }
-        for (HeldAction h : held) line(b.append("held "), h.action()).append(" by ").append(h.heldBy()).append('\n');
+        for (HeldAction h : held) line(b.append("held "), h.action()).append(" by ").append(h.reason().text()).append('\n');
         for (AppPlan a : apps) b.append("app ").append(a.app()).append(' ').append(a.revision()).append(' ').append(a.valid()).append(' ').append(a.clusters()).append('\n');
         return ContentHash.sha256(b.toString()).substring(0, 16);
     }

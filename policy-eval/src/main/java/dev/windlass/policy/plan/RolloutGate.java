@@ -21,7 +21,7 @@ import java.util.Map;
 final class RolloutGate {
     record Verdict(RolloutState rollout, Map<String, HoldReason> held, boolean recordFirst, List<Action> rollbackApplies,
                    List<Action> rollbackDeletes, Map<String, TargetPlan> rollbackTargets) {
-        HoldReason heldBy(String cluster) { return held.get(cluster); }
+        HoldReason holdOf(String cluster) { return held.get(cluster); }
 
         boolean rolledBack(String cluster) { return rollbackTargets.containsKey(cluster); }
     }
@@ -51,7 +51,7 @@ final class RolloutGate {
             r.deletes().forEach(a -> deletes.add(withReason(a, why)));
             targets.put(cluster, r.target());
         });
-        return new Verdict(d.next(), d.heldBy(), !d.startedNow().isEmpty(), applies, deletes, targets);
+        return new Verdict(d.next(), d.holds(), !d.startedNow().isEmpty(), applies, deletes, targets);
     }
 
     /** The revision a rollback returns to: the one recorded with the running rollout, else the last good one. */

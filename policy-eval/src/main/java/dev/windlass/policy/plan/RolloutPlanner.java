@@ -31,11 +31,11 @@ final class RolloutPlanner {
 
     /**
      * @param proceed   clusters whose planned actions go ahead
-     * @param heldBy    clusters that wait, and why
+     * @param holds     clusters that wait, and why
      * @param rollback  clusters to return to the previous revision, with the application as it was
      * @param startedNow clusters that start this pass: recorded before anything is applied
      */
-    record RolloutDecision(RolloutState next, Set<String> proceed, Map<String, HoldReason> heldBy, Map<String, Application> rollback,
+    record RolloutDecision(RolloutState next, Set<String> proceed, Map<String, HoldReason> holds, Map<String, Application> rollback,
                     Set<String> startedNow) {}
 
     /**

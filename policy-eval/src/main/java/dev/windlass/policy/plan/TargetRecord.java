@@ -17,12 +17,12 @@ final class TargetRecord {
     private TargetRecord() {}
 
     /** Whether a target's status says it is waiting on what holds it: held, and nothing written to it failed. */
-    static boolean waiting(List<ActionResult> results, String heldBy) {
-        return heldBy != null && results.stream().allMatch(ActionResult::succeeded);
+    static boolean waiting(List<ActionResult> results, HoldReason hold) {
+        return hold != null && results.stream().allMatch(ActionResult::succeeded);
     }
 
     static TargetStatus next(Application app, TargetPlan planned, TargetStatus previous, List<ActionResult> results,
-                             String heldBy, List<String> heldDrift, List<Event> events) {
+                             HoldReason hold, List<String> heldDrift, List<Event> events) {
         Map<ObjectRef, InventoryEntry> inventory = TargetPlanner.inventoryOf(previous, null);
         planned.released().forEach(inventory::remove);
         int created = 0, configured = 0, deleted = 0;
@@ -57,12 +57,12 @@ final class TargetRecord {
                     + counts(created, configured, deleted)));
         }
         failures.forEach(f -> events.add(new Event(Event.Type.Error, app.name() + " on " + planned.cluster() + ": " + f)));
-        boolean synced = failures.isEmpty() && heldBy == null && planned.drift().isEmpty() && (planned.sync() == Sync.Synced || !results.isEmpty());
+        boolean synced = failures.isEmpty() && hold == null && planned.drift().isEmpty() && (planned.sync() == Sync.Synced || !results.isEmpty());
         String revision = synced ? planned.revision() : previous == null ? "" : previous.revision();
         Health health = wrote && planned.health() == Health.Healthy ? Health.Progressing : planned.health();
         if (wrote && planned.health() == Health.Missing) health = Health.Progressing;
         String message = !failures.isEmpty() ? String.join("; ", failures)
-                : waiting(results, heldBy) ? "waiting: " + heldBy
+                : waiting(results, hold) ? "waiting: " + hold.text()
                 : planned.healthMessage().isEmpty() || health == Health.Healthy || wrote ? planned.note() : planned.healthMessage();
         Sync sync = synced ? Sync.Synced : Sync.OutOfSync;
         List<String> drift = new ArrayList<>(planned.drift());

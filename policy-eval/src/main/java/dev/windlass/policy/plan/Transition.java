@@ -44,11 +44,11 @@ public final class Transition {
         for (ActionResult r : applied.results()) {
             byTarget.computeIfAbsent(new TargetKey(r.action().app(), r.action().cluster()), k -> new ArrayList<>()).add(r);
         }
-        Map<TargetKey, String> heldBy = new HashMap<>();
+        Map<TargetKey, HoldReason> holds = new HashMap<>();
         Map<TargetKey, List<String>> heldDrift = new HashMap<>();
         for (HeldAction h : plan.held()) {
             TargetKey key = new TargetKey(h.action().app(), h.action().cluster());
-            heldBy.putIfAbsent(key, h.heldBy());
+            holds.putIfAbsent(key, h.reason());
             // A correction that waits is still drift people should see.
             if (h.action().drift()) {
                 for (String f : h.action().fields()) heldDrift.computeIfAbsent(key, k -> new ArrayList<>()).add(h.action().object() + ": " + f);
@@ -73,19 +73,19 @@ public final class Transition {
                 List<ActionResult> results = byTarget.getOrDefault(new TargetKey(ap.app(), tp.cluster()), List.of());
                 TargetStatus next = tp.sync() == Sync.Unknown
                         ? unknownTarget(tp, prevTarget)
-                        : TargetRecord.next(app, tp, prevTarget, results, heldBy.get(new TargetKey(ap.app(), tp.cluster())),
+                        : TargetRecord.next(app, tp, prevTarget, results, holds.get(new TargetKey(ap.app(), tp.cluster())),
                                 heldDrift.getOrDefault(new TargetKey(ap.app(), tp.cluster()), List.of()), events);
                 next = next.withRetry(Retries.after(prevTarget, results, previous.clusters().get(tp.cluster()), now));
                 boolean written = !results.isEmpty();
                 boolean waiting = tp.sync() != Sync.Unknown
-                        && TargetRecord.waiting(results, heldBy.get(new TargetKey(ap.app(), tp.cluster())));
+                        && TargetRecord.waiting(results, holds.get(new TargetKey(ap.app(), tp.cluster())));
                 healthChange(ap.app(), prevTarget, next, written, waiting, healthChanges);
                 driftEvent(ap.app(), prevTarget, next, events);
                 targets.add(next);
             }
             for (String left : ap.removedFrom()) {
                 TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(new TargetKey(ap.app(), left), List.of()), events, ap.app(),
-                        heldBy.get(new TargetKey(ap.app(), left)));
+                        holds.get(new TargetKey(ap.app(), left)));
                 if (rest != null) targets.add(rest);
                 else if (prev.target(left) != null || prev.placement().contains(left)) events.add(new Event(Event.Type.Prune, ap.app() + " removed from " + left));
             }
@@ -115,7 +115,7 @@ public final class Transition {
             List<TargetStatus> rest = new ArrayList<>();
             for (TargetStatus t : gone.targets()) {
                 TargetStatus r = leftover(t, byTarget.getOrDefault(new TargetKey(gone.name(), t.cluster()), List.of()), events, gone.name(),
-                        heldBy.get(new TargetKey(gone.name(), t.cluster())));
+                        holds.get(new TargetKey(gone.name(), t.cluster())));
                 if (r != null && gone.prune()) rest.add(r);
             }
             if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
@@ -227,7 +227,7 @@ public final class Transition {
     }
 
     /** What is left of a target being removed: null when everything it had is gone. */
-    private static TargetStatus leftover(TargetStatus t, List<ActionResult> results, List<Event> events, String app, String heldBy) {
+    private static TargetStatus leftover(TargetStatus t, List<ActionResult> results, List<Event> events, String app, HoldReason hold) {
         if (t == null) return null;
         var inventory = new ArrayList<>(t.inventory());
         List<String> failures = new ArrayList<>();
@@ -239,7 +239,7 @@ public final class Transition {
         inventory.removeIf(e -> e.gcIs(Manifest.GcPolicy.NEVER));
         if (inventory.isEmpty()) return null;
         String message = !failures.isEmpty() ? String.join("; ", failures)
-                : heldBy != null ? "removal pending: " + heldBy : "removal pending: cluster not reachable";
+                : hold != null ? "removal pending: " + hold.text() : "removal pending: cluster not reachable";
         return new TargetStatus(t.cluster(), t.revision(), Sync.OutOfSync, t.health(), message, List.of(), inventory);
     }
 

@@ -1,5 +1,6 @@
 package dev.windlass.policy.remediation;
 
+import dev.windlass.policy.suspension.Hold;
 import dev.windlass.policy.model.RemediationPolicy;
 import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.KindRef;
@@ -21,7 +22,7 @@ final class PolicyPass {
     private final String cluster;
     private final ClusterObservation obs;
     private final List<RemediationRecord> before;
-    private final String hold;
+    private final Hold hold;
     private final String rollout;
     private final Instant now;
     private final List<RemediationRecord> out;
@@ -37,7 +38,7 @@ final class PolicyPass {
      * @param actions where the actions go
      * @param blocked the first block of the cluster's pass, noted if nothing blocked before
      */
-    PolicyPass(RemediationPolicy policy, String cluster, ClusterObservation obs, List<RemediationRecord> before, String hold,
+    PolicyPass(RemediationPolicy policy, String cluster, ClusterObservation obs, List<RemediationRecord> before, Hold hold,
                String rollout, Instant now, List<RemediationRecord> out, List<Action> actions, FirstBlock blocked) {
         this.policy = policy;
         this.cluster = cluster;
@@ -89,7 +90,7 @@ final class PolicyPass {
                 if (!assessment.settled(r)) return;
                 if (hold != null) {
                     next.put(id, r.withMessage("healthy for " + Durations.seconds(policy.minHealthyPeriodSeconds())
-                            + ": uncordoned and unmarked once " + cluster + " is no longer held: " + hold));
+                            + ": uncordoned and unmarked once " + cluster + " is no longer held: " + hold.text()));
                     return;
                 }
                 actions.add(act.uncordon(t, "healthy for " + Durations.seconds(policy.minHealthyPeriodSeconds())
@@ -126,7 +127,7 @@ final class PolicyPass {
     private String gate(int total, int unhealthy, Map<String, RemediationRecord> next, Map<String, ObservedTarget> seen, String id) {
         long inFlight = next.values().stream().filter(r -> !r.target().equals(id) && inFlight(r, seen)).count();
         boolean alreadyActing = inFlight(next.get(id), seen);
-        if (hold != null) return block(RemediationBlock.Suspended, "nothing is remediated on " + cluster + " while it holds: " + hold);
+        if (hold != null) return block(RemediationBlock.Suspended, "nothing is remediated on " + cluster + " while it holds: " + hold.text());
         if (rollout != null) return block(RemediationBlock.RolloutInProgress, "deferred: a rollout step of " + rollout + " is under way on " + cluster);
         Verdict g = Gate.allows(policy.triggerIf(), total, unhealthy);
         if (!g.allowed()) return block(RemediationBlock.TooManyUnhealthy, g.why());

@@ -1,5 +1,6 @@
 package dev.windlass.policy.remediation;
 
+import dev.windlass.policy.suspension.Hold;
 import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.RemediationPolicy;
@@ -79,7 +80,7 @@ public final class Remediations {
                 clusters.put(cluster.name(), new ClusterRemediation(before, null, null));
                 continue;
             }
-            String hold = suspensions.heldBy("", Map.of(), cluster.name());
+            Hold hold = suspensions.hold("", Map.of(), cluster.name());
             String rollout = rolloutOn(cluster.name(), state);
             List<RemediationRecord> records = new ArrayList<>();
             FirstBlock blocked = new FirstBlock();

@@ -76,7 +76,7 @@ public final class PlanDocument {
         }).toList());
         m.put("held", plan.held().stream().map(h -> {
             Map<String, Object> a = action(h.action());
-            a.put("heldBy", h.heldBy());
+            a.put("hold", h.reason().text());
             return a;
         }).toList());
         m.put("applications", plan.apps().stream().map(PlanDocument::app).toList());

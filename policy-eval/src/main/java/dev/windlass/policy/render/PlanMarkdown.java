@@ -41,7 +41,7 @@ public final class PlanMarkdown {
             for (HeldAction h : plan.held()) {
                 Action a = h.action();
                 b.append("| ").append(a.operation()).append(" | ").append(cell(a.object().toString())).append(" | ").append(a.cluster())
-                        .append(" | ").append(a.app()).append(" | ").append(cell(h.heldBy())).append(" |\n");
+                        .append(" | ").append(a.app()).append(" | ").append(cell(h.reason().text())).append(" |\n");
             }
         }
         b.append("\n## Applications\n\n| app | revision | clusters | state |\n|---|---|---|---|\n");

@@ -19,7 +19,7 @@ public final class PlanDigest {
     public static List<String> of(Plan plan) {
         List<String> lines = new ArrayList<>();
         for (Action a : plan.actions()) lines.add(line(a));
-        for (HeldAction h : plan.held()) lines.add(line(h.action()) + " held: " + h.heldBy());
+        for (HeldAction h : plan.held()) lines.add(line(h.action()) + " held: " + h.reason().text());
         return List.copyOf(new TreeSet<>(lines));
     }
 

@@ -143,7 +143,7 @@ public final class ReviewMarkdown {
         for (HeldAction h : held) {
             Action a = h.action();
             b.append("| ").append(a.operation()).append(" | ").append(cell(a.object().toString())).append(" | ").append(a.cluster())
-                    .append(" | ").append(a.app()).append(" | ").append(cell(h.heldBy())).append(" |\n");
+                    .append(" | ").append(a.app()).append(" | ").append(cell(h.reason().text())).append(" |\n");
         }
     }
 

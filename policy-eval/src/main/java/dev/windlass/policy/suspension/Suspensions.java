@@ -35,13 +35,7 @@ public final class Suspensions {
         return new Suspensions(desired, unreadable, now);
     }
 
-    /** What holds {@code app} (a name and its labels; an app deleted from Git has none) on {@code cluster}, in words, or null. */
-    public String heldBy(String app, Map<String, String> appLabels, String cluster) {
-        Hold hold = hold(app, appLabels, cluster);
-        return hold == null ? null : hold.text();
-    }
-
-    /** What holds {@code app} on {@code cluster}, or null. */
+    /** What holds {@code app} (a name and its labels; an app deleted from Git has none) on {@code cluster}, or null. */
     public Hold hold(String app, Map<String, String> appLabels, String cluster) {
         if (!unreadablePolicies.isEmpty()) {
             return new Hold(Hold.Reason.Frozen, String.join(", ", unreadablePolicies) + " held a Freeze or RolloutPolicy and cannot be read; nothing is applied until it is fixed");

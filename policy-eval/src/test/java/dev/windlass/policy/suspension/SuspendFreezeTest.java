@@ -75,6 +75,6 @@ class SuspendFreezeTest {
         assertEquals(new Hold(Hold.Reason.ApplicationSuspended, "Application/web suspended"), at.hold("web", Map.of(), "eu-2"));
         assertEquals(new Hold(Hold.Reason.ClusterSuspended, "Cluster/eu-1 suspended"), at.hold("api", Map.of(), "eu-1"));
         assertEquals(new Hold(Hold.Reason.Frozen, "Freeze/suspend-api-on-eu-2 until the Freeze is removed: disk full"), at.hold("api", Map.of(), "eu-2"));
-        assertEquals("Freeze/suspend-api-on-eu-2 until the Freeze is removed: disk full", at.heldBy("api", Map.of(), "eu-2"));
+        assertEquals("Freeze/suspend-api-on-eu-2 until the Freeze is removed: disk full", at.hold("api", Map.of(), "eu-2").text());
     }
 }

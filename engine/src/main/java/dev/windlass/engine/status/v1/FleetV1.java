@@ -4,6 +4,7 @@ import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.policy.state.TargetStatus;
+import dev.windlass.policy.model.TargetKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ public record FleetV1(String source, Map<String, String> clusters, Map<String, S
         state.apps().forEach((name, a) -> {
             if (a.targets().isEmpty()) apps.put(name, readyText(a));
             for (TargetStatus t : a.targets()) {
-                apps.put(name + "@" + t.cluster(), t.sync() + ", " + t.health() + ", " + (t.revision().isEmpty() ? "-" : t.revision()));
+                apps.put(new TargetKey(name, t.cluster()).toString(), t.sync() + ", " + t.health() + ", " + (t.revision().isEmpty() ? "-" : t.revision()));
             }
         });
         return new FleetV1(state.source(), clusters, apps, state.policyFiles().isEmpty() ? null : List.copyOf(state.policyFiles()));
