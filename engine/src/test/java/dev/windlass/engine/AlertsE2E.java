@@ -222,6 +222,55 @@ class AlertsE2E {
         }
     }
 
+    @Test
+    void aChangeSelfHealSetsBackIsToldOnceAsDriftCorrected() throws Exception {
+        try (Receiver receiver = new Receiver(HMAC_KEY); TestFleet fleet = new TestFleet(dir.resolve("fleet"))) {
+            secret("hook", "hmacKey", HMAC_KEY);
+            fleet.push("fleet, drift told to a webhook", c -> TestFleet.examples(fleet).apply(c).write("alerts/drift.yaml", """
+                    apiVersion: windlass.dev/v1alpha1
+                    kind: Provider
+                    metadata: {name: hook}
+                    spec: {type: webhook, address: "%s", secretRef: {name: hook}}
+                    ---
+                    apiVersion: windlass.dev/v1alpha1
+                    kind: Alert
+                    metadata: {name: drift}
+                    spec: {providerRef: {name: hook}, eventKinds: [DriftCorrected]}
+                    """.formatted(receiver.address())));
+            Engine e = engine(fleet, "engine-drift", true);
+            for (int i = 0; i < 30; i++) {
+                PassReport r = pass(fleet, e, Duration.ofSeconds(5));
+                if (!r.committed() && !r.plan().hasChanges()) break;
+            }
+            assertEquals(List.of(), events(receiver), "nothing was corrected yet");
+
+            // Someone turns api's logs up by hand on eu-1; api has selfHeal, so the next pass sets Git's value back.
+            try (var c = fleet.sandbox.cluster("eu-1").newClient()) {
+                c.configMaps().inNamespace("api").withName("api-config").edit(cm -> {
+                    cm.getData().put("LOG_LEVEL", "trace");
+                    return cm;
+                });
+            }
+            pass(fleet, e, Duration.ofSeconds(5));
+            await("the webhook has the correction", () -> receiver.accepted.size() == 1, () -> e.reconciler().deliveries().toString());
+            try (var c = fleet.sandbox.cluster("eu-1").newClient()) {
+                assertEquals("info", c.configMaps().inNamespace("api").withName("api-config").get().getData().get("LOG_LEVEL"), "Git's value is back");
+            }
+            JsonNode data = receiver.accepted.get(0).get("data");
+            assertEquals(List.of("DriftCorrected"), events(receiver));
+            assertEquals("api", data.get("application").asText());
+            assertEquals("eu-1", data.get("cluster").asText());
+            assertTrue(data.get("detail").asText().startsWith("1 object set back: ConfigMap api/api-config"), data.toString());
+
+            // The next passes find nothing to set back: no second message.
+            pass(fleet, e, Duration.ofSeconds(5));
+            pass(fleet, e, Duration.ofSeconds(5));
+            await("nothing pending", () -> e.reconciler().deliveries().stream().noneMatch(d -> d.state() == Delivery.State.Pending));
+            assertEquals(List.of("DriftCorrected"), events(receiver), "told once");
+            e.close();
+        }
+    }
+
     static boolean rolledBack(Engine e) throws Exception {
         var r = e.reconciler().state().apps().get("web").rollout();
         return r != null && r.result() == RolloutState.Result.RolledBack;

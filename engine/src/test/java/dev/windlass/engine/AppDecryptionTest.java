@@ -51,8 +51,11 @@ class AppDecryptionTest {
     @AfterAll
     static void stop() throws Exception { maker.close(); }
 
-    private static MapSnapshot repo(String secretFile) {
+    private static MapSnapshot repo(String secretFile) { return repo(secretFile, Map.of()); }
+
+    private static MapSnapshot repo(String secretFile, Map<String, String> more) {
         Map<String, byte[]> files = new TreeMap<>();
+        more.forEach((path, text) -> files.put(path, text.getBytes(StandardCharsets.UTF_8)));
         files.put("apps/db/app.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: db}\nspec: {namespace: data, placement: {clusterSelector: {}}}\n"
                 .getBytes(StandardCharsets.UTF_8));
         files.put("apps/db/manifests/secret.yaml", secretFile.getBytes(StandardCharsets.UTF_8));
@@ -89,6 +92,27 @@ class AppDecryptionTest {
                 "a plan without keys compares what a pass applied");
         Manifest plain = read.apps().get("db").manifests().stream().filter(m -> m.ref().kind().equals("ConfigMap")).findFirst().orElseThrow();
         assertTrue(decryption.decrypt(read, snapshot).apps().get("db").manifests().contains(plain), "a plain manifest is left as it is");
+    }
+
+    @Test
+    void decryptingKeepsWhatTheRepoSaysBesideTheApps() {
+        MapSnapshot snapshot = repo(encrypted, Map.of("alerts/team.yaml", """
+                apiVersion: windlass.dev/v1alpha1
+                kind: Provider
+                metadata: {name: team}
+                spec: {type: webhook, address: "https://hooks.example.com/windlass"}
+                ---
+                apiVersion: windlass.dev/v1alpha1
+                kind: Alert
+                metadata: {name: drift}
+                spec: {providerRef: {name: team}, eventKinds: [DriftCorrected]}
+                """));
+        DesiredState read = RepoParser.parse(snapshot);
+        assertEquals(1, read.alerting().alerts().size(), read.diagnostics().toString());
+        DesiredState decrypted = new AppDecryption(SopsDecryptor.fromEnvironment(), keys).decrypt(read, snapshot);
+        assertEquals(read.alerting(), decrypted.alerting(), "the Alerts of a repo with an encrypted Secret are kept");
+        assertEquals(read.alerting(), AppDecryption.keyless(read).alerting());
+        assertEquals(read.settings(), decrypted.settings());
     }
 
     @Test

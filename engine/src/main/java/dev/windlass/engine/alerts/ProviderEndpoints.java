@@ -57,9 +57,7 @@ public final class ProviderEndpoints {
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
         all.addAll(checked.refusals());
         all.sort(null);
-        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), desired.apps(), desired.brokenFiles(), all,
-                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies(), new Alerting(usable, alerts));
+        return desired.withAlerting(new Alerting(usable, alerts), all);
     }
 
     /** The endpoint of {@code p}, checked again just before each send (a name may resolve elsewhere by then). */

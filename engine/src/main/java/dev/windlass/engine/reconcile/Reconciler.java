@@ -97,6 +97,8 @@ public final class Reconciler {
     private volatile dev.windlass.engine.alerts.Outboxes outboxes = dev.windlass.engine.alerts.Outboxes.EMPTY;
     /** What the pass in flight read and planned: what its events are routed by and name. */
     private DesiredState passDesired;
+    /** What this pass applied (empty until it applies): self-heal's corrections among it are told as DriftCorrected. */
+    private List<dev.windlass.policy.plan.ActionResult> passApplied = List.of();
     private String passPlanHash = "";
     /** Told of each pass that ended with a plan, with the state it recorded: the engine publishes its view from it. */
     private volatile java.util.function.BiConsumer<PassReport, EngineState> afterPass = (r, s) -> {};
@@ -278,6 +280,7 @@ public final class Reconciler {
         Instant now = clock.instant();
         Plan plan = Planner.plan(desired, observed, state, revisions, now, planMemo);
         passDesired = desired;
+        passApplied = List.of();
         passPlanHash = plan.hash();
         String planText = PlanMarkdown.render(plan, branch);
         // Pinning to reviews is a fleet-wide decision: with shards, the coordinator's.
@@ -312,6 +315,7 @@ public final class Reconciler {
         }
         abandonIfFenced();
         ApplyResult applied = execute(plan);
+        passApplied = applied.results();
         Transition.Result next = after(desired, observed, plan, applied, now);
         Map<String, byte[]> read = new TreeMap<>(recorded);
         for (String path : pin.writes().keySet()) {
@@ -536,7 +540,7 @@ public final class Reconciler {
     private dev.windlass.engine.alerts.Outboxes outboxesAfter(Transition.Result next, String source, List<dev.windlass.engine.alerts.Delivery> drained) {
         dev.windlass.engine.alerts.Outboxes out = outboxes.applying(drained, outboxPaths());
         if (alerts == null || passDesired == null) return out;
-        List<dev.windlass.policy.alert.AlertEvent> events = dev.windlass.policy.alert.AlertEvents.between(state, next.state(), source, clock.instant());
+        List<dev.windlass.policy.alert.AlertEvent> events = dev.windlass.policy.alert.AlertEvents.between(state, next.state(), passApplied, source, clock.instant());
         for (dev.windlass.policy.alert.Routing.Delivery d : dev.windlass.policy.alert.Routing.route(events, passDesired)) {
             dev.windlass.policy.alert.Provider p = passDesired.alerting().providers().get(d.provider());
             // A commit status says how a rollout or the application's files went; other events set none.
@@ -645,6 +649,9 @@ public final class Reconciler {
 
     /** The keys SOPS-encrypted manifests are decrypted with from the next pass on (the engine's key directory, a key Secret). */
     public void useDecryptionKeys(dev.windlass.render.DecryptionKeys keys) { decryption.useKeys(keys); }
+
+    /** How many times this engine ran sops: decryptions its cache did not answer. */
+    public long decryptions() { return decryption.toolRuns(); }
 
     /** Reads the Secrets applications name for their keys ({@code spec.decryption.secretRef}) with {@code reader}. */
     public void readDecryptionSecretsWith(java.util.function.Function<String, dev.windlass.applier.cluster.ClusterClients.SecretData> reader) {

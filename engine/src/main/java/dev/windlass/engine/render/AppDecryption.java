@@ -234,9 +234,7 @@ public final class AppDecryption implements AutoCloseable {
         }
         if (!changed) return desired;
         all.sort(null);
-        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), all,
-                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies());
+        return desired.withApps(apps, all);
     }
 
     /**
@@ -291,9 +289,7 @@ public final class AppDecryption implements AutoCloseable {
             apps.put(app.name(), app.withManifests(app.manifests().stream().map(m -> encrypted(m) ? sealed(m) : m).toList()));
         }
         if (!changed) return desired;
-        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, desired.brokenFiles(), desired.diagnostics(),
-                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies());
+        return desired.withApps(apps, desired.diagnostics());
     }
 
     /** {@code m} without its sops metadata and encrypted fields, its ciphertext annotated; Git's hash kept. */

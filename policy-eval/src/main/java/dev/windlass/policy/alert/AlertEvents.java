@@ -1,6 +1,10 @@
 package dev.windlass.policy.alert;
 
 import dev.windlass.policy.diff.ContentHash;
+import dev.windlass.policy.model.TargetKey;
+import dev.windlass.policy.plan.Action;
+import dev.windlass.policy.plan.ActionReason;
+import dev.windlass.policy.plan.ActionResult;
 import dev.windlass.policy.remediation.Remediations;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
@@ -14,7 +18,9 @@ import dev.windlass.policy.state.RolloutState;
 import dev.windlass.policy.state.TargetStatus;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -27,8 +33,18 @@ public final class AlertEvents {
 
     /** @param source the config commit of the pass; {@code now} its time, part of each event's id */
     public static List<AlertEvent> between(EngineState before, EngineState after, String source, Instant now) {
+        return between(before, after, List.of(), source, now);
+    }
+
+    /**
+     * @param applied what the pass applied: each object self-heal set back ({@link ActionReason.Drift}) is told as
+     *                DriftCorrected, one event per application and cluster, since drift that self-heal corrects at once is
+     *                never recorded as drift
+     */
+    public static List<AlertEvent> between(EngineState before, EngineState after, List<ActionResult> applied, String source, Instant now) {
         List<AlertEvent> out = new ArrayList<>();
         Builder b = new Builder(source, now, out);
+        selfHealed(b, after, applied);
         for (AppStatus next : after.apps().values()) {
             AppStatus prev = before.apps().get(next.name());
             rollout(b, next.name(), prev == null ? null : prev.rollout(), next.rollout());
@@ -102,6 +118,22 @@ public final class AlertEvents {
         if (stalled == null || !stalled.holds() || !"Invalid".equals(stalled.reason())) return;
         if (prev != null && prev.diagnostics().equals(next.diagnostics())) return;
         b.add(AlertKind.ApplicationInvalid, next.name(), "", next.revision(), 0, "Invalid", next.diagnostics().isEmpty() ? "" : next.diagnostics().get(0));
+    }
+
+    private static void selfHealed(Builder b, EngineState after, List<ActionResult> applied) {
+        Map<TargetKey, List<Action>> corrected = new LinkedHashMap<>();
+        for (ActionResult r : applied) {
+            if (r.succeeded() && r.action().reason() instanceof ActionReason.Drift) {
+                corrected.computeIfAbsent(new TargetKey(r.action().app(), r.action().cluster()), k -> new ArrayList<>()).add(r.action());
+            }
+        }
+        corrected.forEach((key, actions) -> {
+            AppStatus app = after.apps().get(key.app());
+            Action first = actions.get(0);
+            String fields = first.fields().isEmpty() ? "" : " (" + String.join(", ", first.fields()) + ")";
+            b.add(AlertKind.DriftCorrected, key.app(), key.cluster(), app == null ? "" : app.revision(), 0, "",
+                    actions.size() + (actions.size() == 1 ? " object" : " objects") + " set back: " + first.object() + fields);
+        });
     }
 
     private static void targets(Builder b, AppStatus app, TargetStatus t, TargetStatus prev) {

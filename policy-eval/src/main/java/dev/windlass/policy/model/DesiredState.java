@@ -77,4 +77,16 @@ public record DesiredState(String commit, Settings settings, SortedMap<String, C
     }
 
     public boolean hasErrors() { return diagnostics.stream().anyMatch(Diagnostic::isError); }
+
+    /** This state with other applications and diagnostics, everything else kept (a step that renders or decrypts apps). */
+    public DesiredState withApps(SortedMap<String, Application> apps, List<Diagnostic> diagnostics) {
+        return new DesiredState(commit, settings, clusters, apps, brokenFiles, diagnostics, rolloutPolicies, rolloutOf, freezes, author,
+                failoverPolicies, failoverOf, remediationPolicies, alerting);
+    }
+
+    /** This state with other Providers and Alerts and diagnostics, everything else kept. */
+    public DesiredState withAlerting(dev.windlass.policy.alert.Alerting alerting, List<Diagnostic> diagnostics) {
+        return new DesiredState(commit, settings, clusters, apps, brokenFiles, diagnostics, rolloutPolicies, rolloutOf, freezes, author,
+                failoverPolicies, failoverOf, remediationPolicies, alerting);
+    }
 }

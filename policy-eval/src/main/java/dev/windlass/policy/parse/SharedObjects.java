@@ -45,9 +45,7 @@ public final class SharedObjects {
         List<Diagnostic> all = new ArrayList<>(desired.diagnostics());
         all.addAll(checked.diagnostics());
         all.sort(null);
-        return new DesiredState(desired.commit(), desired.settings(), desired.clusters(), checked.apps(), desired.brokenFiles(), all,
-                desired.rolloutPolicies(), desired.rolloutOf(), desired.freezes(), desired.author(), desired.failoverPolicies(),
-                desired.failoverOf(), desired.remediationPolicies(), desired.alerting());
+        return desired.withApps(checked.apps(), all);
     }
 
     private record Checked(SortedMap<String, Application> apps, List<Diagnostic> diagnostics) {}
