@@ -44,6 +44,9 @@ public final class BenchCommand implements Callable<Integer> {
                     + " (every app applied on every cluster, as the status records it) loaded in headless chromium, runs times each page."
                     + " large-renders: the engine in a JVM of its own with each --heap, on a real control plane, against a chart that"
                     + " renders 50 MiB, ten that render 8 MiB and a small app: whether it stays up, what it applies, its peak RSS."
+                    + " trust: every app's Secret encrypted by sops (age), every applied commit signed (SSH) and checked, an Alert to a"
+                    + " local webhook: sops runs, signature checks and alerts sent per pass, a no-op pass above all (default 100 apps,"
+                    + " 3 clusters)."
                     + " Default: ${DEFAULT-VALUE}.")
     String scenario;
 
@@ -107,10 +110,12 @@ public final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         boolean hung = switch (scenario) {
-            case "full", "dashboard" -> false;
+            case "full", "dashboard", "trust" -> false;
             case "hung-cluster" -> true;
-            default -> throw new CommandLine.ParameterException(new CommandLine(this), "no scenario " + scenario + "; full, hung-cluster, dashboard or large-renders");
+            default -> throw new CommandLine.ParameterException(new CommandLine(this), "no scenario " + scenario
+                    + "; full, hung-cluster, dashboard, large-renders or trust");
         };
+        if (scenario.equals("trust")) return trust(shapeOf);
         List<Integer> sizes = apps != null ? apps : List.of(hung ? 100 : real ? 200 : 1000);
         int clusterCount = clusters != null ? clusters : real ? 3 : 20;
         int objects = objectsPerApp != null ? objectsPerApp : shapeOf.defaultObjects();
@@ -164,6 +169,33 @@ public final class BenchCommand implements Callable<Integer> {
             if (temporary) delete(root);
         }
         new Report(results, runs).print(out);
+        return 0;
+    }
+
+    /** The trust scenario: one shape, each run on fresh clusters and a fresh origin, its figures printed as every size's are. */
+    private int trust(Workload shapeOf) throws Exception {
+        if (shapeOf != Workload.WEB_SERVICE) throw new CommandLine.ParameterException(new CommandLine(this), "the trust scenario encrypts the web-service workload's Secrets");
+        String missing = TrustCosts.unavailable(dev.windlass.render.RenderTools.fromEnvironment());
+        if (missing != null) throw new CommandLine.ParameterException(new CommandLine(this), "the trust scenario cannot run: " + missing);
+        int size = apps != null ? apps.get(0) : 100;
+        int clusterCount = clusters != null ? clusters : 3;
+        FleetShape shape = new FleetShape(size, clusterCount, objectsPerApp != null ? objectsPerApp : shapeOf.defaultObjects(), shapeOf);
+        boolean temporary = work == null;
+        Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
+        TrustCosts trust = new TrustCosts(shape, out);
+        String where = "";
+        try {
+            for (int run = 1; run <= runs; run++) {
+                out.printf("%s, trust scenario, run %d of %d%n", shape, run, runs);
+                try (Clusters fleet = clusters(real, clusterCount, shape, Files.createDirectories(root.resolve("trust-run-" + run)))) {
+                    where = fleet.describe();
+                    trust.run(fleet, root.resolve("trust-run-" + run));
+                }
+            }
+        } finally {
+            if (temporary) delete(root);
+        }
+        new Report(List.of(new Report.Size(shape, where, trust.figures())), runs).print(out);
         return 0;
     }
 

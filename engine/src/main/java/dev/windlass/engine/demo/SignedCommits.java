@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The demo's platform team, signing its commits as a team does: an SSH key made by the real {@code ssh-keygen}, listed
  * in an {@code allowed_signers} file the engine is given (never the repo), and commits signed and pushed by the real
- * {@code git}.
+ * {@code git}. The bench signs its pushes with it too.
  */
-final class SignedCommits {
+public final class SignedCommits {
 
     private final Path key;
     private final Path trusted;
@@ -26,7 +26,7 @@ final class SignedCommits {
     }
 
     /** Why the demo cannot show it here (no git or ssh-keygen on the PATH), or null. */
-    static String unavailable() {
+    public static String unavailable() {
         for (String tool : List.of("git", "ssh-keygen")) {
             try {
                 Process p = new ProcessBuilder(tool, tool.equals("git") ? "--version" : "-?").redirectErrorStream(true).start();
@@ -40,7 +40,7 @@ final class SignedCommits {
     }
 
     /** A new ed25519 key in {@code dir}, trusted for {@code email} in {@code dir}/trusted/allowed_signers, and a clone of origin. */
-    static SignedCommits make(Path dir, String email, Path origin) throws IOException, InterruptedException {
+    public static SignedCommits make(Path dir, String email, Path origin) throws IOException, InterruptedException {
         Files.createDirectories(dir.resolve("trusted"));
         Path key = dir.resolve("platform-key");
         run(dir, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", email, "-f", key.toString());
@@ -54,18 +54,44 @@ final class SignedCommits {
     }
 
     /** The directory the engine is given: {@code --trusted-keys DIR}. */
-    Path trusted() { return trusted; }
+    public Path trusted() { return trusted; }
 
-    Path key() { return key; }
+    public Path key() { return key; }
 
     /** Replaces {@code find} by {@code replace} in {@code path}, commits signed by the platform key, pushes; the commit id. */
-    String commitAndPush(String path, String find, String replace, String message) throws IOException, InterruptedException {
+    public String commitAndPush(String path, String find, String replace, String message) throws IOException, InterruptedException {
         git("pull", "-q", "--ff-only", "origin", "main");
         Path file = clone.resolve(path);
         String text = Files.readString(file, StandardCharsets.UTF_8);
         if (!text.contains(find)) throw new IOException(path + " does not contain '" + find + "'");
         Files.writeString(file, text.replace(find, replace), StandardCharsets.UTF_8);
         git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + key + ".pub", "commit", "-q", "-S", "-am", message);
+        git("push", "-q", "origin", "HEAD:main");
+        return git("rev-parse", "HEAD").trim();
+    }
+
+    /** Writes {@code files} (path to content), commits them signed by the platform key, pushes; the commit id. */
+    public String writeAndPush(java.util.Map<String, String> files, String message) throws IOException, InterruptedException {
+        git("pull", "-q", "--ff-only", "origin", "main");
+        for (var f : files.entrySet()) {
+            Path file = clone.resolve(f.getKey());
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, f.getValue(), StandardCharsets.UTF_8);
+            git("add", f.getKey());
+        }
+        git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + key + ".pub", "commit", "-q", "-S", "-m", message);
+        git("push", "-q", "origin", "HEAD:main");
+        return git("rev-parse", "HEAD").trim();
+    }
+
+    /** Commits {@code files} unsigned (a push from someone without the key), pushes; the commit id. */
+    public String writeUnsignedAndPush(java.util.Map<String, String> files, String message) throws IOException, InterruptedException {
+        git("pull", "-q", "--ff-only", "origin", "main");
+        for (var f : files.entrySet()) {
+            Files.writeString(clone.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
+            git("add", f.getKey());
+        }
+        git("commit", "-q", "-m", message);
         git("push", "-q", "origin", "HEAD:main");
         return git("rev-parse", "HEAD").trim();
     }
