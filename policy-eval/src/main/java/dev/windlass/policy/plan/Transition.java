@@ -87,7 +87,7 @@ public final class Transition {
                 TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(new TargetKey(ap.app(), left), List.of()), events, ap.app(),
                         holds.get(new TargetKey(ap.app(), left)));
                 if (rest != null) targets.add(rest);
-                else if (prev.target(left) != null || prev.placement().contains(left)) events.add(new Event(Event.Type.Prune, ap.app() + " removed from " + left));
+                else if (prev.target(left) != null || prev.placement().contains(left)) events.add(new Event.RemovedFrom(ap.app(), left));
             }
             AppFailover af = plan.failovers().get(ap.app());
             targets = FailoverRecordKeeping.targets(targets, af);
@@ -104,7 +104,7 @@ public final class Transition {
                 Condition blocked = FailoverRecordKeeping.blocked(af, prev, now);
                 if (blocked != null) conds.add(blocked);
                 failoverEvents.addAll(FailoverRecordKeeping.events(ap.app(), prev == null ? FailoverMemory.EMPTY : prev.failoverMemory(),
-                        failover, prev == null ? null : prev.condition(FailoverRecordKeeping.BLOCKED), blocked));
+                        failover, prev == null ? null : prev.condition(FailoverRecordKeeping.BLOCKED), af));
             }
             apps.put(ap.app(), new AppStatus(ap.app(), ap.definedIn(), ap.revision(), source, app.syncPolicy().prune(),
                     conds, ap.clusters(), targets, strings(ap.diagnostics()),
@@ -118,22 +118,17 @@ public final class Transition {
                         holds.get(new TargetKey(gone.name(), t.cluster())));
                 if (r != null && gone.prune()) rest.add(r);
             }
-            if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
+            if (rest.isEmpty()) events.add(new Event.AppDeleted(gone.name()));
             else apps.put(gone.name(), gone.withConditions(conditions(rest, gone, now, "Deleting")).withPlacement(List.of())
                     .withTargets(rest).withDiagnostics(List.of()));
         }
-        healthChanges.forEach((line, clusters) -> {
-            String on = " on " + String.join(", ", clusters);
-            String text = line.waiting() ? line.app() + on + " " + line.message()
-                    : line.app() + " " + line.health().name().toLowerCase() + on + (line.message().isEmpty() ? "" : ": " + line.message());
-            events.add(new Event(line.health() == Health.Degraded ? Event.Type.Error : Event.Type.Health, text));
-        });
+        healthChanges.forEach((line, clusters) -> events.add(new Event.HealthChanged(line.app(), line.health(), clusters, line.message(), line.waiting())));
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         desired.clusters().forEach((name, c) -> {
             ClusterStatus prevCluster = previous.clusters().get(name);
             ClusterStatus next = cluster(name, c.location().path(), observed.clusters().get(name), prevCluster, now, events);
             Condition before = prevCluster == null ? null : prevCluster.conditions().stream().filter(x -> x.type().equals("Suspended")).findFirst().orElse(null);
-            Condition suspended = SuspensionRecord.condition("cluster " + name, true,
+            Condition suspended = SuspensionRecord.condition(name, true,
                     c.suspend() ? Map.of(name, new Hold(Hold.Reason.ClusterSuspended, "Cluster/" + name + " suspended")) : Map.of(),
                     before, desired.author(), now, events);
             if (suspended != null) {
@@ -198,7 +193,7 @@ public final class Transition {
     private static void remediationFailures(ApplyResult applied, List<Event> events) {
         for (ActionResult r : applied.results()) {
             if (r.action().app().isEmpty() && !r.succeeded()) {
-                events.add(new Event(Event.Type.Error, r.action().cluster() + ": remediation " + r.action().describe() + " failed: " + r.message()));
+                events.add(new Event.RemediationFailed(r.action().cluster(), r.action().operation(), r.action().object(), r.message()));
             }
         }
     }
@@ -207,8 +202,7 @@ public final class Transition {
         List<String> diagnostics = strings(ap.diagnostics());
         if (prev == null || !prev.diagnostics().equals(diagnostics)) {
             long errors = ap.diagnostics().stream().filter(Diagnostic::isError).count();
-            events.add(new Event(Event.Type.Error, ap.app() + " is invalid (" + errors + (errors == 1 ? " error" : " errors")
-                    + "), nothing applied: " + (diagnostics.isEmpty() ? "" : diagnostics.get(0))));
+            events.add(new Event.AppInvalid(ap.app(), errors, diagnostics.isEmpty() ? "" : diagnostics.get(0)));
         }
         Condition stalled = new Condition("Stalled", Condition.Status.True, "Invalid", diagnostics.isEmpty() ? "" : diagnostics.get(0), now);
         Condition ready = new Condition("Ready", Condition.Status.False, "Invalid", "the application's files have errors; nothing is applied", now);
@@ -235,7 +229,9 @@ public final class Transition {
             if (r.succeeded()) inventory.removeIf(e -> e.ref().equals(r.action().object()));
             else failures.add(r.action().describe() + " failed: " + r.message());
         }
-        failures.forEach(f -> events.add(new Event(Event.Type.Error, app + ": " + f)));
+        for (ActionResult r : results) {
+            if (!r.succeeded()) events.add(new Event.RemovalFailed(app, r.action().cluster(), r.action().operation(), r.action().object(), r.message()));
+        }
         inventory.removeIf(e -> e.gcIs(Manifest.GcPolicy.NEVER));
         if (inventory.isEmpty()) return null;
         String message = !failures.isEmpty() ? String.join("; ", failures)
@@ -270,8 +266,8 @@ public final class Transition {
     private static void driftEvent(String app, TargetStatus prev, TargetStatus next, List<Event> events) {
         List<String> before = prev == null ? List.of() : prev.drift();
         if (before.equals(next.drift())) return;
-        if (next.drift().isEmpty()) events.add(new Event(Event.Type.Drift, app + " on " + next.cluster() + ": drift gone"));
-        else events.add(new Event(Event.Type.Drift, app + " on " + next.cluster() + ": drift in " + String.join(", ", next.drift())));
+        if (next.drift().isEmpty()) events.add(new Event.DriftGone(app, next.cluster()));
+        else events.add(new Event.Drifted(app, next.cluster(), next.drift()));
     }
 
     private static List<Condition> conditions(List<TargetStatus> targets, AppStatus prev, Instant now, String override) {
@@ -291,8 +287,7 @@ public final class Transition {
         if (obs == null) obs = ClusterObservation.unreachable(name, "not observed");
         Reachability reach = obs.reachability();
         if (prev != null && prev.reachability() != reach) {
-            events.add(new Event(obs.reachable() ? Event.Type.Health : Event.Type.Error,
-                    "cluster " + name + (obs.reachable() ? " reachable again" : " unreachable: " + obs.message())));
+            events.add(obs.reachable() ? new Event.ClusterReachable(name) : new Event.ClusterUnreachable(name, obs.message()));
         }
         String strategy = obs.reachable() ? (obs.serverSideApply() ? "ServerSide" : "ClientSide (this cluster has no server-side apply)")
                 : prev == null ? "" : prev.applyStrategy();
@@ -301,8 +296,7 @@ public final class Transition {
         boolean notReady = health.state() == ClusterState.ClusterNotReady;
         ClusterState before = prev == null ? null : prev.health();
         if (obs.reachable() && before != null && before != health.state() && (notReady || before == ClusterState.ClusterNotReady)) {
-            events.add(new Event(notReady ? Event.Type.Error : Event.Type.Health,
-                    "cluster " + name + (notReady ? " not ready: " + health.message() : " ready again")));
+            events.add(notReady ? new Event.ClusterNotReady(name, health.message()) : new Event.ClusterReady(name));
         }
         Condition c = new Condition("Ready", Condition.Status.of(health.healthy()),
                 health.healthy() ? "Reachable" : notReady ? "NotReady" : "Unreachable", health.message(), now);
