@@ -16,7 +16,7 @@ import java.util.TreeMap;
 
 /**
  * Records a cluster's remediation after a pass: the targets' records, the RemediationBlocked condition with the
- * numbers behind it, and a line for every change of a record (marked, acted, given up, healthy again, blocked, and
+ * numbers behind it, and an event for every change of a record (marked, acted, given up, healthy again, blocked, and
  * the rest), so every status commit it causes says why. The records hold since-times only: an unchanged situation
  * gives an unchanged record, and no commit.
  */
