@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.windlass.policy.plan.EventLine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +58,16 @@ class BoundariesTest {
         ArchRule rule = noClasses().that().resideOutsideOfPackages("dev.windlass.engine.status..", "dev.windlass.engine.cli..")
                 .should().dependOnClassesThat().resideInAPackage("dev.windlass.engine.status.v1..")
                 .because("the rest of the engine works with the domain; the format's records exist only at the file's edge");
+        rule.check(windlass);
+    }
+
+    @Test void theWordsOfAnEventArePrintedAndNeverRead() {
+        ArchRule rule = noClasses().that().doNotHaveFullyQualifiedName(EventLine.class.getName())
+                .and().doNotHaveFullyQualifiedName("dev.windlass.engine.status.CommitMessage")
+                .and().doNotHaveFullyQualifiedName("dev.windlass.engine.schedule.Daemon")
+                .and().doNotHaveFullyQualifiedName("dev.windlass.engine.demo.Demo")
+                .should().dependOnClassesThat().haveFullyQualifiedName(EventLine.class.getName())
+                .because("an event's line is for people (the status commit, the log, the demo); a decision reads the event's record");
         rule.check(windlass);
     }
 }

@@ -14,6 +14,7 @@ import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
 import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.Event;
+import dev.windlass.policy.plan.EventLine;
 import dev.windlass.policy.render.PlanMarkdown;
 import dev.windlass.policy.render.PlanSummary;
 import dev.windlass.policy.review.ReviewMarkdown;
@@ -226,7 +227,7 @@ public final class Demo {
                 out.println("  plan " + held.plan().hash() + ": " + PlanSummary.of(held.plan()));
                 held.plan().held().stream().filter(h -> h.action().cluster().equals("us-1")).map(h -> "  held: " + h.action().describe() + " (" + h.reason().text() + ")")
                         .distinct().forEach(out::println);
-                held.events().forEach(e -> out.println("  " + e.type() + ": " + e.text()));
+                held.events().forEach(e -> out.println("  " + e.type() + ": " + EventLine.of(e)));
                 push(dev, "resume us-1", c -> c.write("clusters/us-1.yaml", us1));
                 settle(engine);
 
@@ -487,7 +488,7 @@ public final class Demo {
             PassReport r = pass(engine);
             if (first || r.plan().hasChanges()) out.println("  plan " + r.plan().hash() + ": " + PlanSummary.of(r.plan()));
             first = false;
-            for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
+            for (Event e : r.events()) out.println("  " + e.type() + ": " + EventLine.of(e));
             out.flush();
             var apps = engine.reconciler().state().apps().values();
             boolean rolling = apps.stream().anyMatch(a -> a.rollout() != null && a.rollout().active());
@@ -511,7 +512,7 @@ public final class Demo {
         Instant deadline = Instant.now().plus(limit);
         while (Instant.now().isBefore(deadline)) {
             PassReport r = pass(engine);
-            for (Event e : r.events()) out.println("  " + e.type() + ": " + e.text());
+            for (Event e : r.events()) out.println("  " + e.type() + ": " + EventLine.of(e));
             out.flush();
             if (done.test(engine.reconciler().state())) return;
             Thread.sleep(1000);

@@ -562,8 +562,8 @@ public final class Reconciler {
         dev.windlass.engine.alerts.Outboxes proposed = outboxes.applying(drained, mine);
         if (proposed.equals(outboxes)) return;
         long delivered = drained.stream().filter(d -> d.state() == dev.windlass.engine.alerts.Delivery.State.Delivered).count();
-        String line = "alerts: " + delivered + " delivered" + (drained.size() > delivered ? ", " + (drained.size() - delivered) + " given up" : "");
-        BranchChange change = BranchChange.of(CommitMessage.of(List.of(new dev.windlass.policy.plan.Event(dev.windlass.policy.plan.Event.Type.Alert, line)),
+        var recordedNow = new dev.windlass.policy.plan.Event.AlertsRecorded(delivered, drained.size() - delivered);
+        BranchChange change = BranchChange.of(CommitMessage.of(List.of(recordedNow),
                         state.source(), List.of(), writer()), author, authorEmail);
         for (String path : mine) {
             if (!proposed.get(path).equals(outboxes.get(path))) change = change.write(path, StatusFiles.alertsFile(proposed.get(path).all()));

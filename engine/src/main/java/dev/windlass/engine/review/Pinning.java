@@ -70,9 +70,8 @@ public final class Pinning {
         Map<String, byte[]> writes = new TreeMap<>();
         List<String> digest = PlanDigest.of(plan);
         for (ReviewRecord r : merged) {
-            String plans = "reviewed " + r.planHash() + ", now " + plan.hash();
             if (r.planHash().equals(plan.hash())) {
-                events.add(new Event(Event.Type.Review, "applied reviewed plan " + plan.hash() + " of " + r.title()));
+                events.add(new Event.ReviewApplied(r.title(), plan.hash()));
                 forget(r, writes);
                 continue;
             }
@@ -80,8 +79,7 @@ public final class Pinning {
             boolean republished = r.refreshed() != null && r.refreshed().commit().equals(source) && r.refreshed().planHash().equals(plan.hash());
             if (settings.requireUndiverged() && !republished) {
                 hold = true;
-                events.add(new Event(Event.Type.Review, "held: plan diverged from review of " + r.title() + " (" + plans
-                        + "); the fresh plan is published and applied if it is the same on the next pass"));
+                events.add(new Event.ReviewDivergedHeld(r.title(), r.planHash(), plan.hash()));
                 notes.add("Plan diverged from review of " + r.title() + ":");
                 diff.forEach(l -> notes.add("  " + l));
                 writes.put(ReviewRecord.planPath(r.ref()), PlanMarkdown.render(plan, r.ref() + " as merged (" + source.substring(0, 7) + ")")
@@ -92,10 +90,9 @@ public final class Pinning {
                 continue;
             }
             if (republished) {
-                events.add(new Event(Event.Type.Review, "applied re-published plan " + plan.hash() + " of " + r.title()
-                        + " (it diverged from review and was held one pass)"));
+                events.add(new Event.ReviewRepublishedApplied(r.title(), plan.hash()));
             } else {
-                events.add(new Event(Event.Type.Review, "plan diverged from review of " + r.title() + " (" + plans + "); applied, Git is the truth"));
+                events.add(new Event.ReviewDivergedApplied(r.title(), r.planHash(), plan.hash()));
                 notes.add("Plan diverged from review of " + r.title() + ":");
                 diff.forEach(l -> notes.add("  " + l));
                 announce(publisher, r, source, plan, diff, "Git stays the truth: it was applied.");

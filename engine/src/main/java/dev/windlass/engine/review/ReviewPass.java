@@ -139,7 +139,7 @@ public final class ReviewPass {
         } else if (publisher != null) {
             r = r.withPublication(0, "not published: no pull request is known for this branch (its host exposes none at refs/pull/*/head)", null);
         }
-        Event event = new Event(Event.Type.Review, "plan for " + r.title() + ": " + summary);
+        Event event = new Event.ReviewPlanned(r.title(), summary);
         BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), t.head(), List.of(), writer.get()), "Windlass", "windlass@localhost")
                 .write(ReviewRecord.planPath(t.ref()), markdown)
                 .write(ReviewRecord.recordPath(t.ref()), StatusFiles.yaml(r))
@@ -153,7 +153,7 @@ public final class ReviewPass {
     }
 
     private void close(ReviewRecord gone, Map<String, byte[]> read) throws IOException {
-        Event event = new Event(Event.Type.Review, "review of " + gone.title() + " closed: its head is gone or part of " + mainBranch);
+        Event event = new Event.ReviewClosed(gone.title(), mainBranch);
         BranchChange change = BranchChange.of(CommitMessage.of(List.of(event), gone.head(), List.of(), writer.get()), "Windlass", "windlass@localhost")
                 .delete(ReviewRecord.planPath(gone.ref()))
                 .delete(ReviewRecord.recordPath(gone.ref()))

@@ -116,7 +116,7 @@ public final class Daemon implements AutoCloseable {
             PassReport r = reconciler.reconcile();
             metrics.passed(r, Duration.ofNanos(System.nanoTime() - start));
             try (MDC.MDCCloseable pass = MDC.putCloseable("pass", r.source().substring(0, 7))) {
-                r.events().forEach(e -> log.info("{}", e.text()));
+                r.events().forEach(e -> log.info("{}", dev.windlass.policy.plan.EventLine.of(e)));
             }
             String summary = "source " + r.source().substring(0, 7) + ", " + r.applied().results().size() + " actions, "
                     + r.applied().failures() + " failed";

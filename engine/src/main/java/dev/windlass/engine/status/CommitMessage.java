@@ -1,12 +1,13 @@
 package dev.windlass.engine.status;
 
 import dev.windlass.policy.plan.Event;
+import dev.windlass.policy.plan.EventLine;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A status commit message: one line that says what happened, every event in the body, and
+ * A status commit message: one line that says what happened, every event in the body (each worded by {@link EventLine}), and
  * {@code Windlass-Source} / {@code Windlass-Event} / {@code Windlass-Replica} / {@code Windlass-Shards} trailers for tools
  * ({@link CommitWriter}). Every message has at least one
  * {@code Windlass-Event}: one without events records observed state, and says {@code Health}.
@@ -29,15 +30,15 @@ public final class CommitMessage {
     public static String of(List<Event> events, String source, List<String> touched, List<String> notes, CommitWriter writer) {
         String subject = events.isEmpty()
                 ? touched.isEmpty() ? "windlass: reconciled " + shortSha(source) : statusOf(touched)
-                : "windlass: " + String.join("; ", events.stream().map(Event::text).toList());
+                : "windlass: " + String.join("; ", events.stream().map(EventLine::of).toList());
         if (subject.length() > SUBJECT_MAX && !events.isEmpty()) {
-            String first = "windlass: " + events.get(0).text();
+            String first = "windlass: " + EventLine.of(events.get(0));
             String more = events.size() > 1 ? " (+" + (events.size() - 1) + " more)" : "";
             subject = first.length() + more.length() <= SUBJECT_MAX ? first + more
                     : first.substring(0, SUBJECT_MAX - more.length() - 1) + "…" + more;
         }
         StringBuilder b = new StringBuilder(subject).append("\n\n");
-        for (Event e : events) b.append("- ").append(e.text()).append('\n');
+        for (Event e : events) b.append("- ").append(EventLine.of(e)).append('\n');
         if (!events.isEmpty()) b.append('\n');
         for (String n : notes) b.append(n).append('\n');
         if (!notes.isEmpty()) b.append('\n');

@@ -16,9 +16,11 @@ import dev.windlass.git.GitRemote;
 import dev.windlass.git.Mirror;
 import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.plan.Event;
+import dev.windlass.policy.plan.EventLine;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
 import dev.windlass.policy.state.EngineState;
+import dev.windlass.policy.state.EvictionReason;
 import dev.windlass.policy.state.EvictionTask;
 import dev.windlass.policy.state.FailoverMemory;
 import dev.windlass.policy.state.FailoverRecord;
@@ -127,10 +129,12 @@ class HistoryCommandTest {
     @Test
     void failoverCommitsNameWhoWroteThemAndAWriterNotReadAsWrittenIsUnknown() throws Exception {
         String source = "c0ffee0000000000000000000000000000000000";
-        Event started = new Event(Event.Type.Failover, "stream failover eu-1 → eu-2 started (ClusterUnreachable), purge Graciously");
-        Event healthy = new Event(Event.Type.Failover, "stream failover eu-1 → eu-2 (ClusterUnreachable) healthy after 42s");
-        recordStatus(withRevision("1111aa"), CommitMessage.of(List.of(started), source, List.of(), CommitWriter.unsharded("engine-0_1a2b3c4d")));
-        recordStatus(withRevision("2222bb"), CommitMessage.of(List.of(new Event(Event.Type.Sync, "stream 2222bb on eu-2: 1 created")), source,
+        // A line no engine writes (there is no purge mode "Graciously"): history lists the commit by its trailers, whatever its words.
+        String started = "stream failover eu-1 → eu-2 started (ClusterUnreachable), purge Graciously";
+        Event healthy = new Event.FailoverHealthy("stream", "eu-1", List.of("eu-2"), EvictionReason.ClusterUnreachable, 42);
+        recordStatus(withRevision("1111aa"), "windlass: " + started + "\n\n- " + started + "\n\nWindlass-Source: " + source
+                + "\nWindlass-Event: Failover\n" + CommitWriter.unsharded("engine-0_1a2b3c4d").trailers());
+        recordStatus(withRevision("2222bb"), CommitMessage.of(List.of(new Event.Synced("stream", "2222bb", "eu-2", 1, 0, 0)), source,
                 List.of(), new CommitWriter("windlass-2_9f8e7d6c", new TreeSet<>(List.of(0, 2)))));
         recordStatus(withRevision("3333cc"), CommitMessage.of(List.of(healthy), source, List.of(),
                 new CommitWriter("windlass-2_9f8e7d6c", new TreeSet<>(List.of(0, 2)))));
@@ -149,7 +153,7 @@ class HistoryCommandTest {
         assertTrue(rows.get(1).matches("COMMIT +TIME \\(UTC\\) +WRITTEN BY +SUBJECT"), rows.get(1));
         assertTrue(rows.get(2).matches("[0-9a-f]{7}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  engine-0_1a2b3c4d \\(unsharded\\) +"
                 + "windlass: stream failover eu-1 → eu-2 started \\(ClusterUnreachable\\), purge Graciously"), rows.get(2));
-        assertTrue(rows.get(3).contains("  windlass-2_9f8e7d6c (shards 0,2)  ") && rows.get(3).endsWith("windlass: " + healthy.text()), rows.get(3));
+        assertTrue(rows.get(3).contains("  windlass-2_9f8e7d6c (shards 0,2)  ") && rows.get(3).endsWith("windlass: " + EventLine.of(healthy)), rows.get(3));
         assertTrue(rows.get(4).contains("  unknown writer  ") && rows.get(4).endsWith("windlass: stream failover ap-1 → ap-2 started"), rows.get(4));
         assertTrue(rows.get(5).contains("  unknown writer  ") && rows.get(5).endsWith("windlass: stream failover ap-1 → ap-2 healthy"), rows.get(5));
     }

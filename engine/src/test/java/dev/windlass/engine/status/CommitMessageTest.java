@@ -2,6 +2,8 @@ package dev.windlass.engine.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.plan.ActionReason;
 import dev.windlass.policy.plan.Event;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,9 +15,10 @@ class CommitMessageTest {
     @Test
     void oneLineSubjectEveryEventInTheBodyAndTrailers() {
         String m = CommitMessage.of(List.of(
-                new Event(Event.Type.Sync, "web 1d7b01005e22 on eu-1: 1 configured"),
-                new Event(Event.Type.Sync, "web 1d7b01005e22 on eu-2: 1 configured"),
-                new Event(Event.Type.Prune, "web on eu-1: pruned ConfigMap web/old (removed from Git)")), SHA, List.of("web"),
+                new Event.Synced("web", "1d7b01005e22", "eu-1", 0, 1, 0),
+                new Event.Synced("web", "1d7b01005e22", "eu-2", 0, 1, 0),
+                new Event.Pruned("web", "eu-1", new ObjectRef("", "ConfigMap", "web", "old"),
+                        new ActionReason.Removed(ActionReason.Leave.FromGit, null, false))), SHA, List.of("web"),
                 new CommitWriter("windlass-1_9f8e7d6c", new java.util.TreeSet<>(List.of(2, 0))));
         assertEquals("""
                 windlass: web 1d7b01005e22 on eu-1: 1 configured (+2 more)

@@ -13,11 +13,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Records an application's failovers after a pass: the clocks and values on each target, the evictions with
- * their old copies purged or still pending, the FailoverBlocked condition, and a line for each thing that
+ * their old copies purged or still pending, the FailoverBlocked condition, and an event for each thing that
  * happened (started, healthy, failed, blocked, back in the pool).
  */
 final class FailoverRecordKeeping {
@@ -57,39 +56,39 @@ final class FailoverRecordKeeping {
         return c.since(prev == null ? null : prev.condition(BLOCKED));
     }
 
-    /** Lines for what changed between the recorded memory and the new one. */
-    static List<Event> events(String app, FailoverMemory before, FailoverMemory after, Condition blockedBefore, Condition blockedNow) {
+    /**
+     * What changed between the recorded memory and the new one.
+     *
+     * @param now the pass's failover, whose {@code blocked} is the FailoverBlocked condition now; null when nothing is decided
+     */
+    static List<Event> events(String app, FailoverMemory before, FailoverMemory after, Condition blockedBefore, AppFailover now) {
         List<Event> out = new ArrayList<>();
         for (EvictionTask t : after.evictions()) {
             EvictionTask old = find(before, t);
             if (old == null) {
-                out.add(new Event(Event.Type.Failover, app + " failover " + t.fromCluster() + " → " + arrow(t) + " started ("
-                        + t.reason() + "), purge " + t.purgeMode()));
-                if (!t.preservedState().isEmpty()) {
-                    out.add(new Event(Event.Type.Failover, app + " carries " + values(t.preservedState()) + " to " + arrow(t)));
-                }
-                t.notes().forEach(n -> out.add(new Event(Event.Type.Failover, app + ": " + n)));
+                out.add(new Event.FailoverStarted(app, t.fromCluster(), to(t), t.reason(), t.purgeMode()));
+                if (!t.preservedState().isEmpty()) out.add(new Event.StateCarried(app, t.preservedState(), to(t)));
+                t.notes().forEach(n -> out.add(new Event.FailoverNote(app, n)));
             }
             if (t.completedAt() != null && (old == null || old.completedAt() == null)) {
                 long took = Duration.between(t.createdAt(), t.completedAt()).toSeconds();
-                out.add(new Event(Event.Type.Failover, app + " failover " + t.fromCluster() + " → " + arrow(t) + " (" + t.reason()
-                        + ") healthy after " + took + "s"));
+                out.add(new Event.FailoverHealthy(app, t.fromCluster(), to(t), t.reason(), took));
             }
             if (t.failedAt() != null && (old == null || old.failedAt() == null)) {
                 FailoverRecord r = after.failedAttempts().isEmpty() ? null : after.failedAttempts().get(after.failedAttempts().size() - 1);
-                out.add(new Event(Event.Type.Failover, app + " failover " + t.fromCluster() + " → " + arrow(t) + " failed"
-                        + (r == null || r.failure() == null ? "" : ": " + r.failure())));
+                out.add(new Event.FailoverFailed(app, t.fromCluster(), to(t), r == null ? null : r.failure()));
             }
         }
         for (EvictionTask t : before.evictions()) {
             if (find(after, t) == null && t.failedAt() == null && t.completedAt() != null) {
-                out.add(new Event(Event.Type.Failover, t.fromCluster() + " is back in " + app + "'s pool: healthy for the toleration"));
+                out.add(new Event.BackInPool(app, t.fromCluster()));
             }
         }
-        if (blockedNow != null && (blockedBefore == null || !blockedBefore.message().equals(blockedNow.message()))) {
-            out.add(new Event(Event.Type.Failover, "failover blocked (" + blockedNow.reason() + "): " + blockedNow.message()));
-        } else if (blockedNow == null && blockedBefore != null) {
-            out.add(new Event(Event.Type.Failover, app + " failover no longer blocked"));
+        boolean blockedNow = now != null && now.blocked() != null;
+        if (blockedNow && (blockedBefore == null || !blockedBefore.message().equals(now.blocked()))) {
+            out.add(new Event.FailoverBlocked(app, now.blockedReason(), now.blocked()));
+        } else if (!blockedNow && blockedBefore != null) {
+            out.add(new Event.FailoverUnblocked(app));
         }
         return out;
     }
@@ -99,11 +98,8 @@ final class FailoverRecordKeeping {
                 .findFirst().orElse(null);
     }
 
-    private static String arrow(EvictionTask t) {
-        return String.join(", ", t.replacements().isEmpty() ? t.clustersAfterFailover() : t.replacements());
-    }
-
-    static String values(List<PreservedValue> values) {
-        return values.stream().map(v -> v.label() + "=" + v.value()).collect(Collectors.joining(", "));
+    /** Where the application goes: the replacements, or the placement after the failover when it names none. */
+    private static List<String> to(EvictionTask t) {
+        return t.replacements().isEmpty() ? t.clustersAfterFailover() : t.replacements();
     }
 }

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 
 /**
  * Records a cluster's remediation after a pass: the targets' records, the RemediationBlocked condition with the
- * numbers behind it, and a line for every change of a record (marked, acted, given up, healthy again, blocked, and
+ * numbers behind it, and an event for every change of a record (marked, acted, given up, healthy again, blocked, and
  * the rest), so every status commit it causes says why. The records hold since-times only: an unchanged situation
  * gives an unchanged record, and no commit.
  */
@@ -28,8 +28,7 @@ final class RemediationRecordKeeping {
         String cluster = next.name();
         if (cr == null) {
             if (before.isEmpty()) return next;
-            events.add(new Event(Event.Type.Remediation, cluster + ": no remediation policy selects it now; its " + before.size()
-                    + (before.size() == 1 ? " target is" : " targets are") + " no longer watched (marks stay until removed by hand)"));
+            events.add(new Event.RemediationUnwatched(cluster, before.size()));
             return next.withRemediation(List.of());
         }
         Map<String, RemediationRecord> old = new LinkedHashMap<>();
@@ -41,15 +40,13 @@ final class RemediationRecordKeeping {
                 joined.computeIfAbsent(r.policy(), k -> new ArrayList<>()).add(r.target());
                 continue;
             }
-            String what = change(o, r, now);
-            if (what != null) events.add(line(cluster, r, what));
+            Event changed = change(cluster, o, r, now);
+            if (changed != null) events.add(changed);
         }
-        joined.forEach((policy, targets) -> events.add(new Event(Event.Type.Remediation, cluster + ": " + policy + " watches "
-                + named(targets) + (before.isEmpty() ? "" : " (new)"))));
+        joined.forEach((policy, targets) -> events.add(new Event.RemediationWatches(cluster, policy, targets, !before.isEmpty())));
         Map<String, List<String>> gone = new TreeMap<>();
         old.values().forEach(r -> gone.computeIfAbsent(r.policy(), k -> new ArrayList<>()).add(r.target()));
-        gone.forEach((policy, targets) -> events.add(new Event(Event.Type.Remediation, cluster + ": " + policy + " no longer watches "
-                + named(targets) + ": gone")));
+        gone.forEach((policy, targets) -> events.add(new Event.RemediationNoLongerWatches(cluster, policy, targets)));
         List<Condition> conds = new ArrayList<>(next.conditions());
         conds.removeIf(c -> c.type().equals(Remediations.BLOCKED));
         Condition blockedBefore = prev == null ? null : prev.conditions().stream().filter(c -> c.type().equals(Remediations.BLOCKED)).findFirst().orElse(null);
@@ -57,10 +54,10 @@ final class RemediationRecordKeeping {
             Condition c = new Condition(Remediations.BLOCKED, Condition.Status.True, cr.blockedReason().name(), cr.blocked(), now).since(blockedBefore);
             conds.add(c);
             if (blockedBefore == null || !blockedBefore.message().equals(c.message())) {
-                events.add(new Event(Event.Type.Remediation, cluster + ": remediation blocked (" + cr.blockedReason() + "): " + cr.blocked()));
+                events.add(new Event.RemediationBlocked(cluster, cr.blockedReason(), cr.blocked()));
             }
         } else if (blockedBefore != null) {
-            events.add(new Event(Event.Type.Remediation, cluster + ": remediation no longer blocked"));
+            events.add(new Event.RemediationUnblocked(cluster));
         }
         return next.withConditions(conds).withRemediation(cr.records());
     }
@@ -87,47 +84,34 @@ final class RemediationRecordKeeping {
     }
 
     /**
-     * What a record's change says in the status commit, or null when it did not change. Every change has a line, so no
-     * status commit is without its event; a duration is rendered here, at {@code now}, never kept in the record.
+     * What a record's change was, or null when it did not change. Every change has an event, so no status commit is without
+     * one; how long a target has been unhealthy or healthy is taken at {@code now}, never kept in the record.
      */
-    static String change(RemediationRecord o, RemediationRecord r, Instant now) {
+    static Event change(String cluster, RemediationRecord o, RemediationRecord r, Instant now) {
         if (o.equals(r)) return null;
+        String target = r.target(), policy = r.policy();
         if (r.in(State.Marked) && r.markedAt() != null && !r.markedAt().equals(o.markedAt())) {
-            return "marked unhealthy (" + Durations.held(r, now) + "): " + r.message();
+            return new Event.TargetMarked(cluster, target, policy, Event.Unhealthy.of(r, now), r.message());
         }
         if (r.in(State.Remediating) && !Objects.equals(r.lastAttemptAt(), o.lastAttemptAt())) {
             // An action taken: the one a mark opened an attempt for, or a retry.
-            return r.message() + " (" + Durations.held(r, now) + ")";
+            return new Event.TargetActedOn(cluster, target, policy, Event.Unhealthy.of(r, now), r.message());
         }
-        if (r.in(State.GaveUp) && !o.in(State.GaveUp)) return r.message();
-        if (r.in(State.Missing) && !o.in(State.Missing)) return "missing: " + r.message();
+        if (r.in(State.GaveUp) && !o.in(State.GaveUp)) return new Event.TargetGivenUp(cluster, target, policy, r.message());
+        if (r.in(State.Missing) && !o.in(State.Missing)) return new Event.TargetMissing(cluster, target, policy, r.message());
         if (r.in(State.Healthy) && !o.in(State.Healthy)) {
-            return (o.everHealthy() ? "healthy again" : "healthy")
-                    + (r.attempts() > 0 ? " after " + r.attempts() + (r.attempts() == 1 ? " attempt" : " attempts") : "")
-                    + (r.cordonedAt() != null ? "; " + r.message() : "");
+            return new Event.TargetHealthy(cluster, target, policy, o.everHealthy(), r.attempts(), r.cordonedAt() != null ? r.message() : null);
         }
         if (r.in(State.Healthy) && o.cordonedAt() != null && r.cordonedAt() == null) {
-            return "uncordoned and unmarked: healthy for " + Durations.seconds(Durations.between(r.healthySince(), now))
-                    + " since Windlass cordoned it; its retries start over";
+            return new Event.TargetUncordoned(cluster, target, policy, Durations.between(r.healthySince(), now));
         }
         if (r.in(State.Healthy) && o.attempts() > 0 && r.attempts() == 0) {
-            return "healthy for " + Durations.seconds(Durations.between(r.healthySince(), now)) + ": its attempts start over";
+            return new Event.TargetAttemptsReset(cluster, target, policy, Durations.between(r.healthySince(), now));
         }
-        if (r.in(State.Pending) && !o.in(State.Pending)) return r.reason() + ": " + r.message();
+        if (r.in(State.Pending) && !o.in(State.Pending)) return new Event.TargetPending(cluster, target, policy, r.reason(), r.message());
         if (r.in(State.Unhealthy) && !o.in(State.Unhealthy)) {
-            return "unhealthy (" + Durations.held(r, now) + ")" + (r.message().isEmpty() ? "" : ": " + r.message());
+            return new Event.TargetUnhealthy(cluster, target, policy, Event.Unhealthy.of(r, now), r.message());
         }
-        return r.state().name().toLowerCase(java.util.Locale.ROOT) + (r.reason().isEmpty() ? "" : " (" + r.reason() + ")")
-                + (r.message().isEmpty() ? "" : ": " + r.message());
-    }
-
-    /** "Node a, Node b, Node c" or "Node a, Node b, Node c (+7 more)". */
-    private static String named(List<String> targets) {
-        int shown = Math.min(3, targets.size());
-        return String.join(", ", targets.subList(0, shown)) + (targets.size() > shown ? " (+" + (targets.size() - shown) + " more)" : "");
-    }
-
-    private static Event line(String cluster, RemediationRecord r, String what) {
-        return new Event(Event.Type.Remediation, cluster + ": " + r.target() + " " + what + " (" + r.policy() + ")");
+        return new Event.TargetStateChanged(cluster, target, policy, r.state(), r.reason(), r.message());
     }
 }

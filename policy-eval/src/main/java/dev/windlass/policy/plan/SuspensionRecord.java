@@ -17,10 +17,11 @@ final class SuspensionRecord {
     private SuspensionRecord() {}
 
     /**
+     * @param name        the application's name, or the cluster's
      * @param ofCluster   the condition of a cluster, suspended by itself alone, rather than of an application
      * @param unsorted    cluster → what suspends the target there (empty: not suspended)
      */
-    static Condition condition(String subject, boolean ofCluster, Map<String, Hold> unsorted, Condition previous, String author, Instant now,
+    static Condition condition(String name, boolean ofCluster, Map<String, Hold> unsorted, Condition previous, String author, Instant now,
                                List<Event> events) {
         Map<String, Hold> suspendedOn = new TreeMap<>(unsorted);
         boolean was = previous != null && previous.holds();
@@ -29,9 +30,9 @@ final class SuspensionRecord {
         // A cluster's own suspension needs no "on <cluster>": the reason says it all.
         String message = ofCluster && is ? suspendedOn.values().iterator().next().text() : String.join("; ", group(suspendedOn));
         if (is && (!was || !Objects.equals(previous.message(), message))) {
-            events.add(new Event(Event.Type.Suspension, subject + " suspended: " + message));
+            events.add(ofCluster ? new Event.ClusterSuspended(name, message) : new Event.AppSuspended(name, message));
         } else if (!is) {
-            events.add(new Event(Event.Type.Suspension, subject + " resumed"));
+            events.add(ofCluster ? new Event.ClusterResumed(name) : new Event.AppResumed(name));
         }
         Condition next = is
                 ? new Condition("Suspended", Condition.Status.True, reason(suspendedOn), message, now, author.isEmpty() ? null : author)

@@ -43,7 +43,7 @@ final class TargetRecord {
                 case Delete -> {
                     inventory.remove(a.object());
                     deleted++;
-                    events.add(new Event(Event.Type.Prune, app.name() + " on " + planned.cluster() + ": pruned " + a.object() + " (" + a.reason().text() + ")"));
+                    events.add(new Event.Pruned(app.name(), planned.cluster(), a.object(), a.reason()));
                 }
             }
         }
@@ -53,10 +53,11 @@ final class TargetRecord {
         }
         boolean wrote = created + configured + deleted > 0;
         if (wrote) {
-            events.add(new Event(Event.Type.Sync, app.name() + " " + planned.revision() + " on " + planned.cluster() + ": "
-                    + counts(created, configured, deleted)));
+            events.add(new Event.Synced(app.name(), planned.revision(), planned.cluster(), created, configured, deleted));
         }
-        failures.forEach(f -> events.add(new Event(Event.Type.Error, app.name() + " on " + planned.cluster() + ": " + f)));
+        for (ActionResult r : results) {
+            if (!r.succeeded()) events.add(new Event.ApplyFailed(app.name(), planned.cluster(), r.action().operation(), r.action().object(), r.message()));
+        }
         boolean synced = failures.isEmpty() && hold == null && planned.drift().isEmpty() && (planned.sync() == Sync.Synced || !results.isEmpty());
         String revision = synced ? planned.revision() : previous == null ? "" : previous.revision();
         Health health = wrote && planned.health() == Health.Healthy ? Health.Progressing : planned.health();
@@ -71,13 +72,5 @@ final class TargetRecord {
         String rendered = synced ? planned.rendered() : previous == null ? null : previous.rendered();
         return new TargetStatus(planned.cluster(), revision, sync, health, message, drift,
                 List.copyOf(new TreeMap<>(inventory).values())).withVariant(variant, rendered);
-    }
-
-    private static String counts(int created, int configured, int deleted) {
-        List<String> parts = new ArrayList<>();
-        if (created > 0) parts.add(created + " created");
-        if (configured > 0) parts.add(configured + " configured");
-        if (deleted > 0) parts.add(deleted + " deleted");
-        return String.join(", ", parts);
     }
 }

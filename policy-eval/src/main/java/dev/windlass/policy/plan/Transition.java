@@ -5,12 +5,8 @@ import dev.windlass.policy.model.TargetKey;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
-import dev.windlass.policy.model.Manifest;
-import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.state.Health;
 import dev.windlass.policy.observe.ObservedState;
-import dev.windlass.policy.state.ClusterState;
-import dev.windlass.policy.state.Reachability;
 import dev.windlass.policy.state.Sync;
 import dev.windlass.policy.state.AppStatus;
 import dev.windlass.policy.state.ClusterStatus;
@@ -18,7 +14,6 @@ import dev.windlass.policy.state.Condition;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.policy.state.FailoverMemory;
 import dev.windlass.policy.failover.AppFailover;
-import dev.windlass.policy.failover.ClusterHealth;
 import dev.windlass.policy.state.TargetStatus;
 import dev.windlass.policy.suspension.Hold;
 import java.time.Instant;
@@ -29,8 +24,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the engine remembers after a pass: the previous state, advanced by the plan and by what
- * executing it actually did. Pure, like the planner; the events become the status commit message.
+ * What the engine remembers after a pass: the previous state, advanced by the plan and by what executing it actually
+ * did, and the typed {@link Event}s of what happened, in the status commit's order (failovers, remediation, the rest).
+ * Pure, like the planner. It puts the parts together: a target's record ({@link TargetRecord}), what is left of one being
+ * removed ({@link Leftover}), health lines ({@link HealthLines}), a cluster's record ({@link ClusterRecord}), rollouts
+ * ({@link RolloutMemory}), failovers, remediation and suspension ({@link FailoverRecordKeeping},
+ * {@link RemediationRecordKeeping}, {@link SuspensionRecord}). It writes no words: {@link EventLine} does.
  */
 public final class Transition {
     private Transition() {}
@@ -56,7 +55,7 @@ public final class Transition {
         }
 
         Map<String, AppStatus> apps = new TreeMap<>();
-        Map<HealthLine, List<String>> healthChanges = new TreeMap<>();
+        HealthLines healthLines = new HealthLines();
         List<Event> failoverEvents = new ArrayList<>();
         List<Event> remediationEvents = new ArrayList<>();
         for (AppPlan ap : plan.apps()) {
@@ -64,7 +63,7 @@ public final class Transition {
             Application app = desired.apps().get(ap.app());
             if (!ap.valid()) {
                 if (prev == null && app == null) continue;
-                apps.put(ap.app(), invalid(ap, prev, now, events));
+                apps.put(ap.app(), InvalidApp.status(ap, prev, now, events));
                 continue;
             }
             List<TargetStatus> targets = new ArrayList<>();
@@ -79,22 +78,22 @@ public final class Transition {
                 boolean written = !results.isEmpty();
                 boolean waiting = tp.sync() != Sync.Unknown
                         && TargetRecord.waiting(results, holds.get(new TargetKey(ap.app(), tp.cluster())));
-                healthChange(ap.app(), prevTarget, next, written, waiting, healthChanges);
+                healthLines.add(ap.app(), prevTarget, next, written, waiting);
                 driftEvent(ap.app(), prevTarget, next, events);
                 targets.add(next);
             }
             for (String left : ap.removedFrom()) {
-                TargetStatus rest = leftover(prev.target(left), byTarget.getOrDefault(new TargetKey(ap.app(), left), List.of()), events, ap.app(),
+                TargetStatus rest = Leftover.of(prev.target(left), byTarget.getOrDefault(new TargetKey(ap.app(), left), List.of()), events, ap.app(),
                         holds.get(new TargetKey(ap.app(), left)));
                 if (rest != null) targets.add(rest);
-                else if (prev.target(left) != null || prev.placement().contains(left)) events.add(new Event(Event.Type.Prune, ap.app() + " removed from " + left));
+                else if (prev.target(left) != null || prev.placement().contains(left)) events.add(new Event.RemovedFrom(ap.app(), left));
             }
             AppFailover af = plan.failovers().get(ap.app());
             targets = FailoverRecordKeeping.targets(targets, af);
             boolean wrote = byTarget.keySet().stream().anyMatch(k -> k.app().equals(ap.app()));
             String source = wrote || prev == null ? desired.commit() : prev.source();
             RolloutMemory memory = RolloutMemory.after(ap, prev, plan.rollouts().get(ap.app()), targets, desired.commit(), events);
-            List<Condition> conds = new ArrayList<>(conditions(targets, prev, now, null));
+            List<Condition> conds = new ArrayList<>(ReadyCondition.of(targets, prev, now, null));
             Condition suspended = SuspensionRecord.condition(ap.app(), false, ap.suspendedOn(), prev == null ? null : prev.condition("Suspended"),
                     desired.author(), now, events);
             if (suspended != null) conds.add(suspended);
@@ -104,7 +103,7 @@ public final class Transition {
                 Condition blocked = FailoverRecordKeeping.blocked(af, prev, now);
                 if (blocked != null) conds.add(blocked);
                 failoverEvents.addAll(FailoverRecordKeeping.events(ap.app(), prev == null ? FailoverMemory.EMPTY : prev.failoverMemory(),
-                        failover, prev == null ? null : prev.condition(FailoverRecordKeeping.BLOCKED), blocked));
+                        failover, prev == null ? null : prev.condition(FailoverRecordKeeping.BLOCKED), af));
             }
             apps.put(ap.app(), new AppStatus(ap.app(), ap.definedIn(), ap.revision(), source, app.syncPolicy().prune(),
                     conds, ap.clusters(), targets, strings(ap.diagnostics()),
@@ -114,26 +113,21 @@ public final class Transition {
             if (apps.containsKey(gone.name())) continue;
             List<TargetStatus> rest = new ArrayList<>();
             for (TargetStatus t : gone.targets()) {
-                TargetStatus r = leftover(t, byTarget.getOrDefault(new TargetKey(gone.name(), t.cluster()), List.of()), events, gone.name(),
+                TargetStatus r = Leftover.of(t, byTarget.getOrDefault(new TargetKey(gone.name(), t.cluster()), List.of()), events, gone.name(),
                         holds.get(new TargetKey(gone.name(), t.cluster())));
                 if (r != null && gone.prune()) rest.add(r);
             }
-            if (rest.isEmpty()) events.add(new Event(Event.Type.Prune, gone.name() + " deleted from Git and removed from every cluster"));
-            else apps.put(gone.name(), gone.withConditions(conditions(rest, gone, now, "Deleting")).withPlacement(List.of())
+            if (rest.isEmpty()) events.add(new Event.AppDeleted(gone.name()));
+            else apps.put(gone.name(), gone.withConditions(ReadyCondition.of(rest, gone, now, "Deleting")).withPlacement(List.of())
                     .withTargets(rest).withDiagnostics(List.of()));
         }
-        healthChanges.forEach((line, clusters) -> {
-            String on = " on " + String.join(", ", clusters);
-            String text = line.waiting() ? line.app() + on + " " + line.message()
-                    : line.app() + " " + line.health().name().toLowerCase() + on + (line.message().isEmpty() ? "" : ": " + line.message());
-            events.add(new Event(line.health() == Health.Degraded ? Event.Type.Error : Event.Type.Health, text));
-        });
+        events.addAll(healthLines.events());
         Map<String, ClusterStatus> clusters = new TreeMap<>();
         desired.clusters().forEach((name, c) -> {
             ClusterStatus prevCluster = previous.clusters().get(name);
-            ClusterStatus next = cluster(name, c.location().path(), observed.clusters().get(name), prevCluster, now, events);
+            ClusterStatus next = ClusterRecord.next(name, c.location().path(), observed.clusters().get(name), prevCluster, now, events);
             Condition before = prevCluster == null ? null : prevCluster.conditions().stream().filter(x -> x.type().equals("Suspended")).findFirst().orElse(null);
-            Condition suspended = SuspensionRecord.condition("cluster " + name, true,
+            Condition suspended = SuspensionRecord.condition(name, true,
                     c.suspend() ? Map.of(name, new Hold(Hold.Reason.ClusterSuspended, "Cluster/" + name + " suspended")) : Map.of(),
                     before, desired.author(), now, events);
             if (suspended != null) {
@@ -198,26 +192,9 @@ public final class Transition {
     private static void remediationFailures(ApplyResult applied, List<Event> events) {
         for (ActionResult r : applied.results()) {
             if (r.action().app().isEmpty() && !r.succeeded()) {
-                events.add(new Event(Event.Type.Error, r.action().cluster() + ": remediation " + r.action().describe() + " failed: " + r.message()));
+                events.add(new Event.RemediationFailed(r.action().cluster(), r.action().operation(), r.action().object(), r.message()));
             }
         }
-    }
-
-    private static AppStatus invalid(AppPlan ap, AppStatus prev, Instant now, List<Event> events) {
-        List<String> diagnostics = strings(ap.diagnostics());
-        if (prev == null || !prev.diagnostics().equals(diagnostics)) {
-            long errors = ap.diagnostics().stream().filter(Diagnostic::isError).count();
-            events.add(new Event(Event.Type.Error, ap.app() + " is invalid (" + errors + (errors == 1 ? " error" : " errors")
-                    + "), nothing applied: " + (diagnostics.isEmpty() ? "" : diagnostics.get(0))));
-        }
-        Condition stalled = new Condition("Stalled", Condition.Status.True, "Invalid", diagnostics.isEmpty() ? "" : diagnostics.get(0), now);
-        Condition ready = new Condition("Ready", Condition.Status.False, "Invalid", "the application's files have errors; nothing is applied", now);
-        List<Condition> conds = List.of(ready.since(prev == null ? null : prev.condition("Ready")),
-                stalled.since(prev == null ? null : prev.condition("Stalled")));
-        if (prev == null) {
-            return new AppStatus(ap.app(), ap.definedIn(), ap.revision(), null, true, conds, List.of(), List.of(), diagnostics);
-        }
-        return prev.withConditions(conds).withDiagnostics(diagnostics);
     }
 
     private static TargetStatus unknownTarget(TargetPlan tp, TargetStatus prev) {
@@ -226,93 +203,11 @@ public final class Transition {
                         prev == null ? null : prev.rendered());
     }
 
-    /** What is left of a target being removed: null when everything it had is gone. */
-    private static TargetStatus leftover(TargetStatus t, List<ActionResult> results, List<Event> events, String app, HoldReason hold) {
-        if (t == null) return null;
-        var inventory = new ArrayList<>(t.inventory());
-        List<String> failures = new ArrayList<>();
-        for (ActionResult r : results) {
-            if (r.succeeded()) inventory.removeIf(e -> e.ref().equals(r.action().object()));
-            else failures.add(r.action().describe() + " failed: " + r.message());
-        }
-        failures.forEach(f -> events.add(new Event(Event.Type.Error, app + ": " + f)));
-        inventory.removeIf(e -> e.gcIs(Manifest.GcPolicy.NEVER));
-        if (inventory.isEmpty()) return null;
-        String message = !failures.isEmpty() ? String.join("; ", failures)
-                : hold != null ? "removal pending: " + hold.text() : "removal pending: cluster not reachable";
-        return new TargetStatus(t.cluster(), t.revision(), Sync.OutOfSync, t.health(), message, List.of(), inventory);
-    }
-
-    /**
-     * Collects health transitions by application, health and message so that one line covers every
-     * cluster ("web healthy on eu-1, eu-2"). A target just written to is expected to progress: no line.
-     */
-    private static void healthChange(String app, TargetStatus prev, TargetStatus next, boolean written, boolean waiting,
-                                     Map<HealthLine, List<String>> out) {
-        Health before = prev == null ? null : prev.health();
-        Health now = next.health();
-        boolean sameHealth = before == now;
-        if (sameHealth && (now == Health.Healthy || prev.message().equals(next.message()))) return;
-        if (now == Health.Progressing && written) return;
-        if (before == null && now != Health.Healthy && now != Health.Degraded && !waiting) return;
-        String message = now == Health.Healthy ? "" : next.message();
-        out.computeIfAbsent(new HealthLine(app, now, message, waiting), k -> new ArrayList<>()).add(next.cluster());
-    }
-
-    /** One line of the pass's health events: the clusters where {@code app} reached {@code health} with one message. */
-    private record HealthLine(String app, Health health, String message, boolean waiting) implements Comparable<HealthLine> {
-        private static final java.util.Comparator<HealthLine> ORDER = java.util.Comparator.comparing(HealthLine::app)
-                .thenComparing(l -> l.health().name()).thenComparing(HealthLine::message).thenComparing(HealthLine::waiting);
-
-        @Override public int compareTo(HealthLine o) { return ORDER.compare(this, o); }
-    }
-
     private static void driftEvent(String app, TargetStatus prev, TargetStatus next, List<Event> events) {
         List<String> before = prev == null ? List.of() : prev.drift();
         if (before.equals(next.drift())) return;
-        if (next.drift().isEmpty()) events.add(new Event(Event.Type.Drift, app + " on " + next.cluster() + ": drift gone"));
-        else events.add(new Event(Event.Type.Drift, app + " on " + next.cluster() + ": drift in " + String.join(", ", next.drift())));
-    }
-
-    private static List<Condition> conditions(List<TargetStatus> targets, AppStatus prev, Instant now, String override) {
-        boolean ready = override == null && targets.stream().allMatch(t -> t.sync() == Sync.Synced && t.health() == Health.Healthy);
-        String reason = override != null ? override
-                : targets.stream().anyMatch(t -> t.sync() == Sync.Unknown) ? "ClusterUnreachable"
-                : targets.stream().anyMatch(t -> !t.message().isEmpty() && t.sync() == Sync.OutOfSync) ? "ApplyFailed"
-                : targets.stream().anyMatch(t -> !t.drift().isEmpty()) ? "Drifted"
-                : targets.stream().anyMatch(t -> t.sync() != Sync.Synced) ? "OutOfSync"
-                : ready ? "Synced" : "Progressing";
-        Condition c = new Condition("Ready", Condition.Status.of(ready), reason,
-                ready ? "synced and healthy on " + targets.size() + (targets.size() == 1 ? " cluster" : " clusters") : "", now);
-        return List.of(c.since(prev == null ? null : prev.condition("Ready")));
-    }
-
-    private static ClusterStatus cluster(String name, String definedIn, ClusterObservation obs, ClusterStatus prev, Instant now, List<Event> events) {
-        if (obs == null) obs = ClusterObservation.unreachable(name, "not observed");
-        Reachability reach = obs.reachability();
-        if (prev != null && prev.reachability() != reach) {
-            events.add(new Event(obs.reachable() ? Event.Type.Health : Event.Type.Error,
-                    "cluster " + name + (obs.reachable() ? " reachable again" : " unreachable: " + obs.message())));
-        }
-        String strategy = obs.reachable() ? (obs.serverSideApply() ? "ServerSide" : "ClientSide (this cluster has no server-side apply)")
-                : prev == null ? "" : prev.applyStrategy();
-        long ready = obs.nodes().stream().filter(n -> n.ready()).count();
-        ClusterHealth health = ClusterHealth.of(obs, prev, now);
-        boolean notReady = health.state() == ClusterState.ClusterNotReady;
-        ClusterState before = prev == null ? null : prev.health();
-        if (obs.reachable() && before != null && before != health.state() && (notReady || before == ClusterState.ClusterNotReady)) {
-            events.add(new Event(notReady ? Event.Type.Error : Event.Type.Health,
-                    "cluster " + name + (notReady ? " not ready: " + health.message() : " ready again")));
-        }
-        Condition c = new Condition("Ready", Condition.Status.of(health.healthy()),
-                health.healthy() ? "Reachable" : notReady ? "NotReady" : "Unreachable", health.message(), now);
-        return new ClusterStatus(name, definedIn, reach, obs.reachable() ? "" : obs.message(), strategy,
-                obs.reachable() ? obs.nodes().size() : prev == null ? 0 : prev.nodes(),
-                obs.reachable() ? (int) ready : prev == null ? 0 : prev.readyNodes(),
-                List.of(c.since(prev == null ? null : prev.conditions().stream().filter(x -> x.type().equals("Ready")).findFirst().orElse(null))),
-                health.state(), health.healthy() ? null : health.since(), health.healthy() ? health.since() : null,
-                null, obs.reachable() && obs.server().known() ? obs.server().version() : prev == null ? null : prev.kubernetesVersion(),
-                obs.reachable() && obs.server().known() ? obs.server().apiVersions() : prev == null ? null : prev.apiVersions());
+        if (next.drift().isEmpty()) events.add(new Event.DriftGone(app, next.cluster()));
+        else events.add(new Event.Drifted(app, next.cluster(), next.drift()));
     }
 
     private static List<String> strings(List<Diagnostic> ds) { return ds.stream().map(Object::toString).toList(); }
