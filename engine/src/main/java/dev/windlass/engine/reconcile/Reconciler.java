@@ -346,13 +346,15 @@ public final class Reconciler {
         if (outcome instanceof CommitOutcome.Conflict) forgetState();
         else if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         if (outcome instanceof CommitOutcome.Committed) keepStatusHistoryBounded(desired.settings().statusHistoryLimit());
-        if (state != null && !(outcome instanceof CommitOutcome.Failed)) proposeReverts(source, events);
+        List<dev.windlass.policy.plan.Event> offered = new ArrayList<>();
+        if (state != null && !(outcome instanceof CommitOutcome.Failed)) proposeReverts(source, offered);
         PlanMemo.Work work = planMemo.lastWork();
         log.info("pass {}{}: {} files parsed, {} renders, {} of {} targets planned afresh, {} actions, {} failed, status {}",
                 source.substring(0, 7), scope == null ? "" : " for shards " + scope.held() + " (" + scope.clusters().size() + " clusters)",
                 parseCache.parsedLastPass(), renders, work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
                 applied.failures(), outcome.getClass().getSimpleName());
         events.addAll(next.events());
+        events.addAll(offered);
         return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork(), renders,
                 scope);
     }
@@ -601,6 +603,7 @@ public final class Reconciler {
      * {@code status/reverts.yaml} in one commit, with the RevertProposed alerts of those opened. A fleet-wide decision:
      * with shards, the coordinator's. An offer to be tried again is left for the next pass.
      */
+    /** @param events gets what was recorded of the offers, for the pass's report */
     private void proposeReverts(String source, List<dev.windlass.policy.plan.Event> events) throws IOException {
         if (alerts == null || passDesired == null || scope != null && !scope.coordinator()) return;
         List<dev.windlass.policy.revert.RevertProposals.Due> due = dev.windlass.policy.revert.RevertProposals.due(state, passDesired, reverts);
