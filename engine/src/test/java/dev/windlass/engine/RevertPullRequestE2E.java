@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A failed rollout offered as a revert pull request, end to end on sandbox clusters: web 1.5.0 fails on eu-2 and is
  * rolled back; the engine pushes {@code windlass/revert/web-<revision>} to the origin, restoring apps/web/manifests to
  * 1.4.2, and asks GitHub (WireMock) once for a pull request into main; a webhook hears RevertProposed; a restarted engine
- * asks nothing more.
+ * asks nothing more, and merging the pull request makes web's revision at the tip the good one again.
  */
 class RevertPullRequestE2E {
     static final String HMAC_KEY = "a-key-only-the-receiver-and-the-engine-know";
@@ -151,6 +151,15 @@ class RevertPullRequestE2E {
             for (int i = 0; i < 3; i++) AlertsE2E.pass(fleet, b, Duration.ofSeconds(10));
             assertEquals(requests, wm.findAll(anyRequestedFor(urlPathMatching(".*"))).size(), "nothing more asked of GitHub");
             assertEquals(1, wm.findAll(postRequestedFor(urlEqualTo("/repos/acme/fleet/pulls"))).size());
+
+            // The team merges the pull request: Git agrees with the rollback (web's revision at the tip is the good one again),
+            // the clusters keep 1.4.2, and nothing more is offered.
+            fleet.merge(branch);
+            PassReport merged = null;
+            for (int i = 0; i < 3; i++) merged = AlertsE2E.pass(fleet, b, Duration.ofSeconds(10));
+            assertEquals(goodRevision, merged.desired().apps().get("web").revision());
+            for (String cluster : List.of("eu-1", "eu-2", "us-1")) assertEquals("1.4.2", RolloutContract.image(fleet, cluster), cluster);
+            assertEquals(requests, wm.findAll(anyRequestedFor(urlPathMatching(".*"))).size(), "nothing more asked of GitHub after the merge");
             b.close();
 
             // Without --alerts-allow-private-addresses, the Provider on 127.0.0.1 is a located error, and nothing is offered through it.
