@@ -54,6 +54,14 @@ public class RevertPullRequestParseTest {
     }
 
     @Test
+    void aWrongProviderHoldsNothing() {
+        DesiredState s = parseSelecting("frontend", "  revertPullRequest: {providerRef: {name: gitlab}}");
+        assertEquals(1, FreezeParseTest.errors(s).size());
+        assertEquals(List.of(), FreezeParseTest.invalidApps(s), "the rollout policy is still in use: only no revert is offered");
+        assertEquals("waves", s.rolloutOf().get("web"));
+    }
+
+    @Test
     void aProviderThatIsNoGitHostIsALocatedError() {
         assertEquals(List.of("policies/waves.yaml:7:36: RolloutPolicy.spec.revertPullRequest.providerRef names Provider 'chat' of type slack; "
                         + "a revert pull request is opened on a Git host: name a Provider of type github or gitea"),
