@@ -96,6 +96,11 @@ class AlertsE2E {
     }
 
     Engine engine(TestFleet fleet, String name, boolean allowPrivate) throws Exception {
+        return engine(fleet, dir, name, allowPrivate);
+    }
+
+    /** An engine on {@code fleet}'s origin with its own mirror under {@code dir}, sending alerts with the Secrets in {@code dir/secrets}. */
+    static Engine engine(TestFleet fleet, Path dir, String name, boolean allowPrivate) throws Exception {
         Engine e = new Engine(Mirror.open(dir.resolve(name), GitRemote.anonymous(fleet.origin.toString())), "main", "windlass/status", fleet.sandbox,
                 fleet.clock, System::getenv, dev.windlass.applier.cluster.ClientSettings.DEFAULT, dev.windlass.applier.cluster.ManagementCluster.NONE);
         e.alertWith(new AlertSettings(dir.resolve("secrets"), allowPrivate, "https://windlass.example.com",

@@ -34,6 +34,8 @@ public final class GitHost {
     /** 10,000 comments: past that, a pull request is not one Windlass reviews sensibly anyway. */
     private static final int MAX_PAGES = 100;
     private static final int DESCRIPTION_LIMIT = 140;
+    /** GitHub refuses longer titles. */
+    private static final int TITLE_LIMIT = 256;
     private static final Pattern SHA = Pattern.compile("[0-9a-fA-F]{4,64}");
 
     /** The body of a public method: may stop early with an outcome. */
@@ -134,6 +136,53 @@ public final class GitHost {
             log.info("Status {} {} on {} of {}", context, state, sha, config.repository());
             return new Done("status", 0);
         });
+    }
+
+    /**
+     * Opens a pull request from branch {@code head} into {@code base}, unless one from {@code head} exists already (open or
+     * closed): then that one is {@code found}, never a second. As for comments, the create is not tried again on its own:
+     * each try lists first, so a 5xx answer that came after the pull request was made finds it rather than making another.
+     */
+    public HostOutcome openPullRequest(String head, String base, String title, String body) {
+        if (head == null || head.isBlank() || base == null || base.isBlank()) {
+            throw new IllegalArgumentException("a pull request needs a head and a base branch");
+        }
+        if (title == null || title.isBlank()) throw new IllegalArgumentException("the pull request title is empty");
+        ObjectNode json = JSON.createObjectNode();
+        json.put("title", cut(title, TITLE_LIMIT));
+        json.put("head", head);
+        json.put("base", base);
+        json.put("body", body == null ? "" : body);
+        return finish(() -> calls.retrying(() -> {
+            Optional<HostOutcome.PullRequest> found = pullFrom(head);
+            if (found.isPresent()) return found.get();
+            Reply reply = calls.once("POST", repo + "/pulls", write(json));
+            JsonNode created = parse(reply.body());
+            if (created == null || !created.path("number").isIntegralNumber() || created.get("number").asLong() <= 0) {
+                throw new HostStop(HostFailures.unexpected(reply.status(), "POST", calls.uri(repo + "/pulls"), "the new pull request"));
+            }
+            log.info("Pull request #{} of {} opened from {} into {}", created.get("number").asLong(), config.repository(), head, base);
+            return new HostOutcome.PullRequest("created", created.get("number").asLong(), created.path("html_url").asText(""));
+        }));
+    }
+
+    /** The pull request from branch {@code head}, in any state: on GitHub asked by head, on Gitea among the newest listed. */
+    private Optional<HostOutcome.PullRequest> pullFrom(String head) throws HostStop {
+        String owner = config.repository().substring(0, config.repository().indexOf('/'));
+        String path = config.kind() == HostKind.github
+                ? repo + "/pulls?state=all&per_page=" + PAGE_SIZE + "&head=" + java.net.URLEncoder.encode(owner + ":" + head, java.nio.charset.StandardCharsets.UTF_8)
+                : repo + "/pulls?state=all&limit=50";
+        Reply reply = calls.send("GET", path, null);
+        JsonNode list = parse(reply.body());
+        if (list == null || !list.isArray()) {
+            throw new HostStop(HostFailures.unexpected(reply.status(), "GET", calls.uri(path), "a list of pull requests"));
+        }
+        for (JsonNode pull : list) {
+            if (head.equals(pull.path("head").path("ref").asText()) && pull.path("number").isIntegralNumber()) {
+                return Optional.of(new HostOutcome.PullRequest("found", pull.get("number").asLong(), pull.path("html_url").asText("")));
+            }
+        }
+        return Optional.empty();
     }
 
     /** The first comment that contains the marker, reading page after page on GitHub. */

@@ -11,6 +11,12 @@ public sealed interface HostOutcome {
      */
     record Done(String what, long id) implements HostOutcome {}
 
+    /**
+     * A pull request: {@code what} is {@code created}, or {@code found} when one from the same branch was there already
+     * (opened by an earlier try whose answer was lost, or by hand).
+     */
+    record PullRequest(String what, long number, String url) implements HostOutcome {}
+
     /** Rate limited for longer than Windlass waits in one go: try again after {@code until}. */
     record Deferred(Instant until, String reason) implements HostOutcome {}
 

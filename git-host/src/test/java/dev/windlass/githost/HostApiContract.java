@@ -539,4 +539,67 @@ abstract class HostApiContract {
         server.verify(exactly(1), postRequestedFor(urlEqualTo(apiRoot() + "/repos/acme/fleet/issues/7/comments")));
         server.verify(exactly(1), postRequestedFor(urlEqualTo(apiRoot() + "/repos/acme/fleet/statuses/" + SHA)));
     }
+
+    static final String REVERT_BRANCH = "windlass/revert/web-5d1c0e2";
+
+    private static String pull(long number, String head) {
+        return "{\"number\":" + number + ",\"html_url\":\"https://git.example.com/acme/fleet/pull/" + number
+                + "\",\"head\":{\"ref\":\"" + head + "\"}}";
+    }
+
+    @Test
+    void aRevertPullRequestIsOpenedFromItsBranchIntoTheConfigBranch() {
+        server.stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlPathMatching(path("/pulls")))
+                .willReturn(okJson("[" + pull(3, "feature/x") + "]")));
+        server.stubFor(post(urlEqualTo(path("/pulls"))).willReturn(jsonResponse(pull(12, REVERT_BRANCH), 201)));
+
+        HostOutcome opened = host().openPullRequest(REVERT_BRANCH, "main", "Revert web to 1a2b3c: rollout of 5d1c0e2 failed on eu-2", "why");
+
+        assertEquals(new HostOutcome.PullRequest("created", 12, "https://git.example.com/acme/fleet/pull/12"), opened);
+        server.verify(exactly(1), withDialectHeaders(postRequestedFor(urlEqualTo(path("/pulls"))))
+                .withHeader("Authorization", equalTo(authorization()))
+                .withRequestBody(matchingJsonPath("$.head", equalTo(REVERT_BRANCH)))
+                .withRequestBody(matchingJsonPath("$.base", equalTo("main")))
+                .withRequestBody(matchingJsonPath("$.title", equalTo("Revert web to 1a2b3c: rollout of 5d1c0e2 failed on eu-2")))
+                .withRequestBody(matchingJsonPath("$.body", equalTo("why"))));
+    }
+
+    @Test
+    void aRevertPullRequestFromTheSameBranchIsFoundNotOpenedTwice() {
+        server.stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlPathMatching(path("/pulls")))
+                .willReturn(okJson("[" + pull(12, REVERT_BRANCH) + "]")));
+
+        HostOutcome found = host().openPullRequest(REVERT_BRANCH, "main", "Revert web", "why");
+
+        assertEquals(new HostOutcome.PullRequest("found", 12, "https://git.example.com/acme/fleet/pull/12"), found);
+        server.verify(exactly(0), postRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void aCreateAnsweredWithAServerErrorIsFoundOnTheNextTryNotMadeTwice() {
+        server.stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlPathMatching(path("/pulls"))).inScenario("pr")
+                .whenScenarioStateIs(STARTED).willReturn(okJson("[]")));
+        server.stubFor(post(urlEqualTo(path("/pulls"))).inScenario("pr").whenScenarioStateIs(STARTED)
+                .willReturn(aResponse().withStatus(502)).willSetStateTo("made"));
+        server.stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlPathMatching(path("/pulls"))).inScenario("pr")
+                .whenScenarioStateIs("made").willReturn(okJson("[" + pull(12, REVERT_BRANCH) + "]")));
+
+        HostOutcome found = host().openPullRequest(REVERT_BRANCH, "main", "Revert web", "why");
+
+        assertEquals(new HostOutcome.PullRequest("found", 12, "https://git.example.com/acme/fleet/pull/12"), found);
+        server.verify(exactly(1), postRequestedFor(anyUrl()));
+        assertEquals(List.of(Duration.ofSeconds(1)), slept);
+    }
+
+    @Test
+    void aRefusedPullRequestIsAFailureWithoutTheToken() {
+        server.stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlPathMatching(path("/pulls"))).willReturn(okJson("[]")));
+        server.stubFor(post(urlEqualTo(path("/pulls"))).willReturn(aResponse().withStatus(422).withBody("{\"message\":\"Validation Failed " + TOKEN + "\"}")));
+
+        Failed failed = assertInstanceOf(Failed.class, host().openPullRequest(REVERT_BRANCH, "main", "Revert web", "why"));
+
+        assertEquals(422, failed.httpStatus());
+        assertFalse(failed.message().contains(TOKEN), failed.message());
+        server.verify(exactly(1), postRequestedFor(anyUrl()));
+    }
 }

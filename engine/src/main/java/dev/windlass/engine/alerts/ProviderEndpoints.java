@@ -60,6 +60,15 @@ public final class ProviderEndpoints {
         return desired.withAlerting(new Alerting(usable, alerts), all);
     }
 
+    /** The endpoint of {@code p} as the engine may use it now (the address checked again), or empty when it is refused now. */
+    public Optional<Endpoint> endpointNow(Provider p) {
+        try {
+            return Optional.of(endpoint(p));
+        } catch (Refused r) {
+            return Optional.empty();
+        }
+    }
+
     /** The endpoint of {@code p}, checked again just before each send (a name may resolve elsewhere by then). */
     Endpoint endpoint(Provider p) throws Refused {
         String fromSecret = secret(p, "address");

@@ -158,8 +158,12 @@ public final class Demo {
             String alertKey = java.util.UUID.randomUUID().toString();
             Files.createDirectories(dir.resolve("alert-secrets/web-team"));
             Files.writeString(dir.resolve("alert-secrets/web-team/hmacKey"), alertKey);
+            String gitHostToken = java.util.UUID.randomUUID().toString();
+            Files.createDirectories(dir.resolve("alert-secrets/config-repo"));
+            Files.writeString(dir.resolve("alert-secrets/config-repo/token"), gitHostToken);
             try (Sandbox sandbox = new Sandbox();
                  DemoReceiver receiver = new DemoReceiver(alertKey);
+                 DemoGitHost gitHost = new DemoGitHost(gitHostToken);
                  Engine engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())),
                     "main", "windlass/status", sandbox, Clock.systemUTC(), System::getenv, ClientSettings.DEFAULT, demoRuns);
                  DashboardServer pages = new DashboardServer(dashboard, new Dashboard(engine.views(), null, GitLinks.NONE)).start();
@@ -199,9 +203,11 @@ public final class Demo {
 
                 scene("4. The platform team adds a rollout policy for web",
                         "Canary first (eu-1), then eu (eu-2), then the rest (us-1): one cluster at a time, each Healthy for 3s. "
-                        + "web's team hears of each wave on a webhook (a Provider and an Alert in the repo).");
+                        + "web's team hears of each wave on a webhook (a Provider and an Alert in the repo); a failed release "
+                        + "will be offered as a revert pull request on the config repo's Git host (a stand-in for GitHub here).");
                 push(dev, "web: roll out in waves, and tell web's team", c -> c.write("policies/rollout.yaml", resource("demo/rollout.yaml"))
-                        .write("alerts/web-team.yaml", resource("demo/alerts.yaml").replace("${ADDRESS}", receiver.address().toString())));
+                        .write("alerts/web-team.yaml", resource("demo/alerts.yaml").replace("${ADDRESS}", receiver.address().toString())
+                                .replace("${GITHOST}", gitHost.address().toString()).replace("${REPOSITORY}", DemoGitHost.REPOSITORY)));
                 settle(engine);
                 push(dev, "web: release 1.5.1", c -> c.write("apps/web/manifests/deployment.yaml",
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.5.1")));
@@ -210,11 +216,13 @@ public final class Demo {
                 moments.at("rollout", engine, url);
 
                 scene("5. A bad release: web 1.6.0 never becomes ready",
-                        "It is stopped at the canary when its 12s deadline passes; eu-2 and us-1 keep 1.5.1, and 1.6.0 is marked invalid.");
+                        "It is stopped at the canary when its 12s deadline passes; eu-2 and us-1 keep 1.5.1, and 1.6.0 is marked invalid. "
+                        + "Git still says 1.6.0: Windlass offers web's team a pull request that puts 1.5.1 back.");
                 sandbox.simulator().workloadNeverReady(WorkloadMatch.named("web", "Deployment", "web").onCluster("eu-1"), true);
                 push(dev, "web: release 1.6.0", c -> c.write("apps/web/manifests/deployment.yaml",
                         read(examples.resolve("apps/web/manifests/deployment.yaml")).replace("web:1.4.2", "web:1.6.0")));
                 settle(engine);
+                revertsOffered(gitHost, origin);
                 alerts(engine, receiver);
                 moments.at("rollout-failed", engine, url);
 
@@ -310,7 +318,7 @@ public final class Demo {
                 scene("11. A branch is reviewed before it is merged",
                         "A developer opens branch scale-cache: redis goes from 1 to 3 replicas. Windlass plans the branch as if it were "
                         + "merged, records the plan on the status branch and, with a Git host in Settings, posts it on the pull request. "
-                        + "Nothing on a branch is applied.");
+                        + "Nothing on a branch is applied. (The revert branch of scene 5 is a branch too: it is reviewed alike.)");
                 setRef(origin, "refs/heads/scale-cache", head(origin, "refs/heads/main"));
                 String redis = read(examples.resolve("apps/cache/manifests/redis.yaml"));
                 push(dev, "scale-cache", "cache: 3 redis replicas", c -> c.write("apps/cache/manifests/redis.yaml",
@@ -469,6 +477,36 @@ public final class Demo {
     private static PassReport pass(Engine engine) throws IOException {
         engine.awaitWatchesCurrent(Duration.ofSeconds(10));
         return engine.reconciler().reconcile();
+    }
+
+    /** The revert pull requests the Git host stand-in got since the last scene, with what their branch changes. */
+    private void revertsOffered(DemoGitHost gitHost, Path origin) throws IOException {
+        for (DemoGitHost.Pull p : gitHost.news()) {
+            out.println("  revert pull request #" + p.number() + " opened: " + p.title());
+            out.println("    " + p.head() + " -> " + p.base() + ":");
+            try (org.eclipse.jgit.lib.Repository repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder().setGitDir(origin.toFile()).build();
+                 org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
+                 org.eclipse.jgit.diff.DiffFormatter diff = new org.eclipse.jgit.diff.DiffFormatter(org.eclipse.jgit.util.io.DisabledOutputStream.INSTANCE)) {
+                org.eclipse.jgit.lib.ObjectId tip = repo.resolve("refs/heads/" + p.head());
+                if (tip == null) {
+                    out.println("    (the branch is not on the origin)");
+                    continue;
+                }
+                org.eclipse.jgit.revwalk.RevCommit commit = walk.parseCommit(tip);
+                diff.setRepository(repo);
+                org.eclipse.jgit.revwalk.RevCommit parent = walk.parseCommit(commit.getParent(0));
+                for (org.eclipse.jgit.diff.DiffEntry e : diff.scan(parent.getTree(), commit.getTree())) {
+                    int added = 0;
+                    int removed = 0;
+                    for (org.eclipse.jgit.diff.Edit edit : diff.toFileHeader(e).toEditList()) {
+                        added += edit.getLengthB();
+                        removed += edit.getLengthA();
+                    }
+                    out.println("    " + e.getNewPath() + " | +" + added + " -" + removed);
+                }
+            }
+        }
+        out.flush();
     }
 
     /** What the webhook received since the last scene, once what was recorded for it is delivered (a few seconds at most). */

@@ -100,6 +100,12 @@ public final class Reconciler {
     /** What this pass applied (empty until it applies): self-heal's corrections among it are told as DriftCorrected. */
     private List<dev.windlass.policy.plan.ActionResult> passApplied = List.of();
     private String passPlanHash = "";
+    /** The Providers the pass in flight may use, as checked at its start; empty without alerts. */
+    private Map<String, dev.windlass.engine.alerts.Endpoint> passEndpoints = Map.of();
+    /** The revert pull requests offered for failed rollouts ({@code status/reverts.yaml}), as last read or written. */
+    private List<dev.windlass.policy.revert.RevertRecord> reverts = List.of();
+    /** Pushes the revert branches and asks the Git host for their pull requests. */
+    private java.util.function.Function<dev.windlass.githost.HostConfig, dev.windlass.githost.GitHost> gitHosts = dev.windlass.githost.GitHost::of;
     /** Told of each pass that ended with a plan, with the state it recorded: the engine publishes its view from it. */
     private volatile java.util.function.BiConsumer<PassReport, EngineState> afterPass = (r, s) -> {};
 
@@ -268,6 +274,9 @@ public final class Reconciler {
             dev.windlass.engine.alerts.ProviderEndpoints.Checked checked = endpoints.check(desired.alerting());
             desired = dev.windlass.engine.alerts.ProviderEndpoints.withRefusals(desired, checked);
             alerts.use(checked.endpoints());
+            passEndpoints = checked.endpoints();
+        } else {
+            passEndpoints = Map.of();
         }
         scope = shardsHeld == null ? null : ShardScope.of(shardsHeld, ShardAssignment.of(shards.count(), desired.clusters()));
         // What is recorded pending in the outboxes this pass writes is sent: after a restart or a takeover, what the last writer left.
@@ -337,12 +346,15 @@ public final class Reconciler {
         if (outcome instanceof CommitOutcome.Conflict) forgetState();
         else if (!(outcome instanceof CommitOutcome.Failed)) state = next.state();
         if (outcome instanceof CommitOutcome.Committed) keepStatusHistoryBounded(desired.settings().statusHistoryLimit());
+        List<dev.windlass.policy.plan.Event> offered = new ArrayList<>();
+        if (state != null && !(outcome instanceof CommitOutcome.Failed)) proposeReverts(source, offered);
         PlanMemo.Work work = planMemo.lastWork();
         log.info("pass {}{}: {} files parsed, {} renders, {} of {} targets planned afresh, {} actions, {} failed, status {}",
                 source.substring(0, 7), scope == null ? "" : " for shards " + scope.held() + " (" + scope.clusters().size() + " clusters)",
                 parseCache.parsedLastPass(), renders, work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
                 applied.failures(), outcome.getClass().getSimpleName());
         events.addAll(next.events());
+        events.addAll(offered);
         return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork(), renders,
                 scope);
     }
@@ -435,6 +447,8 @@ public final class Reconciler {
         if (verification != null) files.put(StatusFiles.VERIFICATION, StatusFiles.verification(branch, verification));
         // The plan covers the whole fleet: with shards, the coordinator's is the one recorded.
         if (scope == null || scope.coordinator()) files.put("plans/" + branch.replace('/', '-') + ".md", planMarkdown.getBytes(StandardCharsets.UTF_8));
+        // The reverts offered are recorded by their own commits (proposeReverts): kept as read.
+        if (recorded.containsKey(StatusFiles.REVERTS)) files.put(StatusFiles.REVERTS, recorded.get(StatusFiles.REVERTS));
         List<dev.windlass.engine.alerts.Delivery> drained = alerts == null ? List.of() : alerts.drainFinished();
         dev.windlass.engine.alerts.Outboxes proposed = outboxesAfter(next, source, drained);
         Set<String> mine = outboxPaths();
@@ -580,6 +594,82 @@ public final class Reconciler {
         }
     }
 
+    /** Records kept in {@code status/reverts.yaml}: the newest, enough to remember every revision still at a config tip. */
+    private static final int REVERTS_KEPT = 200;
+
+    /**
+     * Offers the reverts due now ({@link dev.windlass.policy.revert.RevertProposals}) after the pass recorded what it did:
+     * each pushed as a branch and asked of the Git host as a pull request, then recorded with its number in
+     * {@code status/reverts.yaml} in one commit, with the RevertProposed alerts of those opened. A fleet-wide decision:
+     * with shards, the coordinator's. An offer to be tried again is left for the next pass.
+     */
+    /** @param events gets what was recorded of the offers, for the pass's report */
+    private void proposeReverts(String source, List<dev.windlass.policy.plan.Event> events) throws IOException {
+        if (alerts == null || passDesired == null || scope != null && !scope.coordinator()) return;
+        List<dev.windlass.policy.revert.RevertProposals.Due> due = dev.windlass.policy.revert.RevertProposals.due(state, passDesired, reverts);
+        if (due.isEmpty()) return;
+        dev.windlass.engine.revert.RevertProposer proposer = new dev.windlass.engine.revert.RevertProposer(mirror, branch, gitHosts);
+        List<dev.windlass.policy.revert.RevertRecord> added = new ArrayList<>();
+        for (dev.windlass.policy.revert.RevertProposals.Due d : due) {
+            if (!passEndpoints.containsKey(d.provider().name())) continue;
+            java.util.Optional<dev.windlass.engine.alerts.Endpoint> endpoint = endpoints.endpointNow(d.provider());
+            if (endpoint.isEmpty()) continue;  // refused since the pass began: its error is said by the next pass
+            dev.windlass.policy.revert.RevertRecord r = proposer.propose(d, source, endpoint.get(), clock.instant());
+            if (r != null) added.add(r);
+        }
+        if (added.isEmpty()) return;
+        List<dev.windlass.policy.revert.RevertRecord> all = new ArrayList<>(reverts);
+        all.addAll(added);
+        if (all.size() > REVERTS_KEPT) all = new ArrayList<>(all.subList(all.size() - REVERTS_KEPT, all.size()));
+        List<dev.windlass.policy.plan.Event> lines = new ArrayList<>();
+        List<dev.windlass.policy.alert.AlertEvent> told = new ArrayList<>();
+        for (dev.windlass.policy.revert.RevertRecord r : added) {
+            if (r.state() == dev.windlass.policy.revert.RevertRecord.State.Opened) {
+                String detail = "pull request #" + r.number() + " restores " + r.app() + " to " + r.goodRevision() + ": " + r.url();
+                lines.add(new dev.windlass.policy.plan.Event(dev.windlass.policy.plan.Event.Type.Rollout,
+                        "revert of " + r.app() + " " + r.revision() + " offered as pull request #" + r.number()));
+                told.add(dev.windlass.policy.alert.AlertEvents.revertProposed(r.app(), r.revision(), source, detail, clock.instant()));
+            } else {
+                lines.add(new dev.windlass.policy.plan.Event(dev.windlass.policy.plan.Event.Type.Rollout,
+                        "revert of " + r.app() + " " + r.revision() + " not offered: the Git host refused it"));
+            }
+        }
+        List<dev.windlass.engine.alerts.Delivery> drained = alerts.drainFinished();
+        Set<String> mine = outboxPaths();
+        dev.windlass.engine.alerts.Outboxes proposed = outboxes.applying(drained, mine);
+        for (dev.windlass.policy.alert.Routing.Delivery d : dev.windlass.policy.alert.Routing.route(told, passDesired)) {
+            dev.windlass.policy.alert.Provider p = passDesired.alerting().providers().get(d.provider());
+            if (p.type().commitStatus()) continue;  // sets no commit status
+            proposed = proposed.adding(outboxOf(d.event()), List.of(dev.windlass.engine.alerts.Delivery.pending(d.event(), d.provider(), passPlanHash)));
+        }
+        byte[] file = StatusFiles.revertsFile(all);
+        BranchChange change = BranchChange.of(CommitMessage.of(lines, source, List.of(), writer()), author, authorEmail).write(StatusFiles.REVERTS, file);
+        for (String path : mine) {
+            if (!proposed.get(path).equals(outboxes.get(path))) change = change.write(path, StatusFiles.alertsFile(proposed.get(path).all()));
+        }
+        change = change.basedOn(recorded);
+        CommitOutcome outcome = status.write(change);
+        abandonIfFenced(outcome);
+        if (outcome.landed()) {
+            recorded = new TreeMap<>(recorded);
+            recorded.putAll(change.writes());
+            reverts = List.copyOf(all);
+            outboxes = proposed;
+            alerts.offer(outboxes.pending(mine));
+            events.addAll(lines);
+        } else {
+            // The pull requests exist: the next pass finds each again by its branch rather than opening another.
+            alerts.unrecorded(drained);
+            log.warn("the revert pull requests offered could not be recorded, the next pass records them: {}", outcome);
+            if (outcome instanceof CommitOutcome.Conflict) forgetState();
+        }
+    }
+
+    /** The Git host client revert pull requests are asked of (tests give one that waits no real time). */
+    public synchronized void gitHostsWith(java.util.function.Function<dev.windlass.githost.HostConfig, dev.windlass.githost.GitHost> hosts) {
+        this.gitHosts = hosts;
+    }
+
     private static List<String> concat(Set<String> a, List<String> b) {
         List<String> all = new ArrayList<>(a);
         all.addAll(b);
@@ -595,6 +685,7 @@ public final class Reconciler {
         recorded = new TreeMap<>(status.readLocal("status/", "plans/").files());
         state = StatusFiles.read(recorded);
         readOutbox();
+        reverts = StatusFiles.readReverts(recorded.get(StatusFiles.REVERTS));
     }
 
     /** The deliveries as recorded; each pass offers the pending ones to the workers once it has checked the Providers. */

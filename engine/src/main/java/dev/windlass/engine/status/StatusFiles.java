@@ -47,6 +47,8 @@ public final class StatusFiles {
     public static final String VERIFICATION = "status/verification.yaml";
     /** The alert deliveries: pending ones and the newest finished ones ({@code dev.windlass.engine.alerts.Outbox}). */
     public static final String ALERTS = "status/alerts.yaml";
+    /** The revert pull requests offered for failed rollouts ({@code RevertsV1}), written by the coordinator. */
+    public static final String REVERTS = "status/reverts.yaml";
     /** With shards, one outbox per shard, written by its holder. */
     public static final String SHARD_ALERTS = "status/alerts/";
 
@@ -225,6 +227,24 @@ public final class StatusFiles {
             throw refused;
         } catch (IOException | IllegalArgumentException ex) {
             throw new UncheckedIOException("status file " + path + " cannot be read: " + ex.getMessage(),
+                    ex instanceof IOException io ? io : new IOException(ex));
+        }
+    }
+
+    /** The bytes of {@code status/reverts.yaml} holding {@code records}, oldest first. */
+    public static byte[] revertsFile(java.util.List<dev.windlass.policy.revert.RevertRecord> records) {
+        return yaml(versioned(dev.windlass.engine.status.v1.RevertsV1.of(records)));
+    }
+
+    /** The revert pull requests {@code status/reverts.yaml} records; none when there is no such file. Read strictly. */
+    public static java.util.List<dev.windlass.policy.revert.RevertRecord> readReverts(byte[] content) throws UnsupportedStatusVersion {
+        if (content == null) return java.util.List.of();
+        try {
+            return as(REVERTS, unversioned(REVERTS, content), dev.windlass.engine.status.v1.RevertsV1.class).toDomain();
+        } catch (UnsupportedStatusVersion refused) {
+            throw refused;
+        } catch (IOException | IllegalArgumentException ex) {
+            throw new UncheckedIOException("status file " + REVERTS + " cannot be read: " + ex.getMessage(),
                     ex instanceof IOException io ? io : new IOException(ex));
         }
     }

@@ -56,6 +56,16 @@ public final class AlertEvents {
         return out;
     }
 
+    /**
+     * The event telling that a revert pull request was opened for the failed {@code revision} of {@code app}; recorded in the
+     * same status commit as the pull request itself ({@code detail} names its address).
+     */
+    public static AlertEvent revertProposed(String app, String revision, String source, String detail, Instant now) {
+        List<AlertEvent> out = new ArrayList<>();
+        new Builder(source, now, out).add(AlertKind.RevertProposed, app, "", revision, 0, "", detail);
+        return out.get(0);
+    }
+
     private static void rollout(Builder b, String app, RolloutState before, RolloutState after) {
         if (after == null || Objects.equals(before, after)) return;
         boolean fresh = before == null || !before.revision().equals(after.revision()) || !Objects.equals(before.startedAt(), after.startedAt());

@@ -10,6 +10,8 @@ public enum AlertKind {
     RolloutFailed(true, Severity.error),
     RolledBack(true, Severity.error),
     RolloutCompleted(true, Severity.info),
+    /** A pull request restoring a failed application's files to its last good revision was opened (RolloutPolicy.spec.revertPullRequest). */
+    RevertProposed(true, Severity.warning),
     FailoverStarted(true, Severity.warning),
     FailoverCompleted(true, Severity.info),
     FailoverFailed(true, Severity.error),

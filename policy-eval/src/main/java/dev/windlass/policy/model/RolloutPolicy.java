@@ -10,9 +10,26 @@ import java.util.List;
  */
 public record RolloutPolicy(String name, LabelSelector selector, Type type, List<Group> groups, Unassigned unassignedClusters,
                             Amount maxConcurrency, Duration minSuccessTime, Duration progressDeadline, Amount maxFailures,
-                            OnFailure onFailure, SourceLocation location) {
+                            OnFailure onFailure, SourceLocation location, RevertPullRequest revertPullRequest) {
 
     public RolloutPolicy { groups = List.copyOf(groups); }
+
+    /** Without a revert pull request. */
+    public RolloutPolicy(String name, LabelSelector selector, Type type, List<Group> groups, Unassigned unassignedClusters,
+                         Amount maxConcurrency, Duration minSuccessTime, Duration progressDeadline, Amount maxFailures,
+                         OnFailure onFailure, SourceLocation location) {
+        this(name, selector, type, groups, unassignedClusters, maxConcurrency, minSuccessTime, progressDeadline, maxFailures, onFailure,
+                location, null);
+    }
+
+    /**
+     * {@code spec.revertPullRequest}: when a rollout of an application it selects fails, a pull request restoring the
+     * application's files to the last good revision is offered through a GitHub or Gitea Provider.
+     *
+     * @param providerRef the Provider's name
+     * @param at          where {@code providerRef} is written: where a missing or wrong Provider is said
+     */
+    public record RevertPullRequest(String providerRef, SourceLocation at) {}
 
     /** {@code All}: every cluster at once; {@code Progressive}: in group order, at most maxConcurrency at a time; {@code ProgressivePerGroup}: a whole group at a time. */
     public enum Type { All, Progressive, ProgressivePerGroup }

@@ -38,6 +38,28 @@ final class Alerts {
         if (a != null) alerts.add(a);
     }
 
+    /**
+     * Errors at each RolloutPolicy's {@code spec.revertPullRequest.providerRef} that names no Provider, or one that is not
+     * of type github or gitea (a pull request is opened on a Git host only).
+     */
+    List<Diagnostic> checkRevertRefs(java.util.Collection<dev.windlass.policy.model.RolloutPolicy> policies) {
+        List<Diagnostic> out = new ArrayList<>();
+        for (dev.windlass.policy.model.RolloutPolicy p : policies) {
+            dev.windlass.policy.model.RolloutPolicy.RevertPullRequest r = p.revertPullRequest();
+            if (r == null) continue;
+            if (!declared.contains(r.providerRef())) {
+                out.add(Diagnostic.error(r.at(), "RolloutPolicy.spec.revertPullRequest.providerRef names Provider " + Excerpt.quoted(r.providerRef())
+                        + ", which no file defines; add a Provider of type github or gitea by that name or name one of: "
+                        + (declared.isEmpty() ? "(none yet)" : String.join(", ", declared))));
+                continue;
+            }
+            providers.stream().filter(x -> x.name().equals(r.providerRef()) && !x.type().commitStatus()).findFirst().ifPresent(x ->
+                    out.add(Diagnostic.error(r.at(), "RolloutPolicy.spec.revertPullRequest.providerRef names Provider " + Excerpt.quoted(r.providerRef())
+                            + " of type " + x.type() + "; a revert pull request is opened on a Git host: name a Provider of type github or gitea")));
+        }
+        return out;
+    }
+
     /** Every usable Provider and Alert, with the errors that only the whole commit shows. */
     record Checked(Alerting alerting, List<Diagnostic> diagnostics) {}
 

@@ -116,6 +116,7 @@ public final class RepoParser {
         all.addAll(frozen.diagnostics());
         Alerts.Checked told = alerts.check();
         all.addAll(told.diagnostics());
+        all.addAll(alerts.checkRevertRefs(rollouts.policies().values()));
         all.sort(null);
         return SharedObjects.check(new DesiredState(snapshot.commit(), settings, clusters.clusters(), frozen.apps(), broken, all,
                 rollouts.policies(), matched.rolloutOf(), freezes.freezes(), snapshot.author(), failovers.policies(), moved.failoverOf(),

@@ -5,6 +5,7 @@ import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.LabelSelector;
 import dev.windlass.policy.model.RolloutPolicy;
 import dev.windlass.policy.model.RolloutPolicy.Amount;
+import dev.windlass.policy.model.SourceLocation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,10 +50,28 @@ final class RolloutPolicyReader {
         Duration deadline = duration(spec, "progressDeadline", Duration.ofMinutes(10));
         Amount failures = Amounts.read(spec, "maxFailures", new Amount(0, false), 0);
         RolloutPolicy.OnFailure onFailure = spec.enumValue("onFailure", RolloutPolicy.OnFailure.class, RolloutPolicy.OnFailure.Pause);
+        RolloutPolicy.RevertPullRequest revert = null;
+        if (spec.has("revertPullRequest")) {
+            Fields r = spec.object("revertPullRequest");
+            if (r != null) {
+                SourceLocation at = r.has("providerRef") ? r.at("providerRef") : spec.at("revertPullRequest");
+                if (!r.has("providerRef")) {
+                    r.errorHere("RolloutPolicy.spec.revertPullRequest.providerRef is required: {name: <a github or gitea Provider's metadata.name>}");
+                } else {
+                    Fields ref = r.object("providerRef");
+                    if (ref != null) {
+                        String name = ref.requiredString("name");
+                        ref.end();
+                        if (name != null) revert = new RolloutPolicy.RevertPullRequest(name, at);
+                    }
+                }
+                r.end();
+            }
+        }
         if (deadline != null && deadline.isZero()) spec.error("progressDeadline", "RolloutPolicy.spec.progressDeadline must be longer than 0s");
         spec.end();
         if (meta == null || out.size() > errors || unassigned == null || concurrency == null || failures == null || soak == null || deadline == null) return null;
-        return new RolloutPolicy(meta.name(), selector, type, groups, unassigned, concurrency, soak, deadline, failures, onFailure, doc.location());
+        return new RolloutPolicy(meta.name(), selector, type, groups, unassigned, concurrency, soak, deadline, failures, onFailure, doc.location(), revert);
     }
 
     private static Duration duration(Fields spec, String key, Duration fallback) {
