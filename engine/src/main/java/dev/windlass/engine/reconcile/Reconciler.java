@@ -626,12 +626,10 @@ public final class Reconciler {
         for (dev.windlass.policy.revert.RevertRecord r : added) {
             if (r.state() == dev.windlass.policy.revert.RevertRecord.State.Opened) {
                 String detail = "pull request #" + r.number() + " restores " + r.app() + " to " + r.goodRevision() + ": " + r.url();
-                lines.add(new dev.windlass.policy.plan.Event(dev.windlass.policy.plan.Event.Type.Rollout,
-                        "revert of " + r.app() + " " + r.revision() + " offered as pull request #" + r.number()));
+                lines.add(new dev.windlass.policy.plan.Event.RevertOffered(r.app(), r.revision(), r.number()));
                 told.add(dev.windlass.policy.alert.AlertEvents.revertProposed(r.app(), r.revision(), source, detail, clock.instant()));
             } else {
-                lines.add(new dev.windlass.policy.plan.Event(dev.windlass.policy.plan.Event.Type.Rollout,
-                        "revert of " + r.app() + " " + r.revision() + " not offered: the Git host refused it"));
+                lines.add(new dev.windlass.policy.plan.Event.RevertRefused(r.app(), r.revision()));
             }
         }
         List<dev.windlass.engine.alerts.Delivery> drained = alerts.drainFinished();

@@ -29,7 +29,7 @@ public sealed interface Event {
             case ApplyFailed _, RemovalFailed _, RemediationFailed _, AppInvalid _, ClusterUnreachable _, ClusterNotReady _ -> Type.Error;
             case Drifted _, DriftGone _ -> Type.Drift;
             case RolloutSuperseded _, RolloutStarted _, WaveStarted _, WaveHealthy _, RolledOut _, RolloutFailed _, RolledBack _,
-                 RolloutPaused _ -> Type.Rollout;
+                 RolloutPaused _, RevertOffered _, RevertRefused _ -> Type.Rollout;
             case FailoverStarted _, StateCarried _, FailoverNote _, FailoverHealthy _, FailoverFailed _, BackInPool _, FailoverBlocked _,
                  FailoverUnblocked _ -> Type.Failover;
             case RemediationUnwatched _, RemediationWatches _, RemediationNoLongerWatches _, RemediationBlocked _, RemediationUnblocked _,
@@ -114,6 +114,12 @@ public sealed interface Event {
 
     /** @param message the rollout's recorded message: what paused it */
     record RolloutPaused(String app, String revision, String message) implements Event {}
+
+    /** A revert of the failed revision was opened as pull request {@code number} on the Git host. */
+    record RevertOffered(String app, String revision, long number) implements Event {}
+
+    /** The Git host refused the revert's pull request (a 4xx): it is not asked again for this revision. */
+    record RevertRefused(String app, String revision) implements Event {}
 
     // Failover
 

@@ -62,6 +62,8 @@ public final class EventLine {
             case RolledBack(String app, String revision, String to, String message) ->
                     app + " " + revision + " rollout failed, rolled back to " + to + ": " + message;
             case RolloutPaused(String app, String revision, String message) -> app + " " + revision + " rollout " + message;
+            case RevertOffered(String app, String revision, long number) -> "revert of " + app + " " + revision + " offered as pull request #" + number;
+            case RevertRefused(String app, String revision) -> "revert of " + app + " " + revision + " not offered: the Git host refused it";
 
             // Failover
             case FailoverStarted(String app, String from, List<String> to, var reason, var purge) ->

@@ -73,6 +73,8 @@ class EventLineTest {
         line(Event.Type.Rollout, "web bbb rollout failed, stopped where it was: eu-1 degraded", new RolloutFailed("web", "bbb", "eu-1 degraded"));
         line(Event.Type.Rollout, "web bbb rollout failed, rolled back to aaa: eu-1 degraded", new RolledBack("web", "bbb", "aaa", "eu-1 degraded"));
         line(Event.Type.Rollout, "web bbb rollout paused: canary latency (Alice)", new RolloutPaused("web", "bbb", "paused: canary latency (Alice)"));
+        line(Event.Type.Rollout, "revert of web bbb offered as pull request #7", new RevertOffered("web", "bbb", 7));
+        line(Event.Type.Rollout, "revert of web bbb not offered: the Git host refused it", new RevertRefused("web", "bbb"));
     }
 
     @Test
