@@ -41,5 +41,5 @@ ENV PATH=/opt/java/bin:$PATH HOME=/var/lib/windlass
 WORKDIR /var/lib/windlass
 USER 65532:65532
 EXPOSE 8080
-ENTRYPOINT ["java", "--sun-misc-unsafe-memory-access=allow", "-jar", "/opt/windlass/windlass.jar"]
+ENTRYPOINT ["java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-jar", "/opt/windlass/windlass.jar"]
 CMD ["--help"]

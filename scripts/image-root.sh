@@ -8,7 +8,8 @@
 #   /usr/local/bin/landlock-restrict  and the sandbox every render runs in
 #   /usr/local/bin/sops               the pinned sops that decrypts SOPS-encrypted manifests
 #   /var/lib/windlass, /tmp           empty; deploy/ mounts volumes there (the root filesystem is read-only)
-# Usage: scripts/image-root.sh <engine target dir>. The runtime is kept across runs until `mvn clean`.
+# Usage: scripts/image-root.sh <engine target dir>. The runtime is kept across runs until `mvn clean`, or until the JDK
+# it was jlinked from is not the one the build uses.
 set -euo pipefail
 target="${1:?usage: image-root.sh <engine target dir>}"
 root="$target/image-root"
@@ -16,6 +17,11 @@ root="$target/image-root"
 jdk="$("$(dirname "${BASH_SOURCE[0]}")/java-home.sh")"
 mkdir -p "$root/etc/ssl/certs" "$root/usr/local/bin" "$root/var/lib/windlass" "$root/tmp"
 
+# A runtime jlinked from another JDK (a tree built before the move to Java 25) is made again.
+version() { sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$1/release" 2>/dev/null; }
+if [[ -x "$root/opt/java/bin/java" && "$(version "$root/opt/java")" != "$(version "$jdk")" ]]; then
+  rm -rf "$root/opt/java"
+fi
 if [[ ! -x "$root/opt/java/bin/java" ]]; then
   modules="$("$jdk/bin/jdeps" --ignore-missing-deps --print-module-deps --multi-release 25 \
     --class-path "$target/lib/*" "$target/windlass.jar")"

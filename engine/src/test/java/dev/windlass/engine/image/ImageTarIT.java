@@ -37,7 +37,7 @@ class ImageTarIT {
         JsonNode manifest = json.readTree(image.resolve("manifest.json").toFile()).get(0);
         JsonNode config = json.readTree(image.resolve(manifest.get("Config").asText()).toFile());
         JsonNode c = config.get("config");
-        assertEquals(List.of("/opt/java/bin/java", "--sun-misc-unsafe-memory-access=allow", "-cp", "@/app/jib-classpath-file", "dev.windlass.engine.cli.Main"),
+        assertEquals(List.of("/opt/java/bin/java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-cp", "@/app/jib-classpath-file", "dev.windlass.engine.cli.Main"),
                 strings(c.get("Entrypoint")));
         assertEquals("65532:65532", c.get("User").asText(), "a non-root numeric user");
         assertEquals("/var/lib/windlass", c.get("WorkingDir").asText());
@@ -76,7 +76,7 @@ class ImageTarIT {
         String classpath = Files.readString(root.resolve("app/jib-classpath-file"), StandardCharsets.UTF_8).trim()
                 .replace("/app/", root.resolve("app") + "/");
         Path err = Files.createTempFile(dir, "version", ".err");
-        String version = run(dir, err, root.resolve("opt/java/bin/java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", classpath,
+        String version = run(dir, err, root.resolve("opt/java/bin/java").toString(), "--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-cp", classpath,
                 "dev.windlass.engine.cli.Main", "--version");
         assertTrue(version.startsWith("windlass "), version);
         assertEquals("", Files.readString(err), "the engine starts without the JDK's warnings");
