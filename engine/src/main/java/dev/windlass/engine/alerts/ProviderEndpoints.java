@@ -75,7 +75,7 @@ public final class ProviderEndpoints {
         String token = secret(p, "token");
         String hmacKey = secret(p, "hmacKey");
         String text = fromSecret != null ? fromSecret : p.address();
-        if (text == null && p.type() == ProviderType.github) text = GITHUB_API.toString();
+        if (text == null && (p.type() == ProviderType.github || p.type() == ProviderType.githubdeployments)) text = GITHUB_API.toString();
         if (text == null) {
             throw new Refused(p.secretRef() == null ? "has no address; give spec.address or a Secret with the key 'address'"
                     : "has no address: Secret " + p.secretRef() + " has no key 'address'" + (secrets.given() ? "" : " (the engine was given no --alerts-secrets-dir)"));
@@ -90,7 +90,7 @@ public final class ProviderEndpoints {
             throw new Refused("has an address" + (fromSecret != null ? " in its Secret" : "") + " that is not an http or https URL");
         }
         if (uri.getRawUserInfo() != null) throw new Refused("has an address with a user or password; put a token under the Secret's key 'token'");
-        if (p.type().commitStatus() && token == null) {
+        if (p.type().repositoryApi() && token == null) {
             throw new Refused("needs an API token: Secret " + p.secretRef() + " has no key 'token'" + (secrets.given() ? "" : " (the engine was given no --alerts-secrets-dir)"));
         }
         Optional<String> refusal = guard.refusal(uri);

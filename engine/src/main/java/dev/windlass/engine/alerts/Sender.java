@@ -20,7 +20,7 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Sends one delivery once. Webhooks, Slack and Teams over one HTTP client that follows no redirect (a redirect could lead
  * to an address the guard refuses); commit statuses through the git-host module, which GitHub and Gitea reviews use
- * too. The address is checked again before every send: a name may resolve elsewhere than when the pass checked it.
+ * too; GitHub Deployments over the same client ({@link GitHubDeployments}). The address is checked again before every send: a name may resolve elsewhere than when the pass checked it.
  */
 public final class Sender {
     /** The header a signed webhook carries: {@code sha256=} and the hex HMAC-SHA256 of the body. */
@@ -41,6 +41,7 @@ public final class Sender {
     private final Duration timeout;
     private final Messages messages;
     private final AddressGuard guard;
+    private final GitHubDeployments deployments;
 
     public Sender(Duration timeout, Messages messages, AddressGuard guard) {
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
@@ -48,6 +49,7 @@ public final class Sender {
         this.timeout = timeout;
         this.messages = messages;
         this.guard = guard;
+        this.deployments = new GitHubDeployments(http, timeout, messages);
     }
 
     public Outcome send(Endpoint to, Delivery d) {
@@ -58,6 +60,7 @@ public final class Sender {
             case slack -> post(to.address(), "application/json", messages.slack(d), null);
             case msteams -> post(to.address(), "application/json", messages.teams(d), null);
             case github, gitea -> commitStatus(to, d);
+            case githubdeployments -> deployments.send(to, d);
         };
     }
 

@@ -557,8 +557,8 @@ public final class Reconciler {
         List<dev.windlass.policy.alert.AlertEvent> events = dev.windlass.policy.alert.AlertEvents.between(state, next.state(), passApplied, source, clock.instant());
         for (dev.windlass.policy.alert.Routing.Delivery d : dev.windlass.policy.alert.Routing.route(events, passDesired)) {
             dev.windlass.policy.alert.Provider p = passDesired.alerting().providers().get(d.provider());
-            // A commit status says how a rollout or the application's files went; other events set none.
-            if (p.type().commitStatus() && dev.windlass.engine.alerts.Messages.commitState(d.event().kind()) == null) continue;
+            // A commit status says how a rollout or the application's files went, a deployment how a wave went: a type sends only what it takes.
+            if (!p.type().takes(d.event().kind())) continue;
             out = out.adding(outboxOf(d.event()), List.of(dev.windlass.engine.alerts.Delivery.pending(d.event(), d.provider(), passPlanHash)));
         }
         return out;
@@ -637,7 +637,7 @@ public final class Reconciler {
         dev.windlass.engine.alerts.Outboxes proposed = outboxes.applying(drained, mine);
         for (dev.windlass.policy.alert.Routing.Delivery d : dev.windlass.policy.alert.Routing.route(told, passDesired)) {
             dev.windlass.policy.alert.Provider p = passDesired.alerting().providers().get(d.provider());
-            if (p.type().commitStatus()) continue;  // sets no commit status
+            if (!p.type().takes(d.event().kind())) continue;  // sets no commit status, no deployment
             proposed = proposed.adding(outboxOf(d.event()), List.of(dev.windlass.engine.alerts.Delivery.pending(d.event(), d.provider(), passPlanHash)));
         }
         byte[] file = StatusFiles.revertsFile(all);

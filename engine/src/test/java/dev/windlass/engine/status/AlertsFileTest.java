@@ -39,6 +39,18 @@ class AlertsFileTest {
     }
 
     @Test
+    void aRolloutEventKeepsItsClustersAndItsRolloutsCommit() throws Exception {
+        AlertEvent e = new AlertEvent("w", AlertKind.WaveStarted, AlertKind.WaveStarted.severity(), "web", "", "r2", "c0ffee", 2, "",
+                "on eu-2, us-1", T, List.of("eu-2", "us-1"), "beef01");
+        List<Delivery> all = List.of(Delivery.pending(e, "deployments", "feedface"), delivery("a", Delivery.State.Pending));
+        byte[] file = StatusFiles.alertsFile(all);
+        String text = new String(file, StandardCharsets.UTF_8);
+        assertTrue(text.contains("    clusters:\n      - eu-2\n      - us-1\n    rolloutSource: beef01\n"), text);
+        assertEquals(all, StatusFiles.readAlerts(file));
+        assertEquals(1, text.split("clusters:", -1).length - 1, "written for rollout events only");
+    }
+
+    @Test
     void aWordThisEngineDoesNotKnowIsRefused() {
         String text = new String(StatusFiles.alertsFile(List.of(delivery("a", Delivery.State.Pending))), StandardCharsets.UTF_8);
         UncheckedIOException e = assertThrows(UncheckedIOException.class,

@@ -70,22 +70,23 @@ public final class AlertEvents {
         if (after == null || Objects.equals(before, after)) return;
         boolean fresh = before == null || !before.revision().equals(after.revision()) || !Objects.equals(before.startedAt(), after.startedAt());
         String rev = after.revision();
-        if (fresh) b.add(AlertKind.RolloutStarted, app, "", rev, 0, after.policy(), after.waves() + (after.waves() == 1 ? " wave" : " waves"));
+        Builder r = b.ofRollout(after.source());
+        if (fresh) r.add(AlertKind.RolloutStarted, app, "", rev, 0, after.policy(), after.waves() + (after.waves() == 1 ? " wave" : " waves"));
         for (int wave = 1; wave <= after.waves(); wave++) {
             List<ClusterStep> now = inWave(after, wave);
             List<ClusterStep> then = fresh ? List.of() : inWave(before, wave);
             boolean startedNow = now.stream().anyMatch(s -> s.startedAt() != null);
             boolean startedThen = then.stream().anyMatch(s -> s.startedAt() != null);
-            if (startedNow && !startedThen) b.add(AlertKind.WaveStarted, app, "", rev, wave, "", "on " + clusters(now));
+            if (startedNow && !startedThen) r.add(AlertKind.WaveStarted, app, "", rev, wave, "", "on " + clusters(now), names(now));
             List<ClusterStep> failed = now.stream().filter(s -> s.failed() || after.failedClusters().contains(s.cluster())).toList();
             boolean failedThen = then.stream().anyMatch(s -> s.failed() || before.failedClusters().contains(s.cluster()));
             if (!failed.isEmpty() && !failedThen) {
-                b.add(AlertKind.WaveFailed, app, failed.size() == 1 ? failed.get(0).cluster() : "", rev, wave, failed.get(0).failed() ? failed.get(0).state().name() : "",
-                        "failed on " + clusters(failed));
+                r.add(AlertKind.WaveFailed, app, failed.size() == 1 ? failed.get(0).cluster() : "", rev, wave, failed.get(0).failed() ? failed.get(0).state().name() : "",
+                        "failed on " + clusters(failed), names(failed));
             }
             boolean doneNow = !now.isEmpty() && now.stream().allMatch(s -> s.state() == ClusterStep.State.Succeeded) && startedNow;
             boolean doneThen = !then.isEmpty() && then.stream().allMatch(s -> s.state() == ClusterStep.State.Succeeded);
-            if (doneNow && !doneThen) b.add(AlertKind.WaveCompleted, app, "", rev, wave, "", "healthy on " + clusters(now));
+            if (doneNow && !doneThen) r.add(AlertKind.WaveCompleted, app, "", rev, wave, "", "healthy on " + clusters(now), names(now));
         }
         if (before != null && before.result() == after.result() && !fresh) return;
         AlertKind kind = switch (after.result()) {
@@ -96,9 +97,12 @@ public final class AlertEvents {
             default -> null;
         };
         if (kind == AlertKind.RolledBack) {
-            b.add(kind, app, "", rev, 0, after.result().name(), "back to " + after.previousRevision() + ": " + after.message());
+            // The clusters the rollback set back, other than those whose failure ended the rollout (WaveFailed told of them).
+            List<String> setBack = after.clusters().stream().filter(s -> s.state() == ClusterStep.State.RolledBack)
+                    .map(ClusterStep::cluster).filter(c -> !after.failedClusters().contains(c)).toList();
+            r.add(kind, app, "", rev, 0, after.result().name(), "back to " + after.previousRevision() + ": " + after.message(), setBack);
         } else if (kind != null) {
-            b.add(kind, app, "", rev, 0, after.result().name(), after.message());
+            r.add(kind, app, "", rev, 0, after.result().name(), after.message());
         }
     }
 
@@ -191,14 +195,28 @@ public final class AlertEvents {
         return r == null ? List.of() : r.clusters().stream().filter(s -> s.wave() == wave).toList();
     }
 
-    private static String clusters(List<ClusterStep> steps) { return String.join(", ", steps.stream().map(ClusterStep::cluster).toList()); }
+    private static String clusters(List<ClusterStep> steps) { return String.join(", ", names(steps)); }
 
-    /** Makes events with ids from what they are about and when the pass recorded them. */
-    private record Builder(String source, Instant now, List<AlertEvent> out) {
+    private static List<String> names(List<ClusterStep> steps) { return steps.stream().map(ClusterStep::cluster).toList(); }
+
+    /**
+     * Makes events with ids from what they are about and when the pass recorded them.
+     *
+     * @param rolloutSource the config commit of the rollout the events are about; "" for others
+     */
+    private record Builder(String source, Instant now, List<AlertEvent> out, String rolloutSource) {
+        Builder(String source, Instant now, List<AlertEvent> out) { this(source, now, out, ""); }
+
+        Builder ofRollout(String rolloutSource) { return new Builder(source, now, out, rolloutSource); }
+
         void add(AlertKind kind, String app, String cluster, String revision, int wave, String reason, String detail) {
+            add(kind, app, cluster, revision, wave, reason, detail, List.of());
+        }
+
+        void add(AlertKind kind, String app, String cluster, String revision, int wave, String reason, String detail, List<String> clusters) {
             String id = ContentHash.sha256(String.join("\u0000", kind.name(), app, cluster, revision == null ? "" : revision,
                     Integer.toString(wave), reason == null ? "" : reason, source == null ? "" : source, now.toString())).substring(0, 20);
-            out.add(new AlertEvent(id, kind, kind.severity(), app, cluster, revision, source, wave, reason, detail, now));
+            out.add(new AlertEvent(id, kind, kind.severity(), app, cluster, revision, source, wave, reason, detail, now, clusters, rolloutSource));
         }
     }
 }

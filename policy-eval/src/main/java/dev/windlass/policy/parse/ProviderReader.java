@@ -66,20 +66,20 @@ final class ProviderReader {
                 spec.error("address", "Provider.spec.address " + Excerpt.quoted(address) + " is not an http or https URL; write e.g. https://hooks.example.com/windlass");
             }
         }
-        if (secretRef == null && (type.addressIsSecret() || type.commitStatus())) {
+        if (secretRef == null && (type.addressIsSecret() || type.repositoryApi())) {
             spec.errorHere("Provider.spec.secretRef is required for a " + type + " Provider: the Secret holding "
-                    + (type.commitStatus() ? "its API token (key 'token')" : "its incoming webhook URL (key 'address')"));
+                    + (type.repositoryApi() ? "its API token (key 'token')" : "its incoming webhook URL (key 'address')"));
         }
         if (type == ProviderType.webhook && address == null && secretRef == null) {
             spec.errorHere("Provider.spec.address or spec.secretRef is required for a webhook Provider: where to send the events");
         }
-        if (type.commitStatus()) {
+        if (type.repositoryApi()) {
             if (repository == null) spec.errorHere("Provider.spec.repository is required for a " + type + " Provider: the owner/name the config commits are in");
             else if (!REPOSITORY.matcher(repository).matches()) {
                 spec.error("repository", "Provider.spec.repository " + Excerpt.quoted(repository) + " is not owner/name; write e.g. acme/fleet-config");
             }
         } else if (repository != null) {
-            spec.error("repository", "Provider.spec.repository is for github and gitea Providers only; remove it");
+            spec.error("repository", "Provider.spec.repository is for github, gitea and githubdeployments Providers only; remove it");
         }
     }
 

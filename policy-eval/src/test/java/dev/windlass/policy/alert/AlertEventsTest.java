@@ -66,6 +66,40 @@ class AlertEventsTest {
     }
 
     @Test
+    void rolloutEventsNameTheirClustersAndTheRolloutsCommitAsData() {
+        EngineState started = app(rollout(RolloutState.Result.Progressing, "",
+                new ClusterStep("eu-1", State.Progressing, 1, T0, null, null, null), new ClusterStep("eu-2", State.Pending, 2, null, null, null, null),
+                new ClusterStep("us-1", State.Pending, 2, null, null, null, null)));
+        EngineState second = app(rollout(RolloutState.Result.Progressing, "",
+                new ClusterStep("eu-1", State.Succeeded, 1, T0, T0, T0.plusSeconds(60), null), new ClusterStep("eu-2", State.Progressing, 2, T0.plusSeconds(60), null, null, null),
+                new ClusterStep("us-1", State.Progressing, 2, T0.plusSeconds(60), null, null, null)));
+        // The pass read a later config commit (c3, an unrelated change): the rollout's commit is still c2.
+        List<AlertEvent> next = AlertEvents.between(started, second, "c3", T0.plusSeconds(60));
+        assertEquals(List.of(AlertKind.WaveCompleted, AlertKind.WaveStarted), kinds(next), "wave 1 done, then wave 2 started");
+        AlertEvent waveTwo = next.stream().filter(e -> e.kind() == AlertKind.WaveStarted).findFirst().orElseThrow();
+        assertEquals(List.of("eu-2", "us-1"), waveTwo.clusters());
+        assertEquals("c2", waveTwo.rolloutSource());
+        assertEquals("c3", waveTwo.source());
+        assertEquals(List.of("eu-1"), next.get(0).clusters());
+
+        RolloutState rb = rollout(RolloutState.Result.RolledBack, "us-1 was Degraded past its deadline",
+                new ClusterStep("eu-1", State.RolledBack, 1, T0, T0, T0.plusSeconds(60), null), new ClusterStep("eu-2", State.RolledBack, 2, T0.plusSeconds(60), null, null, null),
+                new ClusterStep("us-1", State.RolledBack, 2, T0.plusSeconds(60), null, T0.plusSeconds(150), null));
+        EngineState rolledBack = app(new RolloutState(rb.revision(), rb.source(), rb.previousRevision(), rb.previousSource(), rb.policy(), rb.gate(), rb.result(),
+                rb.message(), rb.waves(), rb.startedAt(), T0.plusSeconds(150), rb.clusters(), List.of("us-1")));
+        List<AlertEvent> last = AlertEvents.between(second, rolledBack, "c3", T0.plusSeconds(150));
+        assertEquals(List.of(AlertKind.WaveFailed, AlertKind.RolledBack), kinds(last));
+        assertEquals(List.of("us-1"), last.get(0).clusters(), "the failed cluster");
+        assertEquals(List.of("eu-1", "eu-2"), last.get(1).clusters(), "the clusters set back, not the one that failed");
+        assertEquals("c2", last.get(1).rolloutSource());
+
+        EngineState down = EngineState.of("c", Map.of(), Map.of("eu-1", cluster(Reachability.Unreachable, "refused")));
+        AlertEvent other = AlertEvents.between(EngineState.EMPTY, down, "c", T0).get(0);
+        assertEquals(List.of(), other.clusters());
+        assertEquals("", other.rolloutSource());
+    }
+
+    @Test
     void idsAreStableForTheSameChangeAndDifferForAnother() {
         EngineState down = EngineState.of("c", Map.of(), Map.of("eu-1", cluster(Reachability.Unreachable, "connection refused")));
         EngineState up = EngineState.of("c", Map.of(), Map.of("eu-1", cluster(Reachability.Reachable, "")));

@@ -90,9 +90,9 @@ class AlertParseTest {
     @Test
     void providerErrorsAreLocated() {
         String head = "apiVersion: windlass.dev/v1alpha1\nkind: Provider\nmetadata: {name: p}\nspec:\n";
-        assertEquals(List.of("alerts/alerts.yaml:5:3: Provider.spec.type is required; use one of webhook, slack, msteams, github, gitea"),
+        assertEquals(List.of("alerts/alerts.yaml:5:3: Provider.spec.type is required; use one of webhook, slack, msteams, github, gitea, githubdeployments"),
                 errors(head + "  address: https://x.example.com/\n"));
-        assertEquals(List.of("alerts/alerts.yaml:5:9: p.spec.type is 'pagerduty'; use one of webhook, slack, msteams, github, gitea"),
+        assertEquals(List.of("alerts/alerts.yaml:5:9: p.spec.type is 'pagerduty'; use one of webhook, slack, msteams, github, gitea, githubdeployments"),
                 errors(head + "  type: pagerduty\n").stream().map(e -> e.replace("Provider.spec", "p.spec")).toList());
         assertEquals(List.of("alerts/alerts.yaml:6:12: Provider.spec.address of a slack Provider is its incoming webhook URL, a credential that must not be in Git; "
                         + "remove it and put the URL under the key 'address' of the Secret named by spec.secretRef"),
@@ -110,8 +110,17 @@ class AlertParseTest {
                 errors(head + "  type: gitea\n  address: https://gitea.example.com\n  secretRef: {name: t}\n"));
         assertEquals(List.of("alerts/alerts.yaml:7:15: Provider.spec.repository 'acme' is not owner/name; write e.g. acme/fleet-config"),
                 errors(head + "  type: github\n  secretRef: {name: t}\n  repository: acme\n"));
-        assertEquals(List.of("alerts/alerts.yaml:7:15: Provider.spec.repository is for github and gitea Providers only; remove it"),
+        assertEquals(List.of("alerts/alerts.yaml:7:15: Provider.spec.repository is for github, gitea and githubdeployments Providers only; remove it"),
                 errors(head + "  type: webhook\n  address: https://x.example.com/\n  repository: a/b\n"));
+        assertEquals(List.of("alerts/alerts.yaml:5:3: Provider.spec.repository is required for a githubdeployments Provider: the owner/name the config commits are in",
+                        "alerts/alerts.yaml:5:3: Provider.spec.secretRef is required for a githubdeployments Provider: the Secret holding its API token (key 'token')"),
+                errors(head + "  type: githubdeployments\n"));
+        assertEquals(List.of("alerts/alerts.yaml:7:15: Provider.spec.repository 'acme/fleet/x' is not owner/name; write e.g. acme/fleet-config"),
+                errors(head + "  type: githubdeployments\n  secretRef: {name: t}\n  repository: acme/fleet/x\n"));
+        assertEquals(List.of("alerts/alerts.yaml:6:12: Provider.spec.address carries a user or password; credentials must not be in Git: remove them from the URL and "
+                        + "put a token under the key 'token' of the Secret named by spec.secretRef"),
+                errors(head + "  type: githubdeployments\n  address: https://me:ghp_x@github.example.com/api/v3\n  secretRef: {name: t}\n  repository: a/b\n"));
+        assertEquals(List.of(), errors(head + "  type: githubdeployments\n  secretRef: {name: t}\n  repository: acme/fleet-config\n"));
         assertTrue(errors(head + "  type: webhook\n  address: https://x.example.com/\n  channel: ops\n").get(0)
                 .startsWith("alerts/alerts.yaml:7:3: unknown field 'channel' in Provider.spec; known fields: type, address, secretRef, repository"));
         assertEquals(List.of("alerts/alerts.yaml:5:21: Provider.spec.secretRef.name '../../etc' is not a Secret name: use lowercase letters, digits, "
