@@ -182,6 +182,21 @@ public final class SyntheticRepo {
         };
     }
 
+    /** An app's Secret (the web-service workload's third object), with {@code password}. */
+    static String secret(String app, String password) {
+        return """
+                apiVersion: v1
+                kind: Secret
+                metadata:
+                  name: %s-credentials
+                  labels: {app: %s}
+                type: Opaque
+                stringData:
+                  username: %s
+                  password: %s
+                """.formatted(app, app, app, password);
+    }
+
     private static String webServiceFile(int o) {
         return switch (o) {
             case 0 -> "serviceaccount.yaml";
@@ -207,17 +222,7 @@ public final class SyntheticRepo {
                       FEATURE_FLAGS: "checkout,recommendations"
                       GENERATION: "%d"
                     """.formatted(app, app, generation);
-            case 2 -> """
-                    apiVersion: v1
-                    kind: Secret
-                    metadata:
-                      name: %s-credentials
-                      labels: {app: %s}
-                    type: Opaque
-                    stringData:
-                      username: %s
-                      password: not-a-real-password
-                    """.formatted(app, app, app);
+            case 2 -> secret(app, "not-a-real-password");
             case 3 -> deployment(app, 1, """
                           securityContext: {runAsNonRoot: true, runAsUser: 1000}
                           containers:

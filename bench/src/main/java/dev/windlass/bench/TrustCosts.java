@@ -11,6 +11,7 @@ import dev.windlass.engine.alerts.DeliverySettings;
 import dev.windlass.engine.alerts.Messages;
 import dev.windlass.engine.alerts.ProviderEndpoints;
 import dev.windlass.engine.alerts.Sender;
+import dev.windlass.engine.demo.EncryptedSecret;
 import dev.windlass.engine.demo.SignedCommits;
 import dev.windlass.engine.reconcile.CommitGate;
 import dev.windlass.engine.reconcile.PassReport;
@@ -32,10 +33,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -61,22 +60,19 @@ final class TrustCosts {
 
     /** Why the scenario cannot run here (a tool is missing), or null. */
     static String unavailable(RenderTools tools) {
-        if (!Files.isExecutable(tools.sops()) || !Files.isExecutable(tools.sops().resolveSibling("age-keygen"))) {
-            return "sops and age-keygen are not built (scripts/render-tools.sh builds them)";
-        }
-        return SignedCommits.unavailable();
+        String missing = EncryptedSecret.unavailable(tools);
+        return missing != null ? missing : SignedCommits.unavailable();
     }
 
     Figures figures() { return figures; }
 
     void run(Clusters clusters, Path dir) throws Exception {
         RenderTools tools = RenderTools.fromEnvironment();
-        Path keys = Files.createDirectories(dir.resolve("keys"));
-        String recipient = ageKey(tools, keys.resolve("bench.agekey"));
+        EncryptedSecret sops = EncryptedSecret.make(dir.resolve("keys"), tools);
         SyntheticRepo repo = new SyntheticRepo(shape, clusters::connectionYaml);
         Map<String, byte[]> files = new TreeMap<>(repo.files());
         long e0 = System.nanoTime();
-        for (int a = 0; a < shape.apps(); a++) files.put(secretPath(a), encrypt(tools, recipient, secret(a, 0)).getBytes(StandardCharsets.UTF_8));
+        for (int a = 0; a < shape.apps(); a++) files.put(secretPath(a), sops.encrypt(secret(a, 0)).getBytes(StandardCharsets.UTF_8));
         log.printf("  %d Secrets encrypted by sops in %.1f s (the team's side, not the engine's)%n", shape.apps(), (System.nanoTime() - e0) / 1e9);
         String alertKey = java.util.UUID.randomUUID().toString();
         Path alertSecrets = Files.createDirectories(dir.resolve("alert-secrets/bench-team"));
@@ -100,7 +96,7 @@ final class TrustCosts {
 
             Mirror mirror = Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.dir().toString()));
             Reconciler reconciler = new Reconciler(mirror, MAIN, new StatusWriter(mirror, STATUS, RetryPolicy.DEFAULT), fleet, Clock.systemUTC());
-            reconciler.useDecryptionKeys(AppDecryption.keysFrom(keys));
+            reconciler.useDecryptionKeys(AppDecryption.keysFrom(sops.keys()));
             CommitGate gate = new CommitGate(mirror, MAIN, TrustedKeys.load(team.trusted()), VerifySettings.Mode.Tip);
             reconciler.verifyWith(gate);
             AddressGuard guard = AddressGuard.system(true);
@@ -124,7 +120,7 @@ final class TrustCosts {
 
                 for (int generation = 1; generation <= 3; generation++) {
                     int app = (shape.apps() / 2 + generation) % shape.apps();
-                    team.writeAndPush(Map.of(secretPath(app), encrypt(tools, recipient, secret(app, generation))), "Rotate one app's password (signed)");
+                    team.writeAndPush(Map.of(secretPath(app), sops.encrypt(secret(app, generation))), "Rotate one app's password (signed)");
                     s = counter.now();
                     PassReport rotated = reconciler.reconcile();
                     counter.record("one encrypted Secret changed, signed push", s, System.nanoTime(), commits(rotated));
@@ -230,17 +226,7 @@ final class TrustCosts {
     /** The app's Secret in plain text, as the team writes it before encrypting; its password changes with {@code generation}. */
     private static String secret(int app, int generation) {
         String name = SyntheticRepo.app(app);
-        return """
-                apiVersion: v1
-                kind: Secret
-                metadata:
-                  name: %s-credentials
-                  labels: {app: %s}
-                type: Opaque
-                stringData:
-                  username: %s
-                  password: %s
-                """.formatted(name, name, name, java.util.UUID.nameUUIDFromBytes((name + "/" + generation).getBytes(StandardCharsets.UTF_8)));
+        return SyntheticRepo.secret(name, java.util.UUID.nameUUIDFromBytes((name + "/" + generation).getBytes(StandardCharsets.UTF_8)).toString());
     }
 
     private static String alerts(String address) {
@@ -260,32 +246,5 @@ final class TrustCosts {
                   providerRef: {name: bench-team}
                   eventKinds: [DriftCorrected, ApplyFailed, ApplicationInvalid, ClusterUnreachable]
                 """.formatted(address);
-    }
-
-    /** A new age key at {@code file}, made by age-keygen; its recipient (public key). */
-    private static String ageKey(RenderTools tools, Path file) throws IOException, InterruptedException {
-        run(null, tools.sops().resolveSibling("age-keygen").toString(), "-o", file.toString());
-        return Files.readAllLines(file).stream().filter(l -> l.startsWith("# public key: ")).map(l -> l.substring(14).trim())
-                .findFirst().orElseThrow(() -> new IOException("age-keygen wrote no public key to " + file));
-    }
-
-    /** {@code plain} encrypted by sops for {@code recipient}: only data and stringData, as teams keep Secrets. */
-    private static String encrypt(RenderTools tools, String recipient, String plain) throws IOException, InterruptedException {
-        return run(plain, tools.sops().toString(), "--encrypt", "--age", recipient, "--encrypted-regex", "^(data|stringData)$",
-                "--input-type", "yaml", "--output-type", "yaml", "/dev/stdin");
-    }
-
-    private static String run(String input, String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try (var in = p.getOutputStream()) {
-            if (input != null) in.write(input.getBytes(StandardCharsets.UTF_8));
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException(command[0] + " did not finish within 60 s");
-        }
-        if (p.exitValue() != 0) throw new IOException(String.join(" ", List.of(command)) + " failed (exit " + p.exitValue() + ")");
-        return out;
     }
 }

@@ -15,9 +15,10 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 /**
  * The demo's encrypted Secret, made as a team makes one: an age key by the real {@code age-keygen}, the Secret encrypted
  * by the real {@code sops}, the key given to the engine and never to Git. It also checks what the demo shows of it: the
- * value reached the cluster, and no status commit holds it. The value itself is never printed.
+ * value reached the cluster, and no status commit holds it. The value itself is never printed. The bench encrypts its
+ * fleet's Secrets with it too.
  */
-final class EncryptedSecret {
+public final class EncryptedSecret {
 
     /** Where the Secret goes in the demo's repo: an object of the api application. */
     static final String PATH = "apps/api/manifests/db-secret.yaml";
@@ -35,7 +36,7 @@ final class EncryptedSecret {
     }
 
     /** Why the demo cannot show it here (the tools are not built), or null. */
-    static String unavailable(RenderTools tools) {
+    public static String unavailable(RenderTools tools) {
         Path ageKeygen = tools.sops().resolveSibling("age-keygen");
         if (!Files.isExecutable(tools.sops()) || !Files.isExecutable(ageKeygen)) {
             return "sops and age-keygen are not built here (scripts/render-tools.sh builds them)";
@@ -44,7 +45,7 @@ final class EncryptedSecret {
     }
 
     /** A new age key in {@code keys}/demo.agekey, made by age-keygen, and a random password to keep. */
-    static EncryptedSecret make(Path keys, RenderTools tools) throws IOException, InterruptedException {
+    public static EncryptedSecret make(Path keys, RenderTools tools) throws IOException, InterruptedException {
         Files.createDirectories(keys);
         Path key = keys.resolve("demo.agekey");
         Files.deleteIfExists(key);
@@ -54,13 +55,17 @@ final class EncryptedSecret {
         return new EncryptedSecret(keys, java.util.UUID.randomUUID().toString(), recipient, tools);
     }
 
-    Path keys() { return keys; }
+    public Path keys() { return keys; }
 
     String recipient() { return recipient; }
 
     /** The Secret as sops encrypts it for the key: only stringData is encrypted, the rest stays readable. */
     String encrypted() throws IOException, InterruptedException {
-        String plain = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: api-db\n  namespace: api\nstringData:\n  password: " + password + "\n";
+        return encrypt("apiVersion: v1\nkind: Secret\nmetadata:\n  name: api-db\n  namespace: api\nstringData:\n  password: " + password + "\n");
+    }
+
+    /** {@code plain} (a YAML document) as sops encrypts it for the key: only data and stringData, the rest readable. */
+    public String encrypt(String plain) throws IOException, InterruptedException {
         return run(keys, plain, tools.sops().toString(), "--encrypt", "--age", recipient, "--encrypted-regex", "^(data|stringData)$",
                 "--input-type", "yaml", "--output-type", "yaml", "/dev/stdin");
     }

@@ -72,6 +72,15 @@ public final class SignedCommits {
 
     /** Writes {@code files} (path to content), commits them signed by the platform key, pushes; the commit id. */
     public String writeAndPush(java.util.Map<String, String> files, String message) throws IOException, InterruptedException {
+        return write(files, true, message);
+    }
+
+    /** Commits {@code files} unsigned (a push from someone without the key), pushes; the commit id. */
+    public String writeUnsignedAndPush(java.util.Map<String, String> files, String message) throws IOException, InterruptedException {
+        return write(files, false, message);
+    }
+
+    private String write(java.util.Map<String, String> files, boolean signed, String message) throws IOException, InterruptedException {
         git("pull", "-q", "--ff-only", "origin", "main");
         for (var f : files.entrySet()) {
             Path file = clone.resolve(f.getKey());
@@ -79,19 +88,8 @@ public final class SignedCommits {
             Files.writeString(file, f.getValue(), StandardCharsets.UTF_8);
             git("add", f.getKey());
         }
-        git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + key + ".pub", "commit", "-q", "-S", "-m", message);
-        git("push", "-q", "origin", "HEAD:main");
-        return git("rev-parse", "HEAD").trim();
-    }
-
-    /** Commits {@code files} unsigned (a push from someone without the key), pushes; the commit id. */
-    public String writeUnsignedAndPush(java.util.Map<String, String> files, String message) throws IOException, InterruptedException {
-        git("pull", "-q", "--ff-only", "origin", "main");
-        for (var f : files.entrySet()) {
-            Files.writeString(clone.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
-            git("add", f.getKey());
-        }
-        git("commit", "-q", "-m", message);
+        if (signed) git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + key + ".pub", "commit", "-q", "-S", "-m", message);
+        else git("commit", "-q", "-m", message);
         git("push", "-q", "origin", "HEAD:main");
         return git("rev-parse", "HEAD").trim();
     }
