@@ -32,6 +32,8 @@ final class AppAssembly {
     private final List<YamlDoc> plainDocs;
     private final Scope scope;
     private final ParseCache cache;
+    /** The repo's chart folders, found once: asked per application, a scan of every file each time grew as apps x files. */
+    private final Set<String> charts;
 
     AppAssembly(Snapshot snapshot, List<YamlFile> files, Map<String, Cluster> clusters, List<YamlDoc> plainDocs, ParseCache cache) {
         this.snapshot = snapshot;
@@ -40,6 +42,7 @@ final class AppAssembly {
         this.clusters = clusters;
         this.plainDocs = plainDocs;
         this.scope = scopeOf(plainDocs, cache);
+        this.charts = RepoParser.chartFolders(snapshot);
     }
 
     RepoParser.Assembled assemble(List<RepoParser.Declared> declared) {
@@ -200,7 +203,7 @@ final class AppAssembly {
             added.add(Diagnostic.error(a.sourcePathAt(), "source path " + Excerpt.quoted(root) + " does not exist in the repo; create it or set spec.source.path"));
             return List.of();
         }
-        Set<String> charts = RepoParser.chartFolders(snapshot);
+        Set<String> charts = this.charts;
         // An Argo CD directory that does not recurse reads none of its folders' charts.
         if (a.rendering().argo() != null && !a.rendering().argo().directory().recurse()) charts = Set.of();
         for (String chart : charts) {
