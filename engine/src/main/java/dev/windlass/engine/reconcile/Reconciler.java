@@ -61,6 +61,9 @@ public final class Reconciler {
     private final Fleet fleet;
     private final Clock clock;
     private final ParseCache parseCache = new ParseCache();
+    private LastParse lastParse;
+    /** Files the pass's parse read afresh (0 when the last parse was reused). */
+    private int filesParsed;
     /** The engine's own renders and their cache: what a pass renders is counted for that pass only. */
     /** A pass goes on without a render that has run for 10 s: one application's slow chart holds that application only. */
     private final AppRendering rendering = AppRendering.fromEnvironment().goingOnWithout(java.time.Duration.ofSeconds(10));
@@ -253,12 +256,27 @@ public final class Reconciler {
         }
     }
 
-    /** The repo at {@code commit}, parsed (not rendered) as a pass reads it. */
+    /**
+     * The repo at {@code commit}, parsed (not rendered) as a pass reads it. A parse reads the commit and, where two
+     * applications declare one object, the inventories the status recorded; while neither changed, the last parse is
+     * the answer, so a pass with nothing new parses nothing and assembles no application.
+     */
     private DesiredState parse(String commit) throws IOException {
         // An object two applications declare stays with the one holding it, else with the one declared first.
-        dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> mirror.introduced(commit, path));
-        return RepoParser.parse(mirror.snapshot(commit), parseCache, owners);
+        var held = dev.windlass.policy.parse.Owners.held(state);
+        if (lastParse != null && lastParse.commit().equals(commit) && lastParse.held().equals(held)) {
+            filesParsed = 0;
+            return lastParse.desired();
+        }
+        dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(held, path -> mirror.introduced(commit, path));
+        DesiredState parsed = RepoParser.parse(mirror.snapshot(commit), parseCache, owners);
+        filesParsed = filesParsed;
+        lastParse = new LastParse(commit, held, parsed);
+        return parsed;
     }
+
+    /** A parse, and what it was made from. */
+    private record LastParse(String commit, Map<String, Map<dev.windlass.policy.model.ObjectRef, String>> held, DesiredState desired) {}
 
     /** @param parsed the commit already parsed by this pass (to read its Settings), or null */
     private PassReport reconcile(String source, java.util.SortedSet<Integer> shardsHeld, DesiredState parsed) throws IOException {
@@ -299,7 +317,7 @@ public final class Reconciler {
             // Reviewed plans only (review.requireUndiverged): nothing is applied or recorded but the hold itself.
             CommitOutcome held = recordPin(pin, source);
             log.info("pass {}: held, the plan diverged from review", source.substring(0, 7));
-            return new PassReport(source, desired, plan, new ApplyResult(List.of()), pin.events(), held, parseCache.parsedLastPass(),
+            return new PassReport(source, desired, plan, new ApplyResult(List.of()), pin.events(), held, filesParsed,
                     planMemo.lastWork(), renders, scope);
         }
         List<dev.windlass.policy.plan.Event> events = new ArrayList<>();
@@ -351,11 +369,11 @@ public final class Reconciler {
         PlanMemo.Work work = planMemo.lastWork();
         log.info("pass {}{}: {} files parsed, {} renders, {} of {} targets planned afresh, {} actions, {} failed, status {}",
                 source.substring(0, 7), scope == null ? "" : " for shards " + scope.held() + " (" + scope.clusters().size() + " clusters)",
-                parseCache.parsedLastPass(), renders, work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
+                filesParsed, renders, work.targetsPlanned(), work.targetsPlanned() + work.targetsReused(), applied.results().size(),
                 applied.failures(), outcome.getClass().getSimpleName());
         events.addAll(next.events());
         events.addAll(offered);
-        return new PassReport(source, desired, plan, applied, events, outcome, parseCache.parsedLastPass(), planMemo.lastWork(), renders,
+        return new PassReport(source, desired, plan, applied, events, outcome, filesParsed, planMemo.lastWork(), renders,
                 scope);
     }
 

@@ -31,6 +31,11 @@ public interface Owners {
 
     /** The inventories {@code state} recorded, and {@code introduced} for when files came into the repo. */
     static Owners of(EngineState state, Function<String, Long> introduced) {
+        return of(held(state), introduced);
+    }
+
+    /** Per cluster, which application's recorded inventory holds each object: all {@link #of} reads of the state. */
+    static Map<String, Map<ObjectRef, String>> held(EngineState state) {
         Map<String, Map<ObjectRef, String>> held = new HashMap<>();
         for (AppStatus app : state.apps().values()) {
             for (TargetStatus t : app.targets()) {
@@ -38,6 +43,11 @@ public interface Owners {
                 for (InventoryEntry e : t.inventory()) held.computeIfAbsent(t.cluster(), c -> new HashMap<>()).putIfAbsent(e.ref(), app.name());
             }
         }
+        return held;
+    }
+
+    /** @param held as {@link #held(EngineState)} gives it */
+    static Owners of(Map<String, Map<ObjectRef, String>> held, Function<String, Long> introduced) {
         return new Owners() {
             @Override public String holder(String cluster, ObjectRef ref) { return held.getOrDefault(cluster, Map.of()).get(ref); }
 
