@@ -35,7 +35,11 @@ final class ServerDiffs {
 
     private record Asked(String resourceVersion, ServerDiff answer) {}
 
+    /** What Windlass's own comparison found of an object at a resource version, against Git's content and ignored fields. */
+    private record Compared(String resourceVersion, String desiredHash, java.util.List<dev.windlass.policy.model.IgnoreDifferences> ignored, boolean differs) {}
+
     private final Map<ObjectRef, Asked> asked = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<ObjectRef, Compared> compared = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong dryRuns = new java.util.concurrent.atomic.AtomicLong();
 
     /**
@@ -44,6 +48,7 @@ final class ServerDiffs {
      */
     Map<ObjectRef, LiveObject> confirm(String cluster, KubernetesClient client, Map<ObjectRef, LiveObject> objects, DesiredObjects desired) {
         asked.keySet().retainAll(objects.keySet());
+        compared.keySet().retainAll(objects.keySet());
         Map<ObjectRef, LiveObject> out = new LinkedHashMap<>(objects);
         for (LiveObject live : objects.values()) {
             DesiredObjects.Wanted wanted = desired.get(cluster, live.ref());
@@ -57,13 +62,24 @@ final class ServerDiffs {
     /** Dry runs sent so far. */
     long dryRuns() { return dryRuns.get(); }
 
-    /** Only Windlass's own object from this very Git content, that its own comparison finds different. */
-    private static boolean needsAsking(DesiredObjects.Wanted wanted, LiveObject live) {
+    /**
+     * Only Windlass's own object from this very Git content, that its own comparison finds different. The comparison's
+     * verdict holds while the object stays at its resource version and Git's content and ignored fields stay the same.
+     */
+    private boolean needsAsking(DesiredObjects.Wanted wanted, LiveObject live) {
         Manifest m = wanted.manifest();
         if (m.applyMode() == Manifest.ApplyMode.ONCE) return false;
         if (!m.hash().equals(mark(live, "annotations", OwnershipMarks.APPLIED_HASH))) return false;
         if (!wanted.app().equals(mark(live, "labels", OwnershipMarks.APP))) return false;
-        return !FieldDiff.differences(IgnoredFields.leftOut(m.ref(), m.body(), live.body(), wanted.ignored()), live.body()).isEmpty();
+        String version = mark(live, null, "resourceVersion");
+        Compared before = compared.get(live.ref());
+        if (before != null && !version.isEmpty() && before.resourceVersion().equals(version) && before.desiredHash().equals(m.hash())
+                && before.ignored().equals(wanted.ignored())) {
+            return before.differs();
+        }
+        boolean differs = !FieldDiff.differences(IgnoredFields.leftOut(m.ref(), m.body(), live.body(), wanted.ignored()), live.body()).isEmpty();
+        compared.put(live.ref(), new Compared(version, m.hash(), wanted.ignored(), differs));
+        return differs;
     }
 
     private ServerDiff answer(KubernetesClient client, DesiredObjects.Wanted wanted, LiveObject live) {
