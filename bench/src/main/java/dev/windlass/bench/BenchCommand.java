@@ -47,8 +47,23 @@ public final class BenchCommand implements Callable<Integer> {
                     + " trust: every app's Secret encrypted by sops (age), every applied commit signed (SSH) and checked, an Alert to a"
                     + " local webhook: sops runs, signature checks and alerts sent per pass, a no-op pass above all (default 100 apps,"
                     + " 3 clusters)."
+                    + " side-by-side: Windlass as `windlass run` in a process of its own, and with --peer the peer engine after it, each on"
+                    + " a fresh real control plane with the published benchmark's shape (default 100 apps, 1 cluster): start to first"
+                    + " object and to all applied, push to applied, writes from the audit log, CPU, Git requests and peak RSS."
                     + " Default: ${DEFAULT-VALUE}.")
     String scenario;
+
+    @Option(names = "--peer", description = "flux: run the side-by-side scenario with the GitOps toolkit's source-controller and"
+            + " kustomize-controller as the peer (built pinned by scripts/flux-controllers.sh, minutes the first time), with one source"
+            + " for the repo and with one source per app.")
+    String peer;
+
+    @Option(names = "--interval", defaultValue = "5s", description = "The engine's polling interval in the side-by-side scenario (default: ${DEFAULT-VALUE}).")
+    String interval;
+
+    @Option(names = "--engine-jvm", description = "JVM flags for the engine's process in the side-by-side scenario, after ./windlass's own"
+            + " (space-separated, e.g. \"-Xmx256m -XX:+UseSerialGC\").")
+    String engineJvm;
 
     @Option(names = "--heap", split = ",", defaultValue = "512m,768m",
             description = "The engine's heaps in the large-renders scenario (-Xmx; 768m is deploy/'s 1 GiB limit at its 75%% of the"
@@ -104,6 +119,7 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
+        if (peer != null || scenario.equals("side-by-side")) return sideBySide();
         if (scenario.equals("large-renders")) {
             Path root = work == null ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
             new LargeRenders(heaps, out).run(root);
@@ -169,6 +185,39 @@ public final class BenchCommand implements Callable<Integer> {
             if (temporary) delete(root);
         }
         new Report(results, runs).print(out);
+        return 0;
+    }
+
+    /** The side-by-side scenario: per size, Windlass and then the peer's variants, each on a fresh control plane; then the table. */
+    private int sideBySide() throws Exception {
+        if (peer != null && !peer.equals("flux")) throw new CommandLine.ParameterException(new CommandLine(this), "no peer " + peer + "; flux");
+        if (!Workload.FLUX_BENCHMARK.cli().equals(workload) && !"web-service".equals(workload)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "the side-by-side scenario runs the flux-benchmark workload only");
+        }
+        List<String> flags = new ArrayList<>(WindlassProcess.DEFAULT_FLAGS);
+        if (engineJvm != null && !engineJvm.isBlank()) flags.addAll(List.of(engineJvm.trim().split("\\s+")));
+        List<Contender> engines = new ArrayList<>(List.of(new WindlassProcess(flags, interval)));
+        if (peer != null) {
+            Path built = FluxControllers.build(Path.of(System.getProperty("windlass.home", ".")));
+            engines.add(new FluxControllers(built, false));
+            engines.add(new FluxControllers(built, true));
+        }
+        boolean temporary = work == null;
+        Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);
+        List<SideBySide.Result> results = new ArrayList<>();
+        try {
+            for (int size : apps != null ? apps : List.of(100)) {
+                FleetShape shape = new FleetShape(size, 1, 4, Workload.FLUX_BENCHMARK);
+                for (Contender engine : engines) {
+                    out.printf("%s: %s, on a fresh real control plane%n", engine.name(), shape);
+                    results.add(new SideBySide(out).run(engine, shape, root.resolve(size + "-" + engine.name().replaceAll("[^A-Za-z]+", "-"))));
+                }
+            }
+        } finally {
+            if (temporary) delete(root);
+        }
+        out.println();
+        SideBySideTable.print(results, out);
         return 0;
     }
 

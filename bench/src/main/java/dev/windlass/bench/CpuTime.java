@@ -87,6 +87,12 @@ final class CpuTime {
 
     private record Stat(String name, long ticks) {}
 
+    /** The user plus system CPU of process {@code pid} so far, in nanos; 0 once it is gone. */
+    static long processNanos(long pid) {
+        Stat s = stat(PROC.resolve(pid + "/stat"));
+        return s == null ? 0 : (long) (s.ticks() * TICK_NANOS);
+    }
+
     /** A process's or thread's name and user plus system time from its {@code stat} file, or null if it is gone. */
     private static Stat stat(Path file) {
         try {
