@@ -2,7 +2,7 @@
 # builds the same image as a tar with Jib (engine/target/windlass-image.tar, a scratch base: README "Install in a cluster").
 # With Docker:
 #   docker build -t registry.example.com/windlass:0.1.0 .
-# Four stages: the engine's jar (Maven), kustomize, helm and sops at the pinned versions (scripts/render-tools.sh, from the
+# Four stages: the engine's jar (Maven), kustomize, helm, crane and sops at the pinned versions (scripts/render-tools.sh, from the
 # Go module proxy), a jlinked Java runtime holding only the modules the jars use, and the runtime image: Debian slim
 # with CA certificates, running as the numeric non-root user 65532. deploy/ runs it with a read-only root filesystem.
 
@@ -21,7 +21,7 @@ FROM ${GO_IMAGE} AS tools
 WORKDIR /src
 COPY scripts/render-tools.sh scripts/
 RUN WINDLASS_TOOLS_CACHE=/tools bash scripts/render-tools.sh \
- && mkdir /out && cp /tools/kustomize-*/kustomize /tools/kustomize-*/helm /tools/kustomize-*/landlock-restrict /tools/kustomize-*/sops /out/
+ && mkdir /out && cp /tools/kustomize-*/kustomize /tools/kustomize-*/helm /tools/kustomize-*/landlock-restrict /tools/kustomize-*/sops /tools/kustomize-*/crane /out/
 
 FROM ${JDK_IMAGE} AS runtime
 COPY --from=engine /out /app
@@ -36,7 +36,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
  && mkdir -p /var/lib/windlass && chown 65532:65532 /var/lib/windlass
 COPY --from=runtime /jre /opt/java
 COPY --from=engine /out /opt/windlass
-COPY --from=tools /out/kustomize /out/helm /out/landlock-restrict /out/sops /usr/local/bin/
+COPY --from=tools /out/kustomize /out/helm /out/landlock-restrict /out/sops /out/crane /usr/local/bin/
 ENV PATH=/opt/java/bin:$PATH HOME=/var/lib/windlass
 WORKDIR /var/lib/windlass
 USER 65532:65532

@@ -7,6 +7,7 @@
 #   /usr/local/bin/kustomize, helm    the pinned render tools (scripts/render-tools.sh), when they are built,
 #   /usr/local/bin/landlock-restrict  and the sandbox every render runs in
 #   /usr/local/bin/sops               the pinned sops that decrypts SOPS-encrypted manifests
+#   /usr/local/bin/crane              lists an OCI repository's tags when a chart's version is a range
 #   /var/lib/windlass, /tmp           empty; deploy/ mounts volumes there (the root filesystem is read-only)
 # Usage: scripts/image-root.sh <engine target dir>. The runtime is kept across runs until `mvn clean`, or until the JDK
 # it was jlinked from is not the one the build uses.
@@ -38,8 +39,8 @@ else
 fi
 
 tools="$(bash "$(dirname "$0")/render-tools.sh" | tail -n1 || true)"
-if [[ -n "$tools" && -x "$tools/kustomize" && -x "$tools/helm" && -x "$tools/landlock-restrict" && -x "$tools/sops" ]]; then
-  cp "$tools/kustomize" "$tools/helm" "$tools/landlock-restrict" "$tools/sops" "$root/usr/local/bin/"
+if [[ -n "$tools" && -x "$tools/kustomize" && -x "$tools/helm" && -x "$tools/landlock-restrict" && -x "$tools/sops" && -x "$tools/crane" ]]; then
+  cp "$tools/kustomize" "$tools/helm" "$tools/landlock-restrict" "$tools/sops" "$tools/crane" "$root/usr/local/bin/"
 else
   echo "[image-root] render tools not built (scripts/render-tools.sh): the image has no kustomize or helm" >&2
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # render-tools.sh - provide the real kustomize and helm binaries Windlass renders applications with, built from
 # the Go module proxy at pinned versions and cached; beside them, for the tests only, a small OCI registry that
-# charts are pushed to and pulled from on loopback (go-containerregistry's cmd/registry, in memory); and the launcher
+# charts are pushed to and pulled from on loopback (go-containerregistry's cmd/registry, in memory); crane, of the same
+# module, which lists an OCI repository's tags when a chart's version is a range (render/.../OciTags); and the launcher
 # every render runs through, go-landlock's cmd/landlock-restrict: it restricts the tool, with the kernel's Landlock
 # LSM, to the files of that one render (render/.../RenderSandbox); and sops, which decrypts SOPS-encrypted files
 # of an application in memory just before apply (render/.../SopsDecryptor), with, for the tests only, age-keygen
@@ -24,6 +25,7 @@ set -euo pipefail
 KUSTOMIZE_VERSION="${WINDLASS_KUSTOMIZE_VERSION:-v5.8.2}"
 HELM_VERSION="${WINDLASS_HELM_VERSION:-v3.22.0}"
 REGISTRY_MODULE="github.com/google/go-containerregistry/cmd/registry@v0.22.1"
+CRANE_MODULE="github.com/google/go-containerregistry/cmd/crane@v0.22.1"
 SANDBOX_MODULE="github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.2"
 SOPS_VERSION="${WINDLASS_SOPS_VERSION:-v3.13.3}"
 SOPS_MODULE="github.com/getsops/sops/v3/cmd/sops@$SOPS_VERSION"
@@ -41,12 +43,13 @@ die() { printf '[render-tools] ERROR: %s\n' "$*" >&2; exit 1; }
 kustomize_ok() { [ -x "$DIR/kustomize" ] && [ "$("$DIR/kustomize" version 2>/dev/null | head -n1)" = "$KUSTOMIZE_VERSION" ]; }
 helm_ok() { [ -x "$DIR/helm" ] && "$DIR/helm" version --template '{{.Version}}' 2>/dev/null | grep -qx "$HELM_VERSION"; }
 registry_ok() { [ -x "$DIR/registry" ] && [ "$(cat "$DIR/registry.version" 2>/dev/null)" = "$REGISTRY_MODULE" ]; }
+crane_ok() { [ -x "$DIR/crane" ] && [ "$(cat "$DIR/crane.version" 2>/dev/null)" = "$CRANE_MODULE" ]; }
 sandbox_ok() { [ -x "$DIR/landlock-restrict" ] && [ "$(cat "$DIR/landlock-restrict.version" 2>/dev/null)" = "$SANDBOX_MODULE" ]; }
 # sops --version also asks the internet for the newest release unless told not to; the version file is the check.
 sops_ok() { [ -x "$DIR/sops" ] && [ "$(cat "$DIR/sops.version" 2>/dev/null)" = "$SOPS_MODULE" ]; }
 age_keygen_ok() { [ -x "$DIR/age-keygen" ] && [ "$(cat "$DIR/age-keygen.version" 2>/dev/null)" = "$AGE_KEYGEN_MODULE" ]; }
 
-if kustomize_ok && helm_ok && registry_ok && sandbox_ok && sops_ok && age_keygen_ok; then
+if kustomize_ok && helm_ok && registry_ok && crane_ok && sandbox_ok && sops_ok && age_keygen_ok; then
   log "cached: $DIR (kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION, sops $SOPS_VERSION)"
   printf '%s\n' "$DIR"
   exit 0
@@ -98,6 +101,14 @@ if ! registry_ok; then
     || die "go install of $REGISTRY_MODULE failed; see above"
   mv -f "$WORK/bin/registry" "$DIR/registry"
   printf '%s\n' "$REGISTRY_MODULE" > "$DIR/registry.version"
+fi
+
+if ! crane_ok; then
+  log "building crane ($CRANE_MODULE) from the Go module proxy"
+  (cd "$WORK" && gocmd install -trimpath -ldflags "-s -w" "$CRANE_MODULE") \
+    || die "go install of $CRANE_MODULE failed; see above"
+  mv -f "$WORK/bin/crane" "$DIR/crane"
+  printf '%s\n' "$CRANE_MODULE" > "$DIR/crane.version"
 fi
 
 if ! sandbox_ok; then

@@ -34,13 +34,21 @@ final class ControlPlanes implements Backend {
     private final Map<String, KubeCluster> clusters = new ConcurrentHashMap<>();
     private final Map<String, Path> kubeconfigs = new ConcurrentHashMap<>();
     private final Map<String, RequestCounts> baselines = new ConcurrentHashMap<>();
+    /** Whether the API servers call admission webhooks ({@link KubeCluster#startWithoutWebhookAdmission}). */
+    private final boolean webhooks;
 
-    ControlPlanes(Path dir) { this.dir = dir; }
+    ControlPlanes(Path dir) { this(dir, true); }
+
+    ControlPlanes(Path dir, boolean webhooks) {
+        this.dir = dir;
+        this.webhooks = webhooks;
+    }
 
     @Override public boolean real() { return true; }
 
     @Override public synchronized String connection(String cluster, int nodes, int controlPlaneNodes) {
-        KubeCluster c = clusters.computeIfAbsent(cluster, name -> KubeCluster.start(nodeSpecs(name, nodes, controlPlaneNodes)));
+        KubeCluster c = clusters.computeIfAbsent(cluster, name -> webhooks ? KubeCluster.start(nodeSpecs(name, nodes, controlPlaneNodes))
+                : KubeCluster.startWithoutWebhookAdmission(nodeSpecs(name, nodes, controlPlaneNodes)));
         Path kubeconfig = kubeconfigs.computeIfAbsent(cluster, name -> c.kubeconfig(dir.resolve(name + ".kubeconfig")));
         baselines.computeIfAbsent(cluster, name -> c.requestCounts());
         return "{kubeconfig: {path: \"" + kubeconfig + "\"}}";
@@ -163,6 +171,24 @@ final class ControlPlanes implements Backend {
         RequestCounts since = counted(cluster).since(baselines.get(cluster));
         return WRITTEN_BY_WINDLASS.stream().flatMap(resource -> since.objectWriteSamples(resource).stream())
                 .map(x -> x.verb() + " " + x.resource() + " (" + x.code() + "): " + x.count()).toList().toString();
+    }
+
+    /** What the clusters' own controllers and kwok write on their own: Pods, ReplicaSets, Events, Leases, endpoints, Nodes. */
+    static final java.util.Set<String> WRITTEN_BY_CONTROLLERS = java.util.Set.of("pods", "replicasets", "events", "leases", "endpoints",
+            "endpointslices", "nodes", "controllerrevisions");
+
+    /**
+     * Since the last {@link #resetWrites}, the writes to objects of every resource but those the controllers write
+     * ({@link #WRITTEN_BY_CONTROLLERS}), by resource: subresources (statuses) and dry runs left out, any answer.
+     */
+    java.util.SortedMap<String, Long> objectWritesByResource(String cluster) {
+        java.util.SortedMap<String, Long> out = new TreeMap<>();
+        for (RequestCounts.Sample x : counted(cluster).since(baselines.get(cluster)).samples()) {
+            if (!RequestCounts.WRITE_VERBS.contains(x.verb()) || x.dryRun() || !x.subresource().isEmpty() || x.count() <= 0) continue;
+            if (WRITTEN_BY_CONTROLLERS.contains(x.resource())) continue;
+            out.merge(x.verb() + " " + x.resource() + (x.group().isEmpty() ? "" : "." + x.group()), x.count(), Long::sum);
+        }
+        return out;
     }
 
     @Override public void resetWrites(String cluster) { baselines.put(cluster, counted(cluster)); }

@@ -48,11 +48,21 @@ public final class TestFleet implements AutoCloseable {
 
     /** @param management the cluster the engine runs in, as a Pod's ServiceAccount would reach it */
     public TestFleet(Path dir, boolean real, dev.windlass.applier.cluster.ManagementCluster management) throws Exception {
+        this(dir, real ? new ControlPlanes(dir) : null, management);
+    }
+
+    /** On these real control planes. */
+    TestFleet(Path dir, ControlPlanes planes) throws Exception {
+        this(dir, planes, dev.windlass.applier.cluster.ManagementCluster.NONE);
+    }
+
+    /** @param planes the real control planes, or null for the sandbox */
+    private TestFleet(Path dir, ControlPlanes planes, dev.windlass.applier.cluster.ManagementCluster management) throws Exception {
         origin = dir.resolve("origin.git");
         Git.init().setBare(true).setInitialBranch("main").setDirectory(origin.toFile()).call().close();
         developer = Mirror.open(dir.resolve("developer"), GitRemote.anonymous(origin.toString()));
         sandbox = new Sandbox(ClusterSettings.defaults(), new Simulator(Duration.ofSeconds(2), clock));
-        backend = real ? new ControlPlanes(dir) : new SandboxBackend(sandbox, clock);
+        backend = planes != null ? planes : new SandboxBackend(sandbox, clock);
         engine = new Engine(Mirror.open(dir.resolve("engine"), GitRemote.anonymous(origin.toString())), "main", "windlass/status", sandbox, clock,
                 System::getenv, dev.windlass.applier.cluster.ClientSettings.DEFAULT, management);
     }

@@ -41,21 +41,27 @@ public final class KubeApiServer implements AutoCloseable {
     public static KubeApiServer start() { return start(Binaries.fromEnvironment()); }
 
     /** Starts and waits until the API server is ready and has its {@code default} namespace. */
-    public static KubeApiServer start(Binaries binaries) {
+    public static KubeApiServer start(Binaries binaries) { return start(binaries, true); }
+
+    /**
+     * Starts and waits until the API server is ready; with {@code webhooks} false it calls no admission webhook
+     * ({@code ValidatingAdmissionWebhook} and {@code MutatingAdmissionWebhook} disabled).
+     */
+    public static KubeApiServer start(Binaries binaries, boolean webhooks) {
         binaries.requirePresent();
         try {
-            return startOnce(binaries);
+            return startOnce(binaries, webhooks);
         } catch (IllegalStateException e) {
             // Free ports are picked before the servers bind them; another process may have taken one in between.
             if (!String.valueOf(e.getMessage()).contains("address already in use")) throw e;
             log.warn("a port was taken while starting; starting again on other ports");
-            return startOnce(binaries);
+            return startOnce(binaries, webhooks);
         }
     }
 
-    private static KubeApiServer startOnce(Binaries binaries) {
+    private static KubeApiServer startOnce(Binaries binaries, boolean webhooks) {
         long started = System.nanoTime();
-        Servers servers = Servers.start(binaries);
+        Servers servers = Servers.start(binaries, webhooks);
         try {
             ApiProbe probe = servers.awaitReady();
             KubeApiServer server = new KubeApiServer(servers, probe);

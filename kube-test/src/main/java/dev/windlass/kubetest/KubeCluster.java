@@ -96,10 +96,20 @@ public final class KubeCluster implements AutoCloseable {
     /** From the binaries in {@code $WINDLASS_K8S_DIR} (default {@value Binaries#DEFAULT_DIR}), with these nodes. */
     public static KubeCluster start(List<NodeSpec> nodes) { return start(Binaries.fromEnvironment(), nodes); }
 
-    public static KubeCluster start(Binaries binaries, List<NodeSpec> nodes) {
+    public static KubeCluster start(Binaries binaries, List<NodeSpec> nodes) { return start(binaries, nodes, true); }
+
+    /**
+     * With these nodes, and an API server that calls no admission webhook (the {@code ValidatingAdmissionWebhook} and
+     * {@code MutatingAdmissionWebhook} plugins disabled): kwok runs no Pod, so a webhook a chart installs (cert-manager's,
+     * with {@code failurePolicy: Fail}) could never answer, and every object it validates would be refused with "failed
+     * calling webhook". The webhook configurations are still stored and served; only the calls are left out.
+     */
+    public static KubeCluster startWithoutWebhookAdmission(List<NodeSpec> nodes) { return start(Binaries.fromEnvironment(), nodes, false); }
+
+    private static KubeCluster start(Binaries binaries, List<NodeSpec> nodes, boolean webhooks) {
         binaries.requireControlPlane();
         long started = System.nanoTime();
-        KubeApiServer api = KubeApiServer.start(binaries);
+        KubeApiServer api = KubeApiServer.start(binaries, webhooks);
         Path work = null;
         Controllers controllers = null;
         KubeCluster cluster = null;

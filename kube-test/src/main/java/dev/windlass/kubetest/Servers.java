@@ -25,9 +25,12 @@ final class Servers {
     private final int apiPort;
     private final String token;
     private final ChildProcess etcd;
+    /** Whether the API server calls admission webhooks (see {@link KubeCluster#startWithoutWebhookAdmission}). */
+    private final boolean webhooks;
     private ChildProcess apiServer;
 
-    private Servers(Path work, int etcdPort, int apiPort, String token, ChildProcess etcd) {
+    private Servers(Path work, int etcdPort, int apiPort, String token, ChildProcess etcd, boolean webhooks) {
+        this.webhooks = webhooks;
         this.work = work;
         this.etcdPort = etcdPort;
         this.apiPort = apiPort;
@@ -36,7 +39,7 @@ final class Servers {
     }
 
     /** Starts etcd; the API server follows in {@link #awaitReady()}, once etcd answers. */
-    static Servers start(Binaries binaries) {
+    static Servers start(Binaries binaries, boolean webhooks) {
         try {
             Path work = Files.createTempDirectory("windlass-kube-");
             int etcdPort = freePort(), peerPort = freePort(), apiPort = freePort();
@@ -50,7 +53,7 @@ final class Servers {
                     // Throwaway data: fsync would only make every write in the tests slower.
                     "--unsafe-no-fsync", "--quota-backend-bytes=268435456", "--log-level=warn"),
                     work.resolve("etcd.log"));
-            Servers servers = new Servers(work, etcdPort, apiPort, token, etcd);
+            Servers servers = new Servers(work, etcdPort, apiPort, token, etcd, webhooks);
             try {
                 servers.startApiServer(binaries);
             } catch (IOException | RuntimeException e) {
@@ -144,8 +147,9 @@ final class Servers {
                 "--authorization-mode=RBAC",
                 // Room for 65,000 ClusterIP Services: a /24 fills at 254, which a fleet-sized benchmark passes.
                 "--service-cluster-ip-range=10.0.0.0/16",
-                // No controller-manager runs, so no default ServiceAccount would ever exist for Pods to use.
-                "--disable-admission-plugins=ServiceAccount"),
+                // No controller-manager runs, so no default ServiceAccount would ever exist for Pods to use. Without
+                // webhooks, the API server calls no admission webhook: kwok runs no Pod, so none could answer.
+                "--disable-admission-plugins=ServiceAccount" + (webhooks ? "" : ",ValidatingAdmissionWebhook,MutatingAdmissionWebhook")),
                 work.resolve("kube-apiserver.log"));
     }
 

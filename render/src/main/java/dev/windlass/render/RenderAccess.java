@@ -14,11 +14,18 @@ import java.util.Locale;
  *                      also ask for it)
  * @param privateHosts  chart repositories, registries and remote bases may be on loopback, link-local or private
  *                      addresses (in-cluster services, the host itself, a cloud's metadata address)
+ * @param mirrors       where charts are fetched instead of the repositories and registries the repo names
+ *                      ({@code --chart-mirror})
  */
-public record RenderAccess(RenderSandbox.Mode sandbox, boolean remoteBases, boolean privateHosts) {
+public record RenderAccess(RenderSandbox.Mode sandbox, boolean remoteBases, boolean privateHosts, ChartMirrors mirrors) {
 
-    /** The default: every render sandboxed, no remote base, no private address. */
+    /** The default: every render sandboxed, no remote base, no private address, no mirror. */
     public static final RenderAccess DEFAULT = new RenderAccess(RenderSandbox.Mode.REQUIRED, false, false);
+
+    /** Without mirrors. */
+    public RenderAccess(RenderSandbox.Mode sandbox, boolean remoteBases, boolean privateHosts) {
+        this(sandbox, remoteBases, privateHosts, ChartMirrors.NONE);
+    }
 
     /** The words {@code --render-allow} takes, comma-separated. */
     public static final List<String> ALLOW_WORDS = List.of("remote-bases", "private-hosts");
@@ -30,16 +37,18 @@ public record RenderAccess(RenderSandbox.Mode sandbox, boolean remoteBases, bool
     public static final String SANDBOX_ENV = "WINDLASS_RENDER_SANDBOX";
 
     /**
-     * What this process's flags ({@code --render-allow}, {@code --render-sandbox}, which set the system properties) or
-     * environment ({@code WINDLASS_RENDER_ALLOW}, {@code WINDLASS_RENDER_SANDBOX}) say.
+     * What this process's flags ({@code --render-allow}, {@code --render-sandbox}, {@code --chart-mirror}, which set the
+     * system properties) or environment ({@code WINDLASS_RENDER_ALLOW}, {@code WINDLASS_RENDER_SANDBOX},
+     * {@code WINDLASS_CHART_MIRRORS}) say.
      *
      * @throws IllegalArgumentException when they say a word this does not know
      */
     public static RenderAccess fromEnvironment() {
         List<String> problems = new ArrayList<>();
         RenderAccess access = parse(setting(ALLOW_PROPERTY, ALLOW_ENV), setting(SANDBOX_PROPERTY, SANDBOX_ENV), problems);
+        ChartMirrors mirrors = ChartMirrors.parse(setting(ChartMirrors.PROPERTY, ChartMirrors.ENV), problems);
         if (!problems.isEmpty()) throw new IllegalArgumentException(String.join("; ", problems));
-        return access;
+        return new RenderAccess(access.sandbox(), access.remoteBases(), access.privateHosts(), mirrors);
     }
 
     private static String setting(String property, String env) {

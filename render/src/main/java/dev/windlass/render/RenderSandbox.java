@@ -78,7 +78,7 @@ public final class RenderSandbox {
         if (unavailable() != null) return null;
         List<String> out = new ArrayList<>(List.of(tools.sandbox().toString(), "-rw", work.toString(), "-rwfiles", "/dev/null"));
         List<String> executables = new ArrayList<>();
-        for (Path tool : List.of(tools.kustomize(), tools.helm(), tools.sops())) if (Files.isRegularFile(tool)) executables.add(tool.toString());
+        for (Path tool : List.of(tools.kustomize(), tools.helm(), tools.sops(), tools.crane())) if (Files.isRegularFile(tool)) executables.add(tool.toString());
         if (!executables.isEmpty()) {
             out.add("-rofiles");
             out.addAll(executables);

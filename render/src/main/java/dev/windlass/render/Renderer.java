@@ -114,6 +114,8 @@ public final class Renderer implements AutoCloseable {
         if (!reached.reach().problems().isEmpty()) return CompletableFuture.completedFuture(failed(start, String.join("; ", reached.reach().problems())));
         List<String> remotes = remotes(request, reached.reach());
         for (String remote : remotes) {
+            // A chart from a mirror is fetched from the operator's address, not the repo's: nothing to refuse.
+            if (request instanceof RenderRequest.Helm && access.mirrors().of(remote).mirrored()) continue;
             String refused = RemoteHosts.refusal(remote, access.privateHosts());
             if (refused != null) return CompletableFuture.completedFuture(new RenderResult.Failed(start, refused));
         }
@@ -307,7 +309,14 @@ public final class Renderer implements AutoCloseable {
     private RenderResult execute(Prepared p) {
         try {
             toolRuns.incrementAndGet();
-            ToolRun.Outcome outcome = runs.run(p.command(), p.work(), p.repo(), p.home(), p.env(), p.reaches());
+            List<String> command = p.command();
+            if (p.request() instanceof RenderRequest.Helm h && h.chart() instanceof RenderRequest.Chart.Oci o && OciTags.isRange(o.version())) {
+                Object tag = ociTag(p, o);
+                if (tag instanceof RenderResult.Failed f) return f;
+                command = new ArrayList<>(command);
+                command.set(command.indexOf(VERSION_PICKED), (String) tag);
+            }
+            ToolRun.Outcome outcome = runs.run(command, p.work(), p.repo(), p.home(), p.env(), p.reaches());
             if (outcome.ok()) return new RenderResult.Rendered(outcome.stdout(), p.key());
             String tool = Path.of(p.command().get(0)).getFileName().toString();
             String said = (outcome.stopped() != null ? tool + " " + outcome.stopped() + (outcome.stderr().isBlank() ? "" : ": ") : "")
@@ -320,11 +329,44 @@ public final class Renderer implements AutoCloseable {
         }
     }
 
+    /** Stands in a Helm command for the version {@link #ociTag} picks, before it has run. */
+    private static final String VERSION_PICKED = "\0version-picked";
+
+    /**
+     * The tag of an OCI chart whose version is a range: crane lists the repository's tags, and {@link OciTags} picks one
+     * as Flux would (Helm reads no tag that starts with {@code v}). A {@link RenderResult.Failed} when none can be had.
+     */
+    private Object ociTag(Prepared p, RenderRequest.Chart.Oci o) {
+        String missing = RenderTools.missing(tools.crane());
+        if (missing != null) return new RenderResult.Failed(p.start(), missing);
+        ChartMirrors.Source from = access.mirrors().of(o.reference());
+        List<String> list = new ArrayList<>(List.of(tools.crane().toString(), "ls"));
+        if (from.plainHttp()) list.add("--insecure");
+        list.add(from.address().substring("oci://".length()));
+        ToolRun.Outcome listed = runs.run(list, p.work(), p.repo(), p.home(), p.env(), p.reaches());
+        if (!listed.ok()) {
+            String said = (listed.stopped() != null ? "crane " + listed.stopped() + (listed.stderr().isBlank() ? "" : ": ") : "")
+                    + inRepoTerms(listed.stderr(), p.repo(), p.work());
+            return new RenderResult.Failed(p.start(), "cannot list the tags of " + o.reference() + ": " + (said.isBlank() ? "crane exited with " + listed.exit() : said));
+        }
+        List<String> tags = listed.stdout().lines().map(String::strip).filter(t -> !t.isEmpty()).toList();
+        String tag = OciTags.pick(tags, o.version());
+        if (tag != null) return tag;
+        String some = String.join(", ", tags.subList(Math.max(0, tags.size() - 10), tags.size()));
+        return new RenderResult.Failed(p.start(), "no tag of " + o.reference() + " is a version in the range " + o.version()
+                + (tags.isEmpty() ? "; it has no tags" : "; its tags include " + some));
+    }
+
     private List<String> helm(RenderRequest.Helm h, Path work) throws IOException {
         List<String> command = new ArrayList<>(List.of(tools.helm().toString(), "template", h.releaseName()));
         if (h.chart() instanceof RenderRequest.Chart.InRepo in) command.add(in.path());
-        else if (h.chart() instanceof RenderRequest.Chart.Repository r) command.addAll(List.of(r.name(), "--repo", r.url(), "--version", r.version()));
-        else if (h.chart() instanceof RenderRequest.Chart.Oci o) command.addAll(List.of(o.reference(), "--version", o.version()));
+        else if (h.chart() instanceof RenderRequest.Chart.Repository r) {
+            command.addAll(List.of(r.name(), "--repo", access.mirrors().of(r.url()).address(), "--version", r.version()));
+        } else if (h.chart() instanceof RenderRequest.Chart.Oci o) {
+            ChartMirrors.Source from = access.mirrors().of(o.reference());
+            command.addAll(List.of(from.address(), "--version", OciTags.isRange(o.version()) ? VERSION_PICKED : o.version()));
+            if (from.plainHttp()) command.add("--plain-http");
+        }
         // Test hooks are Pods that `helm test` runs, often with random names: not part of what the chart installs.
         command.addAll(List.of("--namespace", h.namespace(), "--skip-tests"));
         if (!h.skipCrds()) command.add("--include-crds");

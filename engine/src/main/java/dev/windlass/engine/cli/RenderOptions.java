@@ -1,5 +1,6 @@
 package dev.windlass.engine.cli;
 
+import dev.windlass.render.ChartMirrors;
 import dev.windlass.render.RenderAccess;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,19 @@ final class RenderOptions {
     void sandbox(String mode) {
         check(null, mode);
         System.setProperty(RenderAccess.SANDBOX_PROPERTY, mode);
+    }
+
+    @Option(names = "--chart-mirror", paramLabel = "ORIGIN=URL",
+            description = "fetch the charts the repo names under ORIGIN (a chart repository's https:// URL, or an oci:// registry path) from"
+                    + " URL instead, the rest of the address appended; repeatable, the longest origin wins (default: env " + ChartMirrors.ENV
+                    + ", comma-separated). A registry's mirror is oci://host/path, or http://host/path for plain HTTP. The mirror's address"
+                    + " may be private or loopback; nothing else is widened")
+    void mirror(String[] entries) {
+        String joined = String.join(",", entries);
+        List<String> problems = new ArrayList<>();
+        ChartMirrors.parse(joined, problems);
+        if (!problems.isEmpty()) throw new CommandLine.ParameterException(mixee.commandLine(), String.join("; ", problems));
+        System.setProperty(ChartMirrors.PROPERTY, joined);
     }
 
     private void check(String allow, String sandbox) {

@@ -194,11 +194,45 @@ public final class AppRendering implements AutoCloseable {
         Map<String, String> rolloutOf = new TreeMap<>(desired.rolloutOf());
         Map<String, String> failoverOf = new TreeMap<>(desired.failoverOf());
         helmReleases(apps, fluxBuilds, desired, snapshot, servers, all, budget, results, brokenFiles, rolloutOf, failoverOf);
+        clusterScopedByOthers(apps);
         all.sort(null);
         // Rendered objects are known only now: one owner per object, as the parser checked for plain ones.
         return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, brokenFiles, all,
                 desired.rolloutPolicies(), rolloutOf, desired.freezes(), desired.author(), desired.failoverPolicies(),
                 failoverOf, desired.remediationPolicies(), desired.alerting()), owners);
+    }
+
+    /**
+     * Objects of a kind whose CustomResourceDefinition another application renders with {@code scope: Cluster} (a
+     * ClusterIssuer beside cert-manager's chart, a GatewayClass beside Envoy Gateway's) are read without a namespace:
+     * each render knows only the definitions it holds itself, and took them as namespaced, in the application's.
+     */
+    private static void clusterScopedByOthers(SortedMap<String, Application> apps) {
+        java.util.Set<String> scoped = new java.util.TreeSet<>();
+        for (Application app : apps.values()) {
+            List<Manifest> all = new ArrayList<>(app.manifests());
+            app.variants().values().forEach(v -> all.addAll(v.manifests()));
+            for (Manifest m : all) {
+                if (!m.ref().kind().equals("CustomResourceDefinition") || !m.ref().group().equals("apiextensions.k8s.io")) continue;
+                if (m.body().get("spec") instanceof Map<?, ?> spec && "Cluster".equals(spec.get("scope")) && spec.get("names") instanceof Map<?, ?> names) {
+                    scoped.add(spec.get("group") + "/" + names.get("kind"));
+                }
+            }
+        }
+        if (scoped.isEmpty()) return;
+        for (Map.Entry<String, Application> e : apps.entrySet()) {
+            Application app = e.getValue();
+            java.util.Set<String> found = new java.util.TreeSet<>();
+            List<Manifest> all = new ArrayList<>(app.manifests());
+            app.variants().values().forEach(v -> all.addAll(v.manifests()));
+            for (Manifest m : all) {
+                String kind = m.ref().group() + "/" + m.ref().kind();
+                if (!m.ref().namespace().isEmpty() && scoped.contains(kind)) found.add(kind);
+            }
+            if (found.isEmpty()) continue;
+            e.setValue(app.withEachManifest(m -> found.contains(m.ref().group() + "/" + m.ref().kind()) ? m.clusterScoped() : m,
+                    ContentHash.of(Map.of("clusterScoped", List.copyOf(found))).substring(0, 8)));
+        }
     }
 
     /** What a Flux Kustomization's build printed (for its first cluster), and the files it read. */

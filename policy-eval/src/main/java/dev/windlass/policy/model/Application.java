@@ -107,6 +107,18 @@ public record Application(String name, Map<String, String> labels, String source
                 diagnostics, location, annotations, render, variants, decryption);
     }
 
+    /**
+     * The same application with {@code change} made to its objects and to those of each variant; {@code mark} is added to
+     * its revision and to each variant's render, so that a plan made before the change is not reused.
+     */
+    public Application withEachManifest(java.util.function.UnaryOperator<Manifest> change, String mark) {
+        Map<String, Variant> changed = new java.util.LinkedHashMap<>();
+        variants.forEach((cluster, v) -> changed.put(cluster, new Variant(v.name(), v.manifests().stream().map(change).toList(),
+                v.rendered() + "+" + mark)));
+        return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend,
+                manifests.stream().map(change).toList(), revision + "+" + mark, diagnostics, location, annotations, render, changed, decryption);
+    }
+
     /** The same application placed by another rule. */
     public Application withPlacement(Placement replaced) {
         return new Application(name, labels, sourcePath, namespace, replaced, syncPolicy, dependsOn, suspend, manifests, revision,

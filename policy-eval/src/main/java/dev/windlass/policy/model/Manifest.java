@@ -62,6 +62,23 @@ public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> bod
         return new Manifest(ref, apiVersion, frozen, location, dev.windlass.policy.diff.ContentHash.of(frozen), wave, applyMode, gcPolicy, implicit);
     }
 
+    /**
+     * The same object as a cluster-scoped one: no namespace in its reference or its metadata, its hash recomputed. For a
+     * kind that another application's CustomResourceDefinition says is cluster-scoped, read before that was known.
+     */
+    public Manifest clusterScoped() {
+        if (ref.namespace().isEmpty()) return this;
+        Map<String, Object> copy = new java.util.LinkedHashMap<>(body);
+        if (body.get("metadata") instanceof Map<?, ?> m) {
+            Map<String, Object> meta = new java.util.LinkedHashMap<>(cast(m));
+            meta.remove("namespace");
+            copy.put("metadata", java.util.Collections.unmodifiableMap(meta));
+        }
+        Map<String, Object> frozen = java.util.Collections.unmodifiableMap(copy);
+        return new Manifest(new ObjectRef(ref.group(), ref.kind(), "", ref.name()), apiVersion, frozen, location,
+                dev.windlass.policy.diff.ContentHash.of(frozen), wave, applyMode, gcPolicy, implicit);
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> cast(Map<?, ?> m) { return (Map<String, Object>) m; }
 }
