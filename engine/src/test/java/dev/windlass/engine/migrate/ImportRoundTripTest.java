@@ -1,0 +1,380 @@
+package dev.windlass.engine.migrate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.windlass.engine.render.AppRendering;
+import dev.windlass.policy.model.Application;
+import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.Manifest;
+import dev.windlass.policy.source.MapSnapshot;
+import dev.windlass.render.RenderAccess;
+import dev.windlass.render.RenderLimits;
+import dev.windlass.render.RenderSandbox;
+import dev.windlass.render.RenderTools;
+import dev.windlass.render.Renderer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code windlass import} on the real-world fixtures, in real Git repositories: the branch it writes reads, natively,
+ * as the repo read through its Flux or Argo CD objects did. What is compared, application by application (same names on
+ * both sides): the clusters it is rendered for, and on each cluster every object it applies (group, kind, namespace, name,
+ * the whole body, apply mode, gc policy and wave), its namespace, sync policy, dependencies, suspension and labels (less
+ * {@code argocd.windlass.dev/name}, which marks an application as read from Argo CD). The comparison is this test's own,
+ * not the one the command runs. Charts: podinfo is packaged from test-fixtures/real-world/podinfo-repo and served on
+ * loopback; cert-manager's and Envoy Gateway's OCI charts are on the internet, which the tests do not reach: their
+ * applications are written but not compared, and the command says so.
+ */
+class ImportRoundTripTest {
+    static final Path FLUX = Path.of("..", "test-fixtures", "real-world", "flux2-kustomize-helm-example");
+    static final Path ARGO = Path.of("..", "test-fixtures", "real-world", "argocd-example-apps");
+    static final Path CHART = Path.of("..", "test-fixtures", "real-world", "podinfo-repo", "charts", "podinfo");
+
+    @TempDir Path served;
+    @TempDir Path work;
+    private HttpServer server;
+    private String url;
+
+    private final AppRendering rendering = new AppRendering(new Renderer(RenderTools.fromEnvironment(), RenderLimits.DEFAULT,
+            new RenderAccess(RenderSandbox.Mode.REQUIRED, false, true)));
+
+    @BeforeEach
+    void serveAChartRepository() throws Exception {
+        run(List.of(RenderTools.fromEnvironment().helm().toString(), "package", CHART.toAbsolutePath().toString(), "--destination", served.toString()));
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            Path file = served.resolve(exchange.getRequestURI().getPath().substring(1)).normalize();
+            byte[] body = file.startsWith(served) && Files.isRegularFile(file) ? Files.readAllBytes(file) : null;
+            exchange.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+            if (body != null) exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        url = "http://127.0.0.1:" + server.getAddress().getPort();
+        run(List.of(RenderTools.fromEnvironment().helm().toString(), "repo", "index", served.toString(), "--url", url));
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) server.stop(0);
+    }
+
+    private void run(List<String> command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        Path home = Files.createTempDirectory(work, "home-");
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("HELM_CACHE_HOME", home.resolve("cache").toString());
+        pb.environment().put("HELM_CONFIG_HOME", home.resolve("config").toString());
+        pb.environment().put("HELM_DATA_HOME", home.resolve("data").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+    }
+
+    /** A Git working tree holding {@code root}'s files and {@code more}, committed on main. */
+    private Path repo(Path root, Map<String, String> more) throws Exception {
+        Path dir = Files.createTempDirectory(work, "repo-");
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                Path to = dir.resolve(root.relativize(p).toString());
+                Files.createDirectories(to.getParent());
+                Files.copy(p, to);
+            }
+        }
+        for (var e : more.entrySet()) {
+            Path to = dir.resolve(e.getKey());
+            Files.createDirectories(to.getParent());
+            Files.writeString(to, e.getValue());
+        }
+        try (Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call()) {
+            git.add().addFilepattern(".").call();
+            git.commit().setMessage("adopted").setAuthor("Test", "test@example.org").setCommitter("Test", "test@example.org").setSign(false).call();
+        }
+        return dir;
+    }
+
+    private static MapSnapshot snapshot(Path dir, String ref) throws IOException {
+        try (Git git = Git.open(dir.toFile()); RevWalk walk = new RevWalk(git.getRepository()); TreeWalk tw = new TreeWalk(git.getRepository())) {
+            RevCommit c = walk.parseCommit(git.getRepository().resolve(ref));
+            tw.addTree(c.getTree());
+            tw.setRecursive(true);
+            Map<String, byte[]> files = new TreeMap<>();
+            while (tw.next()) files.put(tw.getPathString(), git.getRepository().open(tw.getObjectId(0)).getBytes());
+            return new MapSnapshot(c.name(), files);
+        }
+    }
+
+    private record Outcome(int exit, String out, String err) {}
+
+    private Outcome importing(Path dir, NativeImport.Tool tool) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = ImportRun.run(dir, tool, "windlass-import", rendering::read, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Outcome(exit, out.toString(), err.toString());
+    }
+
+    /** What a user sees of an application: per cluster, every object applied; and how it is applied. */
+    private static Map<String, Object> seen(Application app) {
+        Map<String, Object> out = new TreeMap<>();
+        app.variants().forEach((cluster, v) -> {
+            Map<String, Object> objects = new TreeMap<>();
+            for (Manifest m : v.manifests()) {
+                if (m.implicit()) continue;
+                objects.put(m.ref().group() + "/" + m.ref().kind() + "/" + m.ref().namespace() + "/" + m.ref().name(),
+                        List.of(m.body(), m.applyMode(), m.gcPolicy(), m.wave()));
+            }
+            out.put("on " + cluster, objects);
+        });
+        Map<String, String> labels = new TreeMap<>(app.labels());
+        labels.remove("argocd.windlass.dev/name");
+        out.put("labels", labels);
+        out.put("namespace", app.namespace());
+        out.put("syncPolicy", app.syncPolicy());
+        out.put("dependsOn", app.dependsOn());
+        out.put("suspend", app.suspend());
+        return out;
+    }
+
+    private static String file(Path dir, String ref, String path) throws IOException {
+        MapSnapshot s = snapshot(dir, ref);
+        return s.files().containsKey(path) ? new String(s.read(path), StandardCharsets.UTF_8) : null;
+    }
+
+    static final String FLUX_ADOPTION = """
+            apiVersion: windlass.dev/v1alpha1
+            kind: Settings
+            spec:
+              flux:
+                clusters:
+                  - path: clusters/{cluster}
+            """;
+    static final String FLUX_CLUSTERS = """
+            apiVersion: windlass.dev/v1alpha1
+            kind: Cluster
+            metadata: {name: staging, labels: {env: staging}}
+            spec: {connection: {sandbox: {nodes: 1}}}
+            ---
+            apiVersion: windlass.dev/v1alpha1
+            kind: Cluster
+            metadata: {name: production, labels: {env: production}}
+            spec: {connection: {sandbox: {nodes: 1}}}
+            """;
+
+    @Test
+    void theFluxExamplesImportBranchReadsAsItsFluxObjectsDo() throws Exception {
+        Map<String, String> more = new TreeMap<>();
+        for (String f : List.of("apps/base/podinfo/repository.yaml", "infrastructure/controllers/cert-manager.yaml", "infrastructure/controllers/envoy-gateway.yaml")) {
+            more.put(f, Files.readString(FLUX.resolve(f)).replace("url: https://stefanprodan.github.io/podinfo", "url: " + url)
+                    .replaceAll("url: oci://[a-z.]+/", "url: oci://127.0.0.1:9/"));
+        }
+        more.put("windlass.yaml", FLUX_ADOPTION);
+        more.put("windlass/clusters.yaml", FLUX_CLUSTERS);
+        Path dir = repo(FLUX, more);
+        String mainBefore = snapshot(dir, "main").commit();
+
+        Outcome o = importing(dir, NativeImport.Tool.FLUX);
+        assertEquals(0, o.exit(), o.out() + o.err());
+        assertEquals(mainBefore, snapshot(dir, "main").commit(), "the checked-out branch is not moved");
+        try (Git git = Git.open(dir.toFile())) {
+            assertTrue(git.status().call().isClean(), "the working tree is not touched");
+            assertEquals("refs/heads/main", git.getRepository().getFullBranch());
+            RevCommit c = new RevWalk(git.getRepository()).parseCommit(git.getRepository().resolve("windlass-import"));
+            assertEquals(1, c.getParentCount());
+            assertEquals(mainBefore, c.getParent(0).name(), "one commit on top of main");
+        }
+
+        DesiredState flux = rendering.read(snapshot(dir, "main"));
+        DesiredState nativeRead = rendering.read(snapshot(dir, "windlass-import"));
+        List<String> imported = flux.apps().values().stream().filter(a -> NativeImport.origin(a, NativeImport.Tool.FLUX) != null).map(Application::name).toList();
+        assertEquals(List.of("production-apps", "production-cert-manager", "production-envoy-gateway", "production-infra-configs",
+                "production-infra-controllers", "production-podinfo", "staging-apps", "staging-cert-manager", "staging-envoy-gateway",
+                "staging-infra-configs", "staging-infra-controllers", "staging-podinfo"), imported);
+        assertEquals(flux.apps().keySet(), nativeRead.apps().keySet(), "the same application names");
+        for (String name : imported) {
+            Application a = nativeRead.apps().get(name);
+            assertNull(NativeImport.origin(a, NativeImport.Tool.FLUX), name + " is native on the import branch");
+            if (name.endsWith("cert-manager") || name.endsWith("envoy-gateway")) {
+                // Their OCI charts are on the internet: not rendered here, on either side; the command says they were not compared.
+                assertTrue(o.out().contains(name + "  (was ") && o.out().contains("not compared"), o.out());
+                var was = flux.apps().get(name).render().helm();
+                var now = a.render().helm();
+                assertEquals(List.of(was.repoURL(), was.chart(), was.version(), was.releaseName(), was.values(), was.valuesFiles(), was.skipCrds()),
+                        List.of(now.repoURL(), now.chart(), now.version(), now.releaseName(), now.values(), now.valuesFiles(), now.skipCrds()), name);
+                continue;
+            }
+            assertTrue(flux.apps().get(name).valid(), flux.apps().get(name).diagnostics().toString());
+            assertTrue(a.valid(), name + ": " + a.diagnostics());
+            assertFalse(flux.apps().get(name).variants().isEmpty(), name);
+            assertEquals(seen(flux.apps().get(name)), seen(a), name);
+        }
+        // The Flux objects it replaces are gone, and the mapping with them; everything else is kept.
+        assertFalse(file(dir, "windlass-import", "clusters/staging/apps.yaml").contains("kustomize.toolkit.fluxcd.io"));
+        assertNull(file(dir, "windlass-import", "clusters/staging/artifacts.yaml"));
+        assertFalse(file(dir, "windlass-import", "windlass.yaml").contains("flux"));
+        assertEquals(file(dir, "main", "clusters/staging/flux-system/gotk-components.yaml"),
+                file(dir, "windlass-import", "clusters/staging/flux-system/gotk-components.yaml"));
+        // The only errors on either side: the charts on the internet, which cannot be fetched here, said alike.
+        assertEquals(flux.diagnostics().stream().filter(d -> d.isError()).map(d -> d.message()).sorted().toList(),
+                nativeRead.diagnostics().stream().filter(d -> d.isError()).map(d -> d.message()).sorted().toList());
+        assertTrue(nativeRead.diagnostics().stream().filter(d -> d.isError()).allMatch(d -> d.message().contains("127.0.0.1:9")));
+    }
+
+    static final String ARGO_ADOPTION = """
+            apiVersion: windlass.dev/v1alpha1
+            kind: Settings
+            spec:
+              argocd:
+                repoURLs: [https://github.com/argoproj/argocd-example-apps.git]
+            """;
+
+    static final String CLUSTERS = """
+            apiVersion: windlass.dev/v1alpha1
+            kind: Cluster
+            metadata:
+              name: in-cluster
+              annotations: {argocd.windlass.dev/server: "https://kubernetes.default.svc"}
+            spec: {connection: {sandbox: {nodes: 1}}}
+            ---
+            apiVersion: windlass.dev/v1alpha1
+            kind: Cluster
+            metadata: {name: production}
+            spec: {connection: {sandbox: {nodes: 1}}}
+            """;
+    /** The root: applies argocd/apps/, where the Applications of the examples are. */
+    static final String ROOT_APP = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata:
+              name: root
+              namespace: argocd
+            spec:
+              project: default
+              source:
+                repoURL: https://github.com/argoproj/argocd-example-apps.git
+                targetRevision: HEAD
+                path: argocd/apps
+              destination: {server: "https://kubernetes.default.svc", namespace: argocd}
+              syncPolicy:
+                automated: {prune: true, selfHeal: true}
+            """;
+    static final String GUESTBOOK = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata:
+              name: guestbook
+              namespace: argocd
+              finalizers: [resources-finalizer.argocd.argoproj.io]
+            spec:
+              project: default
+              source:
+                repoURL: https://github.com/argoproj/argocd-example-apps.git
+                targetRevision: HEAD
+                path: guestbook
+              destination: {server: "https://kubernetes.default.svc", namespace: guestbook}
+              syncPolicy:
+                automated: {prune: true, selfHeal: true}
+                syncOptions: [CreateNamespace=true]
+            """;
+    static final String KUSTOMIZE_GUESTBOOK = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata:
+              name: kustomize-guestbook
+              namespace: argocd
+            spec:
+              project: default
+              source:
+                repoURL: https://github.com/argoproj/argocd-example-apps.git
+                targetRevision: HEAD
+                path: kustomize-guestbook
+                kustomize:
+                  namePrefix: prod-
+                  images: [gcr.io/google-samples/gb-frontend:v6]
+                  commonLabels: {team: guestbook}
+              destination: {name: production, namespace: kustomize-guestbook}
+              syncPolicy:
+                automated: {prune: true}
+            """;
+    static final String HELM_GUESTBOOK = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata:
+              name: helm-guestbook
+              namespace: argocd
+            spec:
+              project: default
+              source:
+                repoURL: https://github.com/argoproj/argocd-example-apps
+                targetRevision: HEAD
+                path: helm-guestbook
+                helm:
+                  releaseName: guestbook
+                  valueFiles: [values-production.yaml]
+                  values: |
+                    replicaCount: 2
+                    service:
+                      port: 8080
+                  parameters:
+                    - {name: service.port, value: "8081"}
+                    - {name: image.tag, value: "5", forceString: true}
+              destination: {name: production, namespace: helm-guestbook}
+              syncPolicy:
+                automated: {prune: true, selfHeal: true}
+            """;
+
+    /** What a team adds to Argo CD's example apps to adopt them, as the Argo CD tests of policy-eval (ArgoFixture) add it. */
+    static Map<String, String> argoAdoption() {
+        Map<String, String> files = new TreeMap<>();
+        files.put("windlass.yaml", ARGO_ADOPTION);
+        files.put("windlass/clusters.yaml", CLUSTERS);
+        files.put("argocd/root.yaml", ROOT_APP);
+        files.put("argocd/apps/guestbook.yaml", GUESTBOOK);
+        files.put("argocd/apps/kustomize-guestbook.yaml", KUSTOMIZE_GUESTBOOK);
+        files.put("argocd/apps/helm-guestbook.yaml", HELM_GUESTBOOK);
+        return files;
+    }
+
+    @Test
+    void theArgoExamplesImportBranchReadsAsItsApplicationsDo() throws Exception {
+        Path dir = repo(ARGO, argoAdoption());
+        Outcome o = importing(dir, NativeImport.Tool.ARGOCD);
+        assertEquals(0, o.exit(), o.out() + o.err());
+        DesiredState argo = rendering.read(snapshot(dir, "main"));
+        DesiredState nativeRead = rendering.read(snapshot(dir, "windlass-import"));
+        List<String> imported = argo.apps().values().stream().filter(a -> NativeImport.origin(a, NativeImport.Tool.ARGOCD) != null).map(Application::name).toList();
+        assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "root"), imported);
+        assertEquals(argo.apps().keySet(), nativeRead.apps().keySet());
+        for (String name : imported) {
+            Application a = nativeRead.apps().get(name);
+            assertNull(NativeImport.origin(a, NativeImport.Tool.ARGOCD), name + " is native on the import branch");
+            assertTrue(a.valid(), name + ": " + a.diagnostics());
+            assertEquals(seen(argo.apps().get(name)), seen(a), name);
+        }
+        assertFalse(file(dir, "windlass-import", "argocd/apps/guestbook.yaml").contains("argoproj.io"));
+        assertFalse(file(dir, "windlass-import", "windlass.yaml").contains("argocd"));
+    }
+}
