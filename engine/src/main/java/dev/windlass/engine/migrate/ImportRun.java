@@ -31,7 +31,7 @@ public final class ImportRun {
             }
             StringBuilder message = new StringBuilder("Import from " + tool.label + ": " + r.written().size() + " native Windlass Application"
                     + (r.written().size() == 1 ? "" : "s") + "\n\n");
-            r.written().forEach((app, origin) -> message.append("- ").append(app).append(" (from ").append(origin).append(")\n"));
+            r.written().forEach((app, origin) -> message.append("- ").append(app).append(", from the ").append(origin.describe()).append('\n'));
             if (!r.kept().isEmpty()) {
                 message.append("\nLeft as they were:\n\n");
                 r.kept().forEach(d -> message.append("- ").append(d).append('\n'));
@@ -39,8 +39,8 @@ public final class ImportRun {
             String commit = git.commit(branch, r.changes(), message.toString());
             out.println("wrote " + r.written().size() + " application" + (r.written().size() == 1 ? "" : "s") + " as native Windlass objects"
                     + " on the new branch " + branch + " (commit " + commit.substring(0, 12) + "), its parent " + git.headId().substring(0, 12) + ":");
-            r.written().forEach((app, origin) -> out.println("  " + app + "  (was " + origin + ")"
-                    + (r.unchecked().containsKey(app) ? "  not compared: it does not render here: " + r.unchecked().get(app) : "")));
+            r.written().forEach((app, origin) -> out.println("  " + app + ": was the " + origin.describe()
+                    + (r.unchecked().containsKey(app) ? "\n      not compared: it does not render here: " + r.unchecked().get(app) : "")));
             out.println("files changed: " + r.changes().size());
             r.changes().forEach((p, b) -> out.println("  " + (b == null ? "deleted  " : "written  ") + p));
             r.notes().forEach(n -> out.println("note: " + n));

@@ -49,7 +49,7 @@ public final class NativeImport {
      * @param notes    what the user should know (a file whose comments were not kept, an application not compared)
      * @param unchecked applications written but not compared: their imported reading did not render here
      */
-    public record Result(Map<String, byte[]> changes, Map<String, SourceLocation> written, List<Diagnostic> kept, List<String> notes,
+    public record Result(Map<String, byte[]> changes, Map<String, dev.windlass.policy.model.ImportOrigin> written, List<Diagnostic> kept, List<String> notes,
                          Map<String, String> unchecked) {}
 
     private static final String FLUX_KIND = "flux.windlass.dev/kind";
@@ -94,6 +94,12 @@ public final class NativeImport {
             for (String name : apps.keySet()) {
                 if (failed.containsKey(name)) continue;
                 Application was = apps.get(name);
+                if (!was.valid() && !onlyUnrendered(was)) {
+                    failed.put(name, Diagnostic.error(origin(was, tool), name + " has errors as " + tool.label + " objects are read ("
+                            + was.diagnostics().stream().filter(Diagnostic::isError).findFirst().map(Object::toString).orElse("")
+                            + "); it is left as it was: correct them, and import again"));
+                    continue;
+                }
                 if (!was.valid()) {
                     String why = was.diagnostics().stream().filter(Diagnostic::isError).findFirst().map(Object::toString).orElse("");
                     if (was.render() != null && was.render().flux() != null && was.render().flux().crdsOnce()) {
@@ -111,12 +117,20 @@ public final class NativeImport {
                 spread(apps, failed, tool);
                 if (!failed.equals(before)) continue;
             }
-            Map<String, SourceLocation> written = new TreeMap<>();
+            Map<String, dev.windlass.policy.model.ImportOrigin> written = new TreeMap<>();
             apps.forEach((name, app) -> {
-                if (!failed.containsKey(name)) written.put(name, origin(app, tool));
+                if (!failed.containsKey(name)) written.put(name, dev.windlass.policy.model.ImportOrigin.of(app));
             });
             return new Result(draft.changes, written, List.copyOf(new TreeSet<>(failed.values())), draft.notes, unchecked);
         }
+    }
+
+    /**
+     * Whether every error of {@code app} is that it could not be rendered where import runs (its chart could not be
+     * fetched, say): its objects are read as they are, so it is written, but said not compared.
+     */
+    private static boolean onlyUnrendered(Application app) {
+        return app.diagnostics().stream().filter(Diagnostic::isError).allMatch(d -> d.message().contains(" does not render for "));
     }
 
     /** The Flux or Argo CD object {@code app} is read from, or null when it is not imported from {@code tool}. */

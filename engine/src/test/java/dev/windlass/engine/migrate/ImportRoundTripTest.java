@@ -219,7 +219,7 @@ class ImportRoundTripTest {
             assertNull(NativeImport.origin(a, NativeImport.Tool.FLUX), name + " is native on the import branch");
             if (name.endsWith("cert-manager") || name.endsWith("envoy-gateway")) {
                 // Their OCI charts are on the internet: not rendered here, on either side; the command says they were not compared.
-                assertTrue(o.out().contains(name + "  (was ") && o.out().contains("not compared"), o.out());
+                assertTrue(o.out().contains("  " + name + ": was the Flux HelmRelease ") && o.out().contains("not compared"), o.out());
                 var was = flux.apps().get(name).render().helm();
                 var now = a.render().helm();
                 assertEquals(List.of(was.repoURL(), was.chart(), was.version(), was.releaseName(), was.values(), was.valuesFiles(), was.skipCrds()),
@@ -241,6 +241,95 @@ class ImportRoundTripTest {
         assertEquals(flux.diagnostics().stream().filter(d -> d.isError()).map(d -> d.message()).sorted().toList(),
                 nativeRead.diagnostics().stream().filter(d -> d.isError()).map(d -> d.message()).sorted().toList());
         assertTrue(nativeRead.diagnostics().stream().filter(d -> d.isError()).allMatch(d -> d.message().contains("127.0.0.1:9")));
+    }
+
+    static final String SECRET_VALUE = "s3cret-from-the-values-4b1d";
+    static final String SUBSTITUTED = "s3cret-substituted-77e0";
+
+    /**
+     * What the native format cannot say is an error at its field, and only that application (with what is read together
+     * with it) is left as it was: a HelmRelease's values from a Secret (the native values are written in Git), and a
+     * Kustomization's postBuild (substituteFrom a Secret). The others are written, and no Secret value is in the branch.
+     */
+    @Test
+    void whatTheNativeFormatCannotSayIsALocatedErrorAndTheOthersAreStillWritten() throws Exception {
+        Map<String, String> files = new TreeMap<>();
+        files.put("windlass.yaml", FLUX_ADOPTION);
+        files.put("windlass/clusters.yaml", FLUX_CLUSTERS);
+        files.put("clusters/staging/apps.yaml", """
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: web, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./web
+                ---
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: db, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./db
+                  prune: true
+                ---
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: cache, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./cache
+                  postBuild:
+                    substituteFrom: [{kind: Secret, name: cache-vars}]
+                """);
+        files.put("clusters/staging/vars.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: cache-vars, namespace: flux-system}\nstringData: {password: "
+                + SUBSTITUTED + "}\n");
+        files.put("web/kustomization.yaml", "resources: [namespace.yaml, release.yaml, values.yaml]\n");
+        files.put("web/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n");
+        files.put("web/values.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: web-values, namespace: web}\nstringData:\n  values.yaml: |\n    ui: {message: "
+                + SECRET_VALUE + "}\n");
+        files.put("web/release.yaml", """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: frontend, namespace: web}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/podinfo
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                  valuesFrom:
+                    - kind: Secret
+                      name: web-values
+                """);
+        files.put("db/kustomization.yaml", "resources: [config.yaml]\n");
+        files.put("db/config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: db, namespace: default}\ndata: {url: db.internal}\n");
+        files.put("cache/kustomization.yaml", "resources: [config.yaml]\n");
+        files.put("cache/config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cache, namespace: default}\ndata: {password: \"${password}\"}\n");
+        Path dir = repo(CHART.getParent().getParent(), files);  // podinfo-repo: its charts/podinfo, and the files above
+
+        Outcome o = importing(dir, NativeImport.Tool.FLUX);
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("  staging-db: was the Flux Kustomization db (clusters/staging/apps.yaml:8:1)"), o.out());
+        assertTrue(o.out().contains("web/release.yaml:10:13: HelmRelease.spec.valuesFrom[0] reads values from a Secret, which a native Application"
+                + " cannot reference"), o.out());
+        assertTrue(o.out().contains("clusters/staging/apps.yaml:1:1: staging-web is read together with staging-frontend"), o.out());
+        assertTrue(o.out().contains("clusters/staging/apps.yaml:22:3: Kustomization.spec.postBuild substitutes variables"), o.out());
+        assertTrue(o.out().contains("3 applications were left as Flux reads them (the others are written)"), o.out());
+
+        MapSnapshot branch = snapshot(dir, "windlass-import");
+        for (String path : branch.files().keySet()) {
+            String text = new String(branch.read(path), StandardCharsets.UTF_8);
+            assertFalse(text.contains(SECRET_VALUE) && !path.equals("web/values.yaml"), path + " holds the Secret's value");
+            assertFalse(text.contains(SUBSTITUTED) && !path.equals("clusters/staging/vars.yaml"), path + " holds the substituted Secret's value");
+        }
+        String apps = file(dir, "windlass-import", "clusters/staging/apps.yaml");
+        assertTrue(apps.contains("kind: Application\nmetadata:\n  name: staging-db"), apps);
+        assertTrue(apps.contains("metadata: {name: web, namespace: flux-system}") && apps.contains("metadata: {name: cache, namespace: flux-system}"),
+                "the others are kept as they were:\n" + apps);
+        assertTrue(file(dir, "windlass-import", "windlass.yaml").contains("flux"), "Flux objects are left: the mapping stays");
+        DesiredState after = rendering.read(branch);
+        assertEquals(List.of("staging-cache", "staging-db", "staging-frontend", "staging-web"), List.copyOf(after.apps().keySet()));
+        assertNull(NativeImport.origin(after.apps().get("staging-db"), NativeImport.Tool.FLUX));
+        assertEquals(seen(rendering.read(snapshot(dir, "main")).apps().get("staging-db")), seen(after.apps().get("staging-db")));
     }
 
     static final String ARGO_ADOPTION = """
