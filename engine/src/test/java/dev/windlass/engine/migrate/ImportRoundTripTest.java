@@ -435,6 +435,31 @@ class ImportRoundTripTest {
                 automated: {prune: true, selfHeal: true}
             """;
 
+    /** An ApplicationSet beside them: one Helm guestbook per element, each on its own cluster. */
+    static final String PREVIEWS = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: ApplicationSet
+            metadata: {name: previews, namespace: argocd}
+            spec:
+              generators:
+                - list:
+                    elements:
+                      - {name: blue, cluster: in-cluster}
+                      - {name: green, cluster: production}
+              template:
+                metadata: {name: "preview-{{name}}"}
+                spec:
+                  project: default
+                  source:
+                    repoURL: https://github.com/argoproj/argocd-example-apps.git
+                    path: helm-guestbook
+                    helm:
+                      releaseName: "preview-{{name}}"
+                      valuesObject: {replicaCount: 1}
+                  destination: {name: "{{cluster}}", namespace: "preview-{{name}}"}
+                  syncPolicy: {automated: {prune: true}}
+            """;
+
     /** What a team adds to Argo CD's example apps to adopt them, as the Argo CD tests of policy-eval (ArgoFixture) add it. */
     static Map<String, String> argoAdoption() {
         Map<String, String> files = new TreeMap<>();
@@ -444,6 +469,7 @@ class ImportRoundTripTest {
         files.put("argocd/apps/guestbook.yaml", GUESTBOOK);
         files.put("argocd/apps/kustomize-guestbook.yaml", KUSTOMIZE_GUESTBOOK);
         files.put("argocd/apps/helm-guestbook.yaml", HELM_GUESTBOOK);
+        files.put("argocd/apps/previews.yaml", PREVIEWS);
         return files;
     }
 
@@ -455,7 +481,7 @@ class ImportRoundTripTest {
         DesiredState argo = rendering.read(snapshot(dir, "main"));
         DesiredState nativeRead = rendering.read(snapshot(dir, "windlass-import"));
         List<String> imported = argo.apps().values().stream().filter(a -> NativeImport.origin(a, NativeImport.Tool.ARGOCD) != null).map(Application::name).toList();
-        assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "root"), imported);
+        assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "preview-blue", "preview-green", "root"), imported);
         assertEquals(argo.apps().keySet(), nativeRead.apps().keySet());
         for (String name : imported) {
             Application a = nativeRead.apps().get(name);
@@ -465,5 +491,9 @@ class ImportRoundTripTest {
         }
         assertFalse(file(dir, "windlass-import", "argocd/apps/guestbook.yaml").contains("argoproj.io"));
         assertFalse(file(dir, "windlass-import", "windlass.yaml").contains("argocd"));
+        String previews = file(dir, "windlass-import", "argocd/apps/previews.yaml");
+        assertFalse(previews.contains("ApplicationSet"), previews);
+        assertTrue(previews.contains("name: preview-blue") && previews.contains("name: preview-green"), "the set's document is replaced by its Applications:\n" + previews);
+        assertEquals(List.of(), nativeRead.diagnostics().stream().filter(d -> d.isError()).map(Object::toString).toList());
     }
 }
