@@ -496,4 +496,25 @@ class ImportRoundTripTest {
         assertTrue(previews.contains("name: preview-blue") && previews.contains("name: preview-green"), "the set's document is replaced by its Applications:\n" + previews);
         assertEquals(List.of(), nativeRead.diagnostics().stream().filter(d -> d.isError()).map(Object::toString).toList());
     }
+
+    /**
+     * Two Argo CD Applications reading one plain folder, for two clusters: Argo CD allows it, a native Application does
+     * not (one folder per application). The import says so at each, from what the native reading says, and writes none.
+     */
+    @Test
+    void twoApplicationsOfOneFolderAreLeftAsTheyWereWithTheNativeReadingsError() throws Exception {
+        Map<String, String> files = new TreeMap<>(argoAdoption());
+        files.remove("argocd/apps/previews.yaml");
+        files.put("argocd/apps/guestbook-production.yaml", GUESTBOOK.replace("name: guestbook\n", "name: guestbook-production\n")
+                .replace("destination: {server: \"https://kubernetes.default.svc\", namespace: guestbook}", "destination: {name: production, namespace: guestbook}"));
+        Path dir = repo(ARGO, files);
+        Outcome o = importing(dir, NativeImport.Tool.ARGOCD);
+        assertEquals(2, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("argocd/apps/guestbook.yaml:1:1: the native Application written for guestbook reads differently from the Argo CD"
+                + " object: it has errors: "), o.err());
+        assertTrue(o.err().contains("no application could be written natively; nothing was committed"), o.err());
+        try (Git git = Git.open(dir.toFile())) {
+            assertNull(git.getRepository().exactRef("refs/heads/windlass-import"), "no branch is written");
+        }
+    }
 }
