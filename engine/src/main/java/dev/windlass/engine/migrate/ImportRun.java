@@ -1,7 +1,6 @@
 package dev.windlass.engine.migrate;
 
 import dev.windlass.policy.model.DesiredState;
-import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.source.Snapshot;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -58,6 +57,4 @@ public final class ImportRun {
             return 2;
         }
     }
-
-    static boolean isError(Diagnostic d) { return d.isError(); }
 }

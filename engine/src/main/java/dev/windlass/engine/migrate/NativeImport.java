@@ -56,7 +56,6 @@ public final class NativeImport {
     private static final String ARGO_NAME = "argocd.windlass.dev/name";
     private static final String ARGO_PARENT = "argocd.windlass.dev/parent";
     private static final String ARGO_SET = "argocd.windlass.dev/applicationset";
-    private static final int MAX_ROUNDS = 5;
 
     private final Function<Snapshot, DesiredState> reading;
 
@@ -79,48 +78,47 @@ public final class NativeImport {
             if (n > 1) shared.add(path);
         });
         Map<String, Diagnostic> failed = new TreeMap<>();
+        // Those with errors as they are read are left as they are; one whose chart cannot be fetched here is written, not compared.
         Map<String, String> unchecked = new TreeMap<>();
-        for (int round = 0; ; round++) {
-            Map<String, Diagnostic> before = new TreeMap<>(failed);
-            spread(apps, failed, tool);
-            Draft draft = draft(repo, apps, failed, tool, shared);
-            failed.putAll(draft.errors);
-            spread(apps, failed, tool);
-            if (!failed.equals(before) && round < MAX_ROUNDS) continue;
-            draft = draft(repo, apps, failed, tool, shared);
-            MapSnapshot after = apply(repo, draft.changes);
-            DesiredState rewritten = reading.apply(after);
-            unchecked.clear();
-            for (String name : apps.keySet()) {
-                if (failed.containsKey(name)) continue;
-                Application was = apps.get(name);
-                if (!was.valid() && !onlyUnrendered(was)) {
-                    failed.put(name, Diagnostic.error(origin(was, tool), name + " has errors as " + tool.label + " objects are read ("
-                            + was.diagnostics().stream().filter(Diagnostic::isError).findFirst().map(Object::toString).orElse("")
-                            + "); it is left as it was: correct them, and import again"));
-                    continue;
-                }
-                if (!was.valid()) {
-                    String why = was.diagnostics().stream().filter(Diagnostic::isError).findFirst().map(Object::toString).orElse("");
-                    if (was.render() != null && was.render().flux() != null && was.render().flux().crdsOnce()) {
-                        why += "; if its chart renders CustomResourceDefinitions, Flux's reading creates them once and never updates them"
-                                + " (upgrade.crds: Skip), and the native Application keeps them up to date";
-                    }
-                    unchecked.put(name, why);
-                    continue;
-                }
-                String difference = Comparison.difference(was, rewritten.apps().get(name), tool);
-                if (difference != null) failed.put(name, Diagnostic.error(origin(was, tool), "the native Application written for " + name
-                        + " reads differently from the " + tool.label + " object: " + difference + "; it is left as it was"));
+        for (Application was : apps.values()) {
+            if (was.valid()) continue;
+            String first = was.diagnostics().stream().filter(Diagnostic::isError).findFirst().map(Object::toString).orElse("");
+            if (!onlyUnrendered(was)) {
+                failed.put(was.name(), Diagnostic.error(origin(was, tool), was.name() + " has errors as " + tool.label + " objects are read ("
+                        + first + "); it is left as it was: correct them, and import again"));
+            } else if (was.render() != null && was.render().flux() != null && was.render().flux().crdsOnce()) {
+                unchecked.put(was.name(), first + "; if its chart renders CustomResourceDefinitions, Flux's reading creates them once and never"
+                        + " updates them (upgrade.crds: Skip), and the native Application keeps them up to date");
+            } else {
+                unchecked.put(was.name(), first);
             }
-            if (!failed.equals(before) && round < MAX_ROUNDS) {
-                spread(apps, failed, tool);
-                if (!failed.equals(before)) continue;
+        }
+        Set<String> secrets = SecretValues.of(repo);
+        // Each round leaves out at least one more application, or returns: it ends.
+        while (true) {
+            spread(apps, failed, tool);
+            Draft draft = draft(repo, apps, failed, tool, shared, secrets);
+            if (!draft.errors.isEmpty()) {
+                failed.putAll(draft.errors);
+                continue;
+            }
+            DesiredState rewritten = reading.apply(apply(repo, draft.changes));
+            Map<String, Diagnostic> differing = new TreeMap<>();
+            for (Application was : apps.values()) {
+                if (failed.containsKey(was.name()) || unchecked.containsKey(was.name())) continue;
+                String difference = Comparison.difference(was, rewritten.apps().get(was.name()));
+                if (difference != null) differing.put(was.name(), Diagnostic.error(origin(was, tool), "the native Application written for "
+                        + was.name() + " reads differently from the " + tool.label + " object: " + difference + "; it is left as it was"));
+            }
+            if (!differing.isEmpty()) {
+                failed.putAll(differing);
+                continue;
             }
             Map<String, dev.windlass.policy.model.ImportOrigin> written = new TreeMap<>();
             apps.forEach((name, app) -> {
                 if (!failed.containsKey(name)) written.put(name, dev.windlass.policy.model.ImportOrigin.of(app));
             });
+            unchecked.keySet().removeIf(failed::containsKey);
             return new Result(draft.changes, written, List.copyOf(new TreeSet<>(failed.values())), draft.notes, unchecked);
         }
     }
@@ -183,7 +181,8 @@ public final class NativeImport {
     }
 
     /** The files of the import with every application not in {@code failed} written natively. */
-    private static Draft draft(MapSnapshot repo, Map<String, Application> apps, Map<String, Diagnostic> failed, Tool tool, Set<String> shared) {
+    private static Draft draft(MapSnapshot repo, Map<String, Application> apps, Map<String, Diagnostic> failed, Tool tool, Set<String> shared,
+                               Set<String> secrets) {
         Map<String, Diagnostic> errors = new TreeMap<>();
         List<String> notes = new ArrayList<>();
         Edits edits = new Edits();
@@ -199,6 +198,13 @@ public final class NativeImport {
             Translation t = Translation.of(repo, app, tool, app.render() != null && app.render().kustomize() != null && shared.contains(app.render().kustomize()));
             if (t.error() != null) {
                 errors.put(app.name(), t.error());
+                continue;
+            }
+            String leak = SecretValues.foundIn(secrets, t.application(), t.files().values());
+            if (leak != null) {
+                errors.put(app.name(), Diagnostic.error(at, "what would be written for " + app.name() + " holds a value of " + leak
+                        + ", and import writes no Secret value into Git; keep this application on " + tool.label + ", or have it read"
+                        + " the Secret by name"));
                 continue;
             }
             byOrigin.put(app.name(), doc);
@@ -358,12 +364,12 @@ public final class NativeImport {
         }
     }
 
-    /** The names of the clusters a reading rendered an application for, and its objects on each. */
+    /** What a user sees of an application in either reading: its clusters, the objects on each, how they are applied. */
     static final class Comparison {
         private Comparison() {}
 
         /** What differs between the imported reading and the native one, in a few words; null when nothing. */
-        static String difference(Application was, Application now, Tool tool) {
+        static String difference(Application was, Application now) {
             if (now == null) return "it is not read at all";
             if (!now.valid()) return "it has errors: " + now.diagnostics().stream().filter(Diagnostic::isError).findFirst().map(Object::toString).orElse("");
             if (!was.variants().keySet().equals(now.variants().keySet())) return "its clusters " + now.variants().keySet() + " are not " + was.variants().keySet();
@@ -396,9 +402,6 @@ public final class NativeImport {
             return out;
         }
     }
-
-    /** Names of the applications and their clusters, for what the command prints. */
-    static Set<String> names(Map<String, ?> m) { return new TreeSet<>(m.keySet()); }
 
     static String relative(String from, String to) { return Path.of(from).relativize(Path.of(to.isEmpty() ? "." : to)).toString(); }
 }

@@ -517,4 +517,51 @@ class ImportRoundTripTest {
             assertNull(git.getRepository().exactRef("refs/heads/windlass-import"), "no branch is written");
         }
     }
+
+    /**
+     * However a Secret's value comes into what would be written (here a kustomize patch adds the valuesFrom, which no
+     * HelmRelease document shows), import writes none: the application is left as it was, the error names the Secret.
+     */
+    @Test
+    void aSecretsValueBroughtInByAPatchIsNeverWritten() throws Exception {
+        Map<String, String> files = new TreeMap<>();
+        files.put("windlass.yaml", FLUX_ADOPTION);
+        files.put("windlass/clusters.yaml", FLUX_CLUSTERS);
+        files.put("clusters/staging/apps.yaml", """
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: backend, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./api
+                """);
+        files.put("api/kustomization.yaml", """
+                resources: [namespace.yaml, release.yaml, values.yaml]
+                patches:
+                  - target: {kind: HelmRelease, name: api}
+                    patch: '[{"op": "add", "path": "/spec/valuesFrom", "value": [{"kind": "Secret", "name": "api-values"}]}]'
+                """);
+        files.put("api/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: api}\n");
+        files.put("api/values.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: api-values, namespace: api}\ndata:\n  values.yaml: "
+                + java.util.Base64.getEncoder().encodeToString(("ui:\n  message: " + SECRET_VALUE + "\n").getBytes(StandardCharsets.UTF_8)) + "\n");
+        files.put("api/release.yaml", """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: api, namespace: api}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/podinfo
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                """);
+        Path dir = repo(CHART.getParent().getParent(), files);
+        Outcome o = importing(dir, NativeImport.Tool.FLUX);
+        assertEquals(2, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("clusters/staging/apps.yaml:1:1: what would be written for staging-api holds a value of Secret api/api-values"
+                + " (api/values.yaml:1:1), and import writes no Secret value into Git"), o.err());
+        assertFalse((o.out() + o.err()).contains(SECRET_VALUE), "the value itself is never printed");
+        try (Git git = Git.open(dir.toFile())) {
+            assertNull(git.getRepository().exactRef("refs/heads/windlass-import"), "no branch is written");
+        }
+    }
 }
