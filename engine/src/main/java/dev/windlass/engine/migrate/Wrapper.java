@@ -57,7 +57,8 @@ record Wrapper(String text, String inPlace, String error) {
         for (var e : generated.entrySet()) {
             String key = e.getKey();
             Object before = original.get(key);
-            if (Objects.equals(before, e.getValue())) continue;
+            // kustomize reads a kustomization without apiVersion and kind as this one: what Flux writes adds them.
+            if (Objects.equals(before, e.getValue()) || key.equals("apiVersion") || key.equals("kind")) continue;
             if (SCALARS.contains(key)) {
                 out.put(key, e.getValue());
             } else if (MAPS.contains(key) && e.getValue() instanceof Map<?, ?> m) {

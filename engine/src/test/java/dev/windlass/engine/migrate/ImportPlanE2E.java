@@ -67,4 +67,99 @@ class ImportPlanE2E {
             }
         }
     }
+
+    static String kustomizations(String tag, int replicas) {
+        return """
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: web, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./apps/web
+                  prune: true
+                  targetNamespace: web
+                  images: [{name: nginx, newTag: "%s"}]
+                  patches:
+                    - patch: '[{"op": "replace", "path": "/spec/replicas", "value": %d}]'
+                      target: {kind: Deployment, name: web}
+                ---
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: releases, namespace: flux-system}
+                spec:
+                  dependsOn: [{name: web}]
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./releases
+                  prune: true
+                """.formatted(tag, replicas);
+    }
+
+    /**
+     * The same for a Flux repo, offline: two cluster folders whose Kustomizations build one shared folder with their own
+     * image and replicas (written as kustomizations of their own), and a folder of one HelmRelease of the podinfo chart
+     * kept in the repo (left out of the build, and an Application of its own).
+     */
+    @Test
+    void theImportBranchOfAFluxRepoPlansNoChangeOnTheClustersMainApplied() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("a Flux repo, adopted", c -> {
+                c = TestFleet.folder(ImportRoundTripTest.CHART, "charts/podinfo/").apply(c);
+                return c.write("windlass.yaml", ImportRoundTripTest.FLUX_ADOPTION)
+                        .write("windlass/staging.yaml", fleet.clusterYaml("staging", "env: staging", 1, 0, ""))
+                        .write("windlass/production.yaml", fleet.clusterYaml("production", "env: production", 1, 0, ""))
+                        .write("clusters/staging/apps.yaml", kustomizations("1.27", 1))
+                        .write("clusters/production/apps.yaml", kustomizations("1.26", 3))
+                        .write("apps/web/kustomization.yaml", "resources: [deployment.yaml]\n")
+                        .write("apps/web/deployment.yaml", """
+                                apiVersion: apps/v1
+                                kind: Deployment
+                                metadata: {name: web}
+                                spec:
+                                  replicas: 2
+                                  selector: {matchLabels: {app: web}}
+                                  template:
+                                    metadata: {labels: {app: web}}
+                                    spec:
+                                      containers: [{name: web, image: "nginx:1.25"}]
+                                """)
+                        .write("releases/kustomization.yaml", "resources: [namespace.yaml, podinfo.yaml]\n")
+                        .write("releases/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: podinfo}\n")
+                        .write("releases/podinfo.yaml", """
+                                apiVersion: helm.toolkit.fluxcd.io/v2
+                                kind: HelmRelease
+                                metadata: {name: podinfo, namespace: podinfo}
+                                spec:
+                                  chart:
+                                    spec:
+                                      chart: ./charts/podinfo
+                                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                                  values: {replicaCount: 2}
+                                """);
+            });
+            var settled = fleet.settle();
+            assertEquals(java.util.List.of("production-podinfo", "production-releases", "production-web", "staging-podinfo", "staging-releases",
+                    "staging-web"), java.util.List.copyOf(settled.desired().apps().keySet()));
+            assertTrue(settled.desired().apps().values().stream().allMatch(a -> a.valid()), settled.desired().diagnostics().toString());
+
+            Path clone = dir.resolve("clone");
+            try (Git git = Git.cloneRepository().setURI(fleet.origin.toUri().toString()).setDirectory(clone.toFile()).setBranch("main").call()) {
+                StringWriter out = new StringWriter();
+                int code = ImportRun.run(clone, NativeImport.Tool.FLUX, "windlass-import", AppRendering.shared()::read, new PrintWriter(out, true),
+                        new PrintWriter(out, true));
+                assertEquals(0, code, out.toString());
+                assertTrue(out.toString().contains("written  imported/staging-web/kustomization.yaml"), out.toString());
+                git.push().setRemote("origin").setRefSpecs(new RefSpec("refs/heads/windlass-import:refs/heads/windlass-import")).call();
+            }
+
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "plan", "--repo", fleet.origin.toString(), "--workdir",
+                    dir.resolve("cli").toString(), "--base", "main", "--head", "windlass-import");
+            assertEquals(0, code, out + "\n" + err);
+            assertTrue(out.toString().contains("**No changes**: merging this branch changes nothing on any cluster."), out.toString());
+            for (String app : java.util.List.of("production-podinfo", "production-web", "staging-podinfo", "staging-releases")) {
+                assertTrue(out.toString().contains("| " + app + " | "), app + " is in the plan, under the same name:\n" + out);
+            }
+        }
+    }
 }
