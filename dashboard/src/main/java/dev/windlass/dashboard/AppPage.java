@@ -47,7 +47,13 @@ public final class AppPage {
 
     public record ConditionRow(String type, String status, String reason, String message, String since) {}
 
-    public record Model(String app, boolean known, List<String> labels, String revision, String definedIn, String placementRule,
+    /**
+     * Where an imported application is read from: the Flux or Argo CD object's kind, name, file and line, as the plan
+     * names it; {@code link} opens the file at that line on the Git host when one is configured.
+     */
+    public record Origin(String tool, String kind, String name, String at, String note, String link) {}
+
+    public record Model(String app, boolean known, List<String> labels, String revision, String definedIn, Origin origin, String placementRule,
                         List<ConditionRow> conditions, List<Placed> placement, List<Target> targets, Rollout rollout,
                         List<PastRollout> rollouts, List<String> invalidRevisions, List<Moment> failovers, List<Problem> problems) {
         public boolean hasConditions() { return !conditions.isEmpty(); }
@@ -71,10 +77,20 @@ public final class AppPage {
                 .map(c -> new ConditionRow(c.type(), c.status().name(), c.reason(), c.message(), Times.show(c.lastTransitionTime()))).toList();
         List<Problem> problems = a == null ? List.of() : a.diagnostics().stream().map(d -> Problem.of(d, view.source(), links)).toList();
         return new Model(app, true, labels, status == null ? (a == null ? null : a.revision()) : status.revision(),
-                status != null ? status.definedIn() : a.location() == null ? null : a.location().path(),
+                status != null ? status.definedIn() : a.location() == null ? null : a.location().path(), origin(a, status, view.source(), links),
                 a == null ? "not in Git any more: its objects are pruned" : rule(a), conditions, placement(view, a, status, holds),
                 targets(view, app, status, holds), rollout(view, status), past(status),
                 status == null ? List.of() : status.invalidRevisions(), failovers(status, board.blocked(app)), problems);
+    }
+
+    /** The origin as the status branch records it, else as the commit shown reads it; null for a native application. */
+    private static Origin origin(Application a, AppStatus status, String commit, GitLinks links) {
+        dev.windlass.policy.model.ImportOrigin o = status != null && status.origin() != null ? status.origin()
+                : a == null ? null : dev.windlass.policy.model.ImportOrigin.of(a);
+        if (o == null) return null;
+        return new Origin(o.tool() == dev.windlass.policy.model.ImportOrigin.Tool.Flux ? "Flux" : "Argo CD", o.kind(), o.name(),
+                o.at().path() + ":" + o.at().line(), o.kind().equals("HelmRelease") ? "printed by the Kustomization at" : "",
+                links.file(commit, o.at().path(), o.at().line()));
     }
 
     private static String rule(Application a) {

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 @Command(name = "windlass", mixinStandardHelpOptions = true, version = "windlass 0.1.0",
         description = "GitOps reconciliation for fleets of Kubernetes clusters.",
-        subcommands = {RunCommand.class, ValidateCommand.class, PlanCommand.class, StatusCommand.class, HistoryCommand.class,
+        subcommands = {RunCommand.class, ValidateCommand.class, PlanCommand.class, ImportCommand.class, StatusCommand.class, HistoryCommand.class,
                 RolloutCommand.class, RenderCommand.class, DemoCommand.class, SuspendCommand.class, ResumeCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     public static void main(String[] args) {

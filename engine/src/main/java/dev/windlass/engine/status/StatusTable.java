@@ -41,6 +41,16 @@ public final class StatusTable {
             }
         }
         StringBuilder b = new StringBuilder(table(rows));
+        // Where each imported application is read from: the same record the plan lists under "Imported from Flux" / "Argo CD".
+        List<String[]> imported = new ArrayList<>();
+        imported.add(new String[] {"IMPORTED", "FROM", "KIND", "NAME", "FILE"});
+        for (AppStatus app : state.apps().values()) {
+            var o = app.origin();
+            if (o == null || onlyApp != null && !onlyApp.equals(app.name())) continue;
+            imported.add(new String[] {app.name(), o.tool() == dev.windlass.policy.model.ImportOrigin.Tool.Flux ? "Flux" : "Argo CD", o.kind(), o.name(),
+                    o.at().path() + ":" + o.at().line() + (o.kind().equals("HelmRelease") ? " (its Kustomization)" : "")});
+        }
+        if (imported.size() > 1) b.append('\n').append(table(imported));
         List<String[]> rollouts = new ArrayList<>();
         rollouts.add(new String[] {"ROLLOUT", "REVISION", "RESULT", "CLUSTERS", "MESSAGE"});
         for (AppStatus app : state.apps().values()) {

@@ -85,6 +85,31 @@ class StatusFilesTest {
         assertFalse(app.contains("inFlight") || app.contains("replacements"), app);
     }
 
+    /** An application imported from Flux, with the Kustomization it is read from, as the plan names it. */
+    static final EngineState IMPORTED = EngineState.of("c0ffee0000000000000000000000000000000000",
+            Map.of("web", STATE.apps().get("web").withOrigin(new dev.windlass.policy.model.ImportOrigin(dev.windlass.policy.model.ImportOrigin.Tool.Flux,
+                    "Kustomization", "apps", new dev.windlass.policy.model.SourceLocation("clusters/staging/apps.yaml", 2, 1)))),
+            STATE.clusters());
+
+    @Test
+    void theOriginOfAnImportedApplicationSurvivesARoundTripAndAnUnknownToolIsRefused() throws Exception {
+        SortedMap<String, byte[]> files = StatusFiles.render(IMPORTED);
+        String app = new String(files.get("status/apps/web.yaml"), StandardCharsets.UTF_8);
+        assertTrue(app.contains("origin:\n  tool: Flux\n  kind: Kustomization\n  name: apps\n  path: clusters/staging/apps.yaml\n  line: 2\n  column: 1\n"), app);
+        assertEquals(IMPORTED, StatusFiles.read(files));
+        assertFalse(new String(StatusFiles.render(STATE).get("status/apps/web.yaml"), StandardCharsets.UTF_8).contains("origin"), "a native one has none");
+
+        SortedMap<String, byte[]> unknown = new java.util.TreeMap<>(files);
+        unknown.put("status/apps/web.yaml", app.replace("tool: Flux", "tool: Jenkins").getBytes(StandardCharsets.UTF_8));
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> StatusFiles.read(unknown));
+        assertTrue(String.valueOf(e.getMessage()).contains("origin.tool: 'Jenkins' is not one of Flux, ArgoCD"), String.valueOf(e.getMessage()));
+
+        SortedMap<String, byte[]> more = new java.util.TreeMap<>(files);
+        more.put("status/apps/web.yaml", app.replace("  column: 1\n", "  column: 1\n  revision: \"v2\"\n").getBytes(StandardCharsets.UTF_8));
+        Exception f = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> StatusFiles.read(more));
+        assertTrue(String.valueOf(f.getMessage()).contains("origin.revision"), String.valueOf(f.getMessage()));
+    }
+
     @Test
     void appWithoutFailoverMemoryHasNoFailoverKey() throws Exception {
         String app = new String(StatusFiles.render(STATE).get("status/apps/web.yaml"), StandardCharsets.UTF_8);

@@ -14,10 +14,19 @@ import java.util.List;
  * @param fluxOrigin  for an application read from a Flux Kustomization, that object's file and line; else null
  * @param argoOrigin  for an application read from an Argo CD Application (or made by an ApplicationSet), that object's
  *                    file and line; else null
+ * @param origin      for an imported application, the Flux or Argo CD object it is read from (kind, name, file and line);
+ *                    else null
  */
 public record AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom,
                       List<TargetPlan> targets, List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn,
-                      dev.windlass.policy.model.SourceLocation fluxOrigin, dev.windlass.policy.model.SourceLocation argoOrigin) {
+                      dev.windlass.policy.model.SourceLocation fluxOrigin, dev.windlass.policy.model.SourceLocation argoOrigin,
+                      dev.windlass.policy.model.ImportOrigin origin) {
+    public AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom, List<TargetPlan> targets,
+                   List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn,
+                   dev.windlass.policy.model.SourceLocation fluxOrigin, dev.windlass.policy.model.SourceLocation argoOrigin) {
+        this(app, revision, valid, clusters, removedFrom, targets, diagnostics, definedIn, suspendedOn, fluxOrigin, argoOrigin, null);
+    }
+
     public AppPlan(String app, String revision, boolean valid, List<String> clusters, List<String> removedFrom, List<TargetPlan> targets,
                    List<Diagnostic> diagnostics, String definedIn, java.util.Map<String, dev.windlass.policy.suspension.Hold> suspendedOn,
                    dev.windlass.policy.model.SourceLocation fluxOrigin) {

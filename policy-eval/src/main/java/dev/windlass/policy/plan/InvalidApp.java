@@ -22,8 +22,9 @@ final class InvalidApp {
         List<Condition> conds = List.of(ready.since(prev == null ? null : prev.condition("Ready")),
                 stalled.since(prev == null ? null : prev.condition("Stalled")));
         if (prev == null) {
-            return new AppStatus(ap.app(), ap.definedIn(), ap.revision(), null, true, conds, List.of(), List.of(), diagnostics);
+            return new AppStatus(ap.app(), ap.definedIn(), ap.revision(), null, true, conds, List.of(), List.of(), diagnostics, null, List.of(), null,
+                    List.of(), null, ap.origin());
         }
-        return prev.withConditions(conds).withDiagnostics(diagnostics);
+        return prev.withConditions(conds).withDiagnostics(diagnostics).withOrigin(ap.origin());
     }
 }

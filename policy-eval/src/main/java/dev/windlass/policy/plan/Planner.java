@@ -155,7 +155,7 @@ public final class Planner {
             if (af != null) af = settle(app, af, targets);
             List<String> removedFrom = leave(app, previous, af, current, clusters);
             apps.add(new AppPlan(app.name(), app.revision(), true, clusters, removedFrom, targets, app.diagnostics(),
-                    app.location().path(), suspendedOn, AppPlan.fluxOrigin(app), AppPlan.argoOrigin(app)));
+                    app.location().path(), suspendedOn, AppPlan.fluxOrigin(app), AppPlan.argoOrigin(app), dev.windlass.policy.model.ImportOrigin.of(app)));
         }
 
         /** One target's plan, kept in {@link #results} for the gates; a cluster out of reach is Unknown. */
@@ -321,7 +321,7 @@ public final class Planner {
             if (!a.app().equals(app)) continue;
             List<TargetPlan> targets = a.targets().stream().map(t -> replacements.getOrDefault(t.cluster(), t)).toList();
             apps.set(i, new AppPlan(a.app(), a.revision(), a.valid(), a.clusters(), a.removedFrom(), targets, a.diagnostics(), a.definedIn(), a.suspendedOn(),
-                    a.fluxOrigin(), a.argoOrigin()));
+                    a.fluxOrigin(), a.argoOrigin(), a.origin()));
         }
     }
 
@@ -342,7 +342,7 @@ public final class Planner {
         List<TargetPlan> targets = clusters.stream()
                 .map(c -> unknown(c, "application is invalid; nothing is applied until its errors are fixed")).toList();
         return new AppPlan(app.name(), app.revision(), false, clusters, List.of(), targets, app.diagnostics(), app.location().path(), Map.of(),
-                AppPlan.fluxOrigin(app), AppPlan.argoOrigin(app));
+                AppPlan.fluxOrigin(app), AppPlan.argoOrigin(app), dev.windlass.policy.model.ImportOrigin.of(app));
     }
 
     private static AppPlan heldBroken(AppStatus gone) {

@@ -107,7 +107,7 @@ public final class Transition {
             }
             apps.put(ap.app(), new AppStatus(ap.app(), ap.definedIn(), ap.revision(), source, app.syncPolicy().prune(),
                     conds, ap.clusters(), targets, strings(ap.diagnostics()),
-                    memory.rollout(), memory.invalidRevisions(), memory.lastGood(), memory.history(), failover));
+                    memory.rollout(), memory.invalidRevisions(), memory.lastGood(), memory.history(), failover, ap.origin()));
         }
         for (AppStatus gone : previous.apps().values()) {
             if (apps.containsKey(gone.name())) continue;
@@ -169,8 +169,8 @@ public final class Transition {
             RolloutMemory m = RolloutMemory.after(ap, p, rollout, p == null ? List.of() : p.targets(), plan.sourceCommit(), events);
             apps.put(name, p == null
                     ? new AppStatus(name, ap.definedIn(), ap.revision(), null, true, List.of(), ap.clusters(), List.of(), List.of(),
-                            m.rollout(), m.invalidRevisions(), m.lastGood(), m.history())
-                    : p.withRolloutMemory(m.rollout(), m.invalidRevisions(), m.lastGood(), m.history()));
+                            m.rollout(), m.invalidRevisions(), m.lastGood(), m.history(), null, ap.origin())
+                    : p.withRolloutMemory(m.rollout(), m.invalidRevisions(), m.lastGood(), m.history()).withOrigin(ap.origin()));
         });
         List<Event> failoverEvents = new ArrayList<>();
         plan.failovers().forEach((name, af) -> {

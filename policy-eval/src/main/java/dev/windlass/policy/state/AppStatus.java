@@ -12,11 +12,21 @@ import java.util.List;
  * @param lastGood  the revision every cluster ran healthy, and the commit holding it (a rollback's target)
  * @param rollouts  finished rollouts, newest first, bounded
  * @param failover  evictions in progress, failover history and failed attempts (null when it never failed over)
+ * @param origin    for an application imported from Flux or Argo CD, the object it is read from, as the plan names it;
+ *                  null for a native one
  */
 public record AppStatus(String name, String definedIn, String revision, String source, boolean prune,
                         List<Condition> conditions, List<String> placement, List<TargetStatus> targets,
                         List<String> diagnostics, RolloutState rollout, List<String> invalidRevisions,
-                        GoodRevision lastGood, List<RolloutRecord> rollouts, FailoverMemory failover) {
+                        GoodRevision lastGood, List<RolloutRecord> rollouts, FailoverMemory failover,
+                        dev.windlass.policy.model.ImportOrigin origin) {
+
+    public AppStatus(String name, String definedIn, String revision, String source, boolean prune, List<Condition> conditions,
+                     List<String> placement, List<TargetStatus> targets, List<String> diagnostics, RolloutState rollout,
+                     List<String> invalidRevisions, GoodRevision lastGood, List<RolloutRecord> rollouts, FailoverMemory failover) {
+        this(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, rollout, invalidRevisions,
+                lastGood, rollouts, failover, null);
+    }
 
     public AppStatus(String name, String definedIn, String revision, String source, boolean prune, List<Condition> conditions,
                      List<String> placement, List<TargetStatus> targets, List<String> diagnostics, RolloutState rollout,
@@ -49,40 +59,46 @@ public record AppStatus(String name, String definedIn, String revision, String s
     /** What it remembers of failovers, never null. */
     public FailoverMemory failoverMemory() { return failover == null ? FailoverMemory.EMPTY : failover; }
 
+    /** The same status with its origin replaced. */
+    public AppStatus withOrigin(dev.windlass.policy.model.ImportOrigin replaced) {
+        return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, rollout,
+                invalidRevisions, lastGood, rollouts, failover, replaced);
+    }
+
     /** The same status with its failover memory replaced. */
     public AppStatus withFailover(FailoverMemory memory) {
         return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, rollout,
-                invalidRevisions, lastGood, rollouts, memory);
+                invalidRevisions, lastGood, rollouts, memory, origin);
     }
 
     /** The same status with other conditions. */
     public AppStatus withConditions(List<Condition> replaced) {
         return new AppStatus(name, definedIn, revision, source, prune, replaced, placement, targets, diagnostics, rollout,
-                invalidRevisions, lastGood, rollouts, failover);
+                invalidRevisions, lastGood, rollouts, failover, origin);
     }
 
     /** The same status placed on other clusters. */
     public AppStatus withPlacement(List<String> clusters) {
         return new AppStatus(name, definedIn, revision, source, prune, conditions, clusters, targets, diagnostics, rollout,
-                invalidRevisions, lastGood, rollouts, failover);
+                invalidRevisions, lastGood, rollouts, failover, origin);
     }
 
     /** The same status with other targets. */
     public AppStatus withTargets(List<TargetStatus> replaced) {
         return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, replaced, diagnostics, rollout,
-                invalidRevisions, lastGood, rollouts, failover);
+                invalidRevisions, lastGood, rollouts, failover, origin);
     }
 
     /** The same status with other diagnostics. */
     public AppStatus withDiagnostics(List<String> replaced) {
         return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, targets, replaced, rollout,
-                invalidRevisions, lastGood, rollouts, failover);
+                invalidRevisions, lastGood, rollouts, failover, origin);
     }
 
     /** The same status with its rollout memory replaced: the current rollout, failed revisions, last good one, history. */
     public AppStatus withRolloutMemory(RolloutState current, List<String> invalid, GoodRevision good, List<RolloutRecord> history) {
         return new AppStatus(name, definedIn, revision, source, prune, conditions, placement, targets, diagnostics, current,
-                invalid, good, history, failover);
+                invalid, good, history, failover, origin);
     }
 
     public TargetStatus target(String cluster) {
