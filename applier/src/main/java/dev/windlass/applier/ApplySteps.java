@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * How one cluster's share of a stage may be applied side by side without breaking the plan's order. The plan orders a
- * cluster's actions: Namespaces and CRDs first, then by {@code windlass.dev/wave} (deletes in reverse). That order is
+ * cluster's actions: Namespaces and CRDs first, then PreSync hooks, the other objects, PostSync and SyncFail hooks, each
+ * by {@code windlass.dev/wave} or hook weight (deletes in reverse). That order is
  * kept between <em>steps</em>, the runs of consecutive actions of the same phase and wave: a step starts when the one
  * before has finished. Within a step, each application's actions keep their order (one after another, as the plan has
  * them: a ServiceAccount before the Deployment that runs as it), and different applications go side by side.
@@ -55,11 +56,8 @@ final class ApplySteps {
         return out;
     }
 
-    /** Phase (Namespaces and CRDs, or the rest) and wave, as the plan orders them. */
+    /** Phase (Namespaces and CRDs, PreSync hooks, the rest, PostSync hooks, SyncFail hooks) and wave, as the plan orders them. */
     private static long key(Action a) {
-        String kind = a.object().kind();
-        long phase = kind.equals("Namespace") || kind.equals("CustomResourceDefinition") ? 0 : 1;
-        long wave = a.desired() == null ? 0 : a.desired().wave();
-        return (phase << 32) | (wave & 0xffffffffL);
+        return dev.windlass.policy.plan.ApplyOrder.step(a);
     }
 }
