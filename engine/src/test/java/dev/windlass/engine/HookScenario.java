@@ -22,7 +22,8 @@ import java.util.List;
  * upgrades. Each hook runs at its place in the sync and only in a sync: idle passes write nothing, as the API server
  * counts. A PreSync hook that fails holds the application's objects and runs its SyncFail hook. Run by {@code HooksIT}
  * on a real control plane, where the Jobs are run by the real job controller and kwok (a Job made to fail by a Pod no
- * node can take and a one-second active deadline).
+ * node can take and a one-second active deadline), and by {@code HooksE2E} on the sandbox, whose simulator finishes
+ * Jobs (and fails the one it is told to).
  */
 final class HookScenario {
     private HookScenario() {}
@@ -83,7 +84,7 @@ final class HookScenario {
                           source: {helm: {chart: charts/web}}
                         """));
 
-        PassReport first = fleet.pass();
+        PassReport first = hookPass(fleet);
         assertEquals(List.of(), first.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
         assertEquals(List.of(
                 "guestbook Create Job.batch guestbook/migrate PreSync -1",
@@ -112,7 +113,8 @@ final class HookScenario {
         int schema = firstCommit.indexOf("web on eu-1: PreSync hook Job.batch web/schema succeeded");
         int seed = firstCommit.indexOf("web on eu-1: PreSync hook Job.batch web/seed succeeded");
         assertTrue(schema >= 0 && seed > schema, "weights order the hooks: " + firstCommit);
-        assertTrue(firstCommit.matches("(?s).*guestbook on eu-1: PostSync hook Job\\.batch guestbook/smoke- succeeded \\(named smoke-[a-z0-9]{5}\\).*"), firstCommit);
+        // The server names it: a real one adds five characters, the sandbox's store a UUID.
+        assertTrue(firstCommit.matches("(?s).*guestbook on eu-1: PostSync hook Job\\.batch guestbook/smoke- succeeded \\(named smoke-[a-z0-9-]+\\).*"), firstCommit);
         TargetStatus web = fleet.engine.reconciler().state().apps().get("web").target("eu-1");
         assertEquals(List.of("ConfigMap web/web-settings"), web.inventory().stream().map(e -> e.ref().toString()).toList(), "hooks are not in the inventory");
 
@@ -129,7 +131,7 @@ final class HookScenario {
             schemaUid = k.batch().v1().jobs().inNamespace("web").withName("schema").get().getMetadata().getUid();
         }
         fleet.push("new greeting", c -> c.write("charts/web/values.yaml", "greeting: hi\n"));
-        PassReport upgrade = fleet.pass();
+        PassReport upgrade = hookPass(fleet);
         assertEquals(List.of(
                 "web Create Job.batch web/schema PreSync -5",
                 "web Update ConfigMap web/web-settings",
@@ -165,7 +167,11 @@ final class HookScenario {
         try (KubernetesClient k = fleet.client("eu-1")) {
             migrateUid = k.batch().v1().jobs().inNamespace("guestbook").withName("migrate").get().getMetadata().getUid();
         }
-        PassReport failing = fleet.pass();
+        if (!fleet.backend.real()) {
+            // The sandbox does not schedule Pods nor count active deadlines: its simulator fails the Job as a crashing one fails.
+            fleet.sandbox.simulator().workloadNeverReady(dev.windlass.sandbox.sim.WorkloadMatch.named("guestbook", "Job", "guard"), true);
+        }
+        PassReport failing = hookPass(fleet);
         assertEquals(List.of(
                 "guestbook Create Job.batch guestbook/guard PreSync -2",
                 "guestbook Create Job.batch guestbook/migrate PreSync -1",
@@ -190,6 +196,32 @@ final class HookScenario {
         PassReport after = fleet.pass();
         assertFalse(after.plan().hasChanges(), "the failed sync is retried after its back-off, not on the next pass:\n" + after.plan());
         assertEquals(0, fleet.backend.writes("eu-1"), "writes in the pass after the failure: " + fleet.backend.writesSeen("eu-1"));
+    }
+
+    /**
+     * A pass whose hooks wait for Jobs to finish and objects to become healthy. On a real control plane the controllers
+     * do that in real time; on the sandbox the simulator moves with the fleet's clock, so the clock is moved on (half a
+     * second every 50 ms) while the pass runs, as time passes on a real cluster.
+     */
+    static PassReport hookPass(TestFleet fleet) throws Exception {
+        if (fleet.backend.real()) return fleet.pass();
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread time = Thread.ofPlatform().daemon().name("hook-scenario-time").start(() -> {
+            while (running.get()) {
+                fleet.backend.advance(fleet.clock, java.time.Duration.ofMillis(500));
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        try {
+            return fleet.pass();
+        } finally {
+            running.set(false);
+            time.join();
+        }
     }
 
     /**
