@@ -106,6 +106,9 @@ class HookPlanTest {
                 "Create Job page [SyncFail 0 install]"), describe(plan));
         assertEquals("pre-install hook, weight 7: runs before the application's objects; they wait for it to succeed",
                 plan.actions().get(4).reason().text());
+        String json = dev.windlass.policy.render.PlanDocument.json(plan).replaceAll("\\s+", "");
+        assertTrue(json.contains("\"name\":\"seed\",\"reason\":\"pre-installhook,weight7:runsbeforetheapplication'sobjects;theywaitforittosucceed\","
+                + "\"hook\":{\"phase\":\"PreSync\",\"weight\":7,\"sync\":\"Install\"}"), json);
     }
 
     @Test void anIdlePassRunsNoHookAndALaterSyncRunsUpgradeHooksNotInstallOnes() {
