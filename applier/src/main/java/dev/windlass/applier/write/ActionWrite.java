@@ -44,8 +44,15 @@ public final class ActionWrite {
         if (action.operation() == Operation.Drain) return Draining.drain(client, action, dryRun);
         if (action.desired().implicit()) return ImplicitObject.ensure(client, action, dryRun);
         if (dryRun && action.reason() instanceof dev.windlass.policy.plan.ActionReason.HookRun) {
-            // A hook is created anew each run: the server is asked whether it would create it.
-            new dev.windlass.applier.kube.Target(client, action.apiVersion(), action.object(), true).create(action.desired().body());
+            // A hook is created anew each run: the server is asked whether it would create it. One whose last run is still
+            // there is deleted first (BeforeHookCreation), which a dry run cannot show: the create would only meet the old one.
+            var hook = action.desired().hook();
+            var target = new dev.windlass.applier.kube.Target(client, action.apiVersion(), action.object(), true);
+            if (!hook.generated() && hook.deletePolicies().contains(dev.windlass.policy.model.Hook.DeletePolicy.BeforeHookCreation)
+                    && target.get().isPresent()) {
+                return ActionResult.ok(action, dev.windlass.policy.plan.Outcome.Skipped, "not checked: the hook's last run is deleted first");
+            }
+            target.create(action.desired().body());
             return ActionResult.ok(action, dev.windlass.policy.plan.Outcome.Created, "hook would be created");
         }
         return action.strategy() == ApplyStrategy.ServerSide
