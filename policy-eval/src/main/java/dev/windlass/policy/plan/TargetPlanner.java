@@ -108,7 +108,10 @@ final class TargetPlanner {
             }
         }
         List<ObjectRef> released = new ArrayList<>();
-        List<Action> prunes = prunes(app, cluster, obs, inventory, desired, claimedByOthers, notes, released);
+        // A hook recorded as an object (applied as one before hooks were run) is let go of, never pruned: it is run now.
+        Set<ObjectRef> hookRefs = new HashSet<>();
+        hooks.forEach(h -> hookRefs.add(h.ref()));
+        List<Action> prunes = prunes(app, cluster, obs, inventory, desired, ref -> claimedByOthers.test(ref) || hookRefs.contains(ref), notes, released);
         List<Action> deletes = new ArrayList<>();
         List<HeldAction> held = new ArrayList<>();
         if (!prunes.isEmpty() && (!applies.isEmpty() || health != Health.Healthy)) {

@@ -7,6 +7,7 @@ import dev.windlass.policy.RepoFiles;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Hook;
 import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.observe.LiveObject;
 import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.state.EngineState;
 import dev.windlass.policy.state.InventoryEntry;
@@ -162,6 +163,28 @@ class HookPlanTest {
         assertEquals(List.of("check@PreSync", "schema@PreSync", "migrate-@PreSync", "seed@PreSync", "smoke@PostSync"), ran,
                 "still an install: nothing of the application was on the cluster");
         assertEquals(Sync.Synced, state.apps().get("web").targets().get(0).sync());
+    }
+
+    @Test void anObjectRecordedBeforeItWasAHookIsLetGoOfNotPruned() {
+        DesiredState v1 = repo("1");
+        fleet = new FakeFleet(v1.clusters().keySet());
+        planAndApply(v1);
+        ObjectRef seed = new ObjectRef("batch", "Job", "web", "seed");
+        var target = state.apps().get("web").targets().get(0);
+        var recorded = new ArrayList<>(target.inventory());
+        var job = v1.apps().get("web").manifests().stream().filter(m -> m.ref().equals(seed)).findFirst().orElseThrow();
+        recorded.add(InventoryEntry.of(job));  // as an engine that applied hooks as plain objects recorded it
+        var before = new java.util.TreeMap<>(state.apps());
+        before.put("web", state.apps().get("web").withTargets(List.of(new dev.windlass.policy.state.TargetStatus(target.cluster(), target.revision(),
+                target.sync(), target.health(), target.message(), target.drift(), recorded, target.unhealthySince(), target.observedState(),
+                target.injectedState(), target.variant(), target.rendered(), target.retry()))));
+        state = new EngineState(state.source(), before, state.clusters(), state.policyFiles());
+        fleet.objects.get("a").put(seed, new LiveObject(seed, job.body(), dev.windlass.policy.state.Health.Healthy, ""));
+
+        Plan plan = planAndApply(v1);
+        assertEquals(List.of(), describe(plan), "not deleted");
+        assertEquals(List.of(seed), plan.apps().get(0).targets().get(0).released());
+        assertTrue(state.apps().get("web").targets().get(0).inventory().stream().noneMatch(e -> e.ref().equals(seed)), "no longer recorded");
     }
 
     @Test void anAppWithoutHooksIsNotGated() {
