@@ -27,6 +27,7 @@ public final class EventLine {
                         case PodFailed -> "failed: its Pod failed";
                         case TimedOut -> "failed: it did not finish in time";
                         case NotCreated -> "failed: the cluster refused it";
+                        case Unanswered -> "failed: the cluster did not answer";
                         case NotHealthy -> "not run: the application's objects did not become healthy in time";
                         case HeldByFailure -> "not run: a hook or object before it failed";
                         case NoFailure -> "not run: the sync did not fail";

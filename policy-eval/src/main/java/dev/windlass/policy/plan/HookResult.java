@@ -15,6 +15,8 @@ public enum HookResult {
     TimedOut(Outcome.Failed),
     /** The cluster refused to create the hook object (or to delete the one before it). */
     NotCreated(Outcome.Failed),
+    /** The cluster did not answer (or was busy) while the hook was created or read: a later sync may succeed. */
+    Unanswered(Outcome.Failed),
     /** A PostSync hook: the application's objects did not become healthy in the time given, so it did not run. */
     NotHealthy(Outcome.Failed),
     /** Not written: a hook or object of the same application failed before it in this sync. */

@@ -33,7 +33,8 @@ final class TargetRecord {
                 // A hook is not the application's object: never recorded, never counted as written; its run is an event.
                 if (r.hook() != HookResult.NoFailure) {
                     events.add(new Event.HookRan(app.name(), planned.cluster(), a.object(), run.phase(),
-                            r.hook() != null ? r.hook() : r.succeeded() ? HookResult.Succeeded : HookResult.NotCreated, r.message()));
+                            r.hook() != null ? r.hook() : r.succeeded() ? HookResult.Succeeded
+                                    : r.transientFailure() ? HookResult.Unanswered : HookResult.NotCreated, r.message()));
                 }
                 if (!r.succeeded()) failures.add(run.phase() + " hook " + a.object() + " failed: " + r.message());
                 continue;

@@ -41,6 +41,9 @@ class EventLineTest {
         line(Event.Type.Error, "web on eu-1: PreSync hook Job.batch web/migrate- failed: its Job failed (Job migrate-x7k2p failed)",
                 new Event.HookRan("web", "eu-1", new dev.windlass.policy.model.ObjectRef("batch", "Job", "web", "migrate-"),
                         dev.windlass.policy.model.Hook.Phase.PreSync, HookResult.JobFailed, "Job migrate-x7k2p failed"));
+        line(Event.Type.Error, "web on eu-1: PreSync hook Job.batch web/migrate- failed: the cluster did not answer (timed out)",
+                new Event.HookRan("web", "eu-1", new dev.windlass.policy.model.ObjectRef("batch", "Job", "web", "migrate-"),
+                        dev.windlass.policy.model.Hook.Phase.PreSync, HookResult.Unanswered, "timed out"));
         line(Event.Type.Sync, "web on eu-1: PostSync hook Job.batch web/smoke succeeded",
                 new Event.HookRan("web", "eu-1", new dev.windlass.policy.model.ObjectRef("batch", "Job", "web", "smoke"),
                         dev.windlass.policy.model.Hook.Phase.PostSync, HookResult.Succeeded, ""));
