@@ -98,6 +98,21 @@ class HookRunsIT {
         assertNull(cluster.admin().batch().v1().jobs().inNamespace(ns).withName("migrate").get(), "HookFailed deleted it");
     }
 
+    @Test void aPostSyncHookWaitsForWhatTheSyncAppliedToBeHealthy() {
+        String ns = cluster.newNamespace("hooks");
+        var config = Fixtures.create(RealCluster.NAME, Fixtures.configMap(ns, "settings", "1"));
+        assertEquals(Outcome.Created, writes.attempt(cluster.admin(), config).result().outcome());
+        assertTrue(writes.hooks().awaitHealthy(cluster.admin(), List.of(config)).isEmpty(), "a ConfigMap is healthy once it is there");
+
+        var deployment = Fixtures.create(RealCluster.NAME, Fixtures.manifest("apiVersion: apps/v1\nkind: Deployment\nmetadata: {namespace: " + ns
+                + ", name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n"
+                + "  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}\n"));
+        assertEquals(Outcome.Created, writes.attempt(cluster.admin(), deployment).result().outcome());
+        var unhealthy = writes.hooks().awaitHealthy(cluster.admin(), List.of(config, deployment));
+        assertTrue(unhealthy.isPresent() && unhealthy.get().startsWith("Deployment " + ns + "/web is Progressing"),
+                "nothing rolls a Deployment out on an API server alone: " + unhealthy);
+    }
+
     @Test void aDryRunAsksTheServerWithoutCreatingAndDoesNotCheckAHookWhoseLastRunIsDeletedFirst() {
         String ns = cluster.newNamespace("hooks");
         Action named = hook(configMap(ns, "name: seed", "MODE"), Set.of(Hook.DeletePolicy.BeforeHookCreation));
