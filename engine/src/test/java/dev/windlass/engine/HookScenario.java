@@ -200,20 +200,26 @@ final class HookScenario {
 
     /**
      * A pass whose hooks wait for Jobs to finish and objects to become healthy. On a real control plane the controllers
-     * do that in real time; on the sandbox the simulator moves with the fleet's clock, so the clock is moved on (half a
-     * second every 50 ms) while the pass runs, as time passes on a real cluster.
+     * do that in real time; on the sandbox the simulator moves with the fleet's clock, which is also the engine's: so the
+     * clock is moved on (half a second every 50 ms) only while a Job has not finished or a Deployment is not rolled out,
+     * as much as the simulator needs and no more, which keeps the engine's back-off clock where a real pass leaves it.
      */
     static PassReport hookPass(TestFleet fleet) throws Exception {
         if (fleet.backend.real()) return fleet.pass();
         java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
         Thread time = Thread.ofPlatform().daemon().name("hook-scenario-time").start(() -> {
-            while (running.get()) {
-                fleet.backend.advance(fleet.clock, java.time.Duration.ofMillis(500));
-                try {
+            KubernetesClient k = null;
+            try {
+                while (running.get()) {
+                    // The engine attaches the sandbox cluster in the pass that first reads its Cluster file.
+                    if (k == null && fleet.sandbox.clusters().stream().anyMatch(c -> c.name().equals("eu-1"))) k = fleet.client("eu-1");
+                    if (k != null && unfinished(k)) fleet.backend.advance(fleet.clock, java.time.Duration.ofMillis(500));
                     Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    return;
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                if (k != null) k.close();
             }
         });
         try {
@@ -222,6 +228,17 @@ final class HookScenario {
             running.set(false);
             time.join();
         }
+    }
+
+    /** Whether a Job on the cluster has neither completed nor failed, or a Deployment is not rolled out. */
+    private static boolean unfinished(KubernetesClient k) {
+        boolean jobs = k.batch().v1().jobs().inAnyNamespace().list().getItems().stream().anyMatch(j -> j.getStatus() == null
+                || j.getStatus().getConditions() == null || j.getStatus().getConditions().stream()
+                .noneMatch(c -> "True".equals(c.getStatus()) && ("Complete".equals(c.getType()) || "Failed".equals(c.getType()))));
+        boolean deployments = k.apps().deployments().inAnyNamespace().list().getItems().stream().anyMatch(d -> d.getStatus() == null
+                || d.getStatus().getObservedGeneration() == null || d.getStatus().getObservedGeneration() < d.getMetadata().getGeneration()
+                || !java.util.Objects.equals(d.getStatus().getReadyReplicas(), d.getSpec().getReplicas()));
+        return jobs || deployments;
     }
 
     /**
