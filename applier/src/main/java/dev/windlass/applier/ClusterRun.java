@@ -9,6 +9,8 @@ import dev.windlass.applier.write.CrdEstablishment;
 import dev.windlass.policy.plan.Action;
 import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.plan.ActionResult;
+import dev.windlass.policy.plan.HookGate;
+import dev.windlass.policy.plan.HookResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +40,9 @@ final class ClusterRun implements ClusterWork {
     private final InventoryBodies inventoryBodies;
     private volatile boolean lost;
     private volatile String refused;
+    /** Applications with hooks in this run ({@link HookGate}), and those of them whose sync failed here. */
+    private final java.util.Set<String> hooked;
+    private final java.util.Set<String> failedSyncs = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** One action at a time. */
     ClusterRun(String cluster, List<Action> actions, ActionWrite writes, WriteFence fence) {
@@ -58,6 +63,7 @@ final class ClusterRun implements ClusterWork {
         this.threads = threads;
         this.inFlight = threads == null ? 1 : Math.max(1, inFlight);
         this.inventoryBodies = inventoryBodies;
+        this.hooked = HookGate.hooked(actions);
     }
 
     /** One result per action, in order. */
@@ -127,11 +133,18 @@ final class ClusterRun implements ClusterWork {
             } else if (lost) {
                 result = ActionResult.failed(action, "skipped: cluster " + cluster + " unreachable", true);
             } else {
-                if (!log.start(i)) return false;
-                Attempt attempt = attempt(client, action, inventory);
-                result = attempt.result();
-                if (attempt.clusterUnreachable()) lost = true;
+                HookGate.Verdict verdict = HookGate.verdict(action, hooked.contains(action.app()), failedSyncs.contains(action.app()));
+                if (verdict == HookGate.Verdict.Run) {
+                    if (!log.start(i)) return false;
+                    Attempt attempt = attempt(client, action, inventory);
+                    result = attempt.result();
+                    if (attempt.clusterUnreachable()) lost = true;
+                } else {
+                    result = verdict == HookGate.Verdict.NoFailure ? ActionResult.ofHook(action, HookResult.NoFailure, "")
+                            : ActionResult.ofHook(action, HookResult.HeldByFailure, "");
+                }
             }
+            if (hooked.contains(action.app()) && HookGate.failsSync(result)) failedSyncs.add(action.app());
             inventory.after(result);
             if (!log.record(i, result)) return false;
         }
@@ -141,9 +154,26 @@ final class ClusterRun implements ClusterWork {
     private Attempt attempt(KubernetesClient client, Action action, StageRecording inventory) {
         var refusedByInventory = inventory.before(client, action);
         if (refusedByInventory.isPresent()) return refusedByInventory.get();
+        if (HookGate.phase(action) == dev.windlass.policy.model.Hook.Phase.PostSync) {
+            // A PostSync hook runs once what this sync applied for its application is healthy.
+            var unhealthy = writes.hooks().awaitHealthy(client, appliedBefore(action));
+            if (unhealthy.isPresent()) return new Attempt(ActionResult.ofHook(action, HookResult.NotHealthy, unhealthy.get()), false);
+        }
         Attempt attempt = writes.attempt(client, action);
         if (!CrdEstablishment.wrote(attempt.result())) return attempt;
         return new Attempt(CrdEstablishment.await(client, attempt.result(), CRD_ESTABLISHED), false);
+    }
+
+    /** The objects of {@code hook}'s application this run wrote (created or updated), its other hooks and its namespace aside. */
+    private List<Action> appliedBefore(Action hook) {
+        List<Action> out = new ArrayList<>();
+        for (Action a : log.actions()) {
+            if (a.app().equals(hook.app()) && HookGate.phase(a) == null && (a.operation() == dev.windlass.policy.plan.Operation.Create
+                    || a.operation() == dev.windlass.policy.plan.Operation.Update) && !a.desired().implicit()) {
+                out.add(a);
+            }
+        }
+        return out;
     }
 
     @Override public List<ActionResult> endWith(String current, String rest, boolean transientFailure) {

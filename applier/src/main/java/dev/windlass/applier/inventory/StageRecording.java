@@ -103,6 +103,7 @@ public final class StageRecording {
     }
 
     private static boolean isRecorded(Action a) {
-        return (a.operation() == Operation.Create || a.operation() == Operation.Update) && !a.desired().implicit();
+        return (a.operation() == Operation.Create || a.operation() == Operation.Update) && !a.desired().implicit()
+                && !(a.reason() instanceof dev.windlass.policy.plan.ActionReason.HookRun);
     }
 }

@@ -45,6 +45,15 @@ public record Target(KubernetesClient client, String apiVersion, ObjectRef ref, 
         ObjectRequests.write(client, "POST", writeUrl(collectionUrl(), Map.of()), ObjectRequests.JSON, body.json());
     }
 
+    /**
+     * POSTs {@code body} and returns the object as the server stored it: for an object with a {@code generateName}, the
+     * answer is the only place its name is said.
+     */
+    public Map<String, Object> createAndRead(Map<String, Object> body) {
+        return ObjectRequests.tree(ObjectRequests.write(client, "POST", writeUrl(collectionUrl(), Map.of()), ObjectRequests.JSON,
+                SentBody.of(client, body).json()));
+    }
+
     /** Sends an RFC 7386 JSON merge patch and returns the object as the server stored it. */
     public Map<String, Object> mergePatch(Map<String, Object> patch) {
         return ObjectRequests.tree(ObjectRequests.write(client, "PATCH", writeUrl(objectUrl(), Map.of()),

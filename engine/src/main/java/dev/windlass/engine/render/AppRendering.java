@@ -445,8 +445,6 @@ public final class AppRendering implements AutoCloseable {
             if (spec.flux() != null && spec.flux().from() == dev.windlass.policy.model.FluxBuild.From.ARGOCD) {
                 // An Application is read from the repo where it is written, never from what a render prints.
                 for (Manifest m : read.manifests()) {
-                    String hook = dev.windlass.policy.parse.ArgoHooks.problem(m);
-                    if (hook != null) failures.computeIfAbsent(new Failure(String.valueOf(m.location()), hook), k -> new ArrayList<>()).add(where);
                     if (m.ref().group().equals("argoproj.io") && java.util.Set.of("Application", "ApplicationSet").contains(m.ref().kind())) {
                         failures.computeIfAbsent(new Failure(String.valueOf(m.location()), "the render prints the Argo CD " + m.ref().kind() + " "
                                 + m.ref().name() + ", which Windlass does not read yet: an Application is read where it is written as YAML in a"
@@ -469,7 +467,7 @@ public final class AppRendering implements AutoCloseable {
             if (spec.flux() != null && spec.flux().crdsOnce()) {
                 // Flux creates a chart's CRDs at install and leaves them at upgrade (upgrade.crds: Skip): created once.
                 applied = applied.stream().map(m -> m.ref().kind().equals("CustomResourceDefinition") && m.ref().group().equals("apiextensions.k8s.io")
-                        ? new Manifest(m.ref(), m.apiVersion(), m.body(), m.location(), m.hash(), m.wave(), Manifest.ApplyMode.ONCE, m.gcPolicy(), m.implicit())
+                        ? new Manifest(m.ref(), m.apiVersion(), m.body(), m.location(), m.hash(), m.wave(), Manifest.ApplyMode.ONCE, m.gcPolicy(), m.implicit(), m.hook())
                         : m).toList();
             }
             read.said().forEach(d -> failures.computeIfAbsent(new Failure(String.valueOf(d.location()), d.message()), k -> new ArrayList<>()).add(where));

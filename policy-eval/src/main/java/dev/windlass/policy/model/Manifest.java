@@ -9,9 +9,19 @@ import java.util.Map;
  * @param hash     content hash of {@code body}; equal hashes mean nothing to re-send
  * @param implicit true for objects Windlass adds itself (the application's namespace), which are
  *                 created if absent but never tracked or pruned
+ * @param hook     null, or when this object runs as a resource hook instead of being applied with the others
  */
 public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> body, SourceLocation location,
-                       String hash, int wave, ApplyMode applyMode, GcPolicy gcPolicy, boolean implicit) {
+                       String hash, int wave, ApplyMode applyMode, GcPolicy gcPolicy, boolean implicit, Hook hook) {
+
+    /** An object that is no hook. */
+    public Manifest(ObjectRef ref, String apiVersion, Map<String, Object> body, SourceLocation location,
+                    String hash, int wave, ApplyMode applyMode, GcPolicy gcPolicy, boolean implicit) {
+        this(ref, apiVersion, body, location, hash, wave, applyMode, gcPolicy, implicit, null);
+    }
+
+    /** Whether this object is a resource hook ({@link #hook()} says when it runs), run in a sync instead of applied. */
+    public boolean isHook() { return hook != null; }
 
     public static final String ANNOTATION_WAVE = "windlass.dev/wave";
     public static final String ANNOTATION_APPLY = "windlass.dev/apply";
@@ -46,7 +56,7 @@ public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> bod
      */
     public Manifest sending(Map<String, Object> sentBody) {
         if (sentBody == body) return this;
-        return new Manifest(ref, apiVersion, sentBody, location, hash, wave, applyMode, gcPolicy, implicit);
+        return new Manifest(ref, apiVersion, sentBody, location, hash, wave, applyMode, gcPolicy, implicit, hook);
     }
 
     /** The same object with {@code labels} added to its metadata, and its hash recomputed. */
@@ -59,7 +69,7 @@ public record Manifest(ObjectRef ref, String apiVersion, Map<String, Object> bod
         meta.put("labels", java.util.Collections.unmodifiableMap(merged));
         copy.put("metadata", java.util.Collections.unmodifiableMap(meta));
         Map<String, Object> frozen = java.util.Collections.unmodifiableMap(copy);
-        return new Manifest(ref, apiVersion, frozen, location, dev.windlass.policy.diff.ContentHash.of(frozen), wave, applyMode, gcPolicy, implicit);
+        return new Manifest(ref, apiVersion, frozen, location, dev.windlass.policy.diff.ContentHash.of(frozen), wave, applyMode, gcPolicy, implicit, hook);
     }
 
     /**

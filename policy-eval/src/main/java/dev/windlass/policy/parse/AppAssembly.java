@@ -236,8 +236,6 @@ final class AppAssembly {
                 for (YamlDoc object : cache.objects(doc, added)) {
                     Manifest m = cache.manifest(object, a.namespace(), scope, added);
                     if (m == null) continue;
-                    String hook = argo == null ? null : ArgoHooks.problem(m);
-                    if (hook != null) added.add(Diagnostic.error(m.location(), hook));
                     Manifest first = byRef.putIfAbsent(m.ref(), m);
                     if (first != null) {
                         added.add(Diagnostic.error(m.location(), m.ref() + " is defined twice in application " + a.name()

@@ -210,7 +210,7 @@ final class FluxHelmReleaseReader {
         if (f.has("skipCRDs")) f.error("skipCRDs", f.name("skipCRDs") + " is deprecated in Flux: write crds: Skip");
         for (String key : IGNORED_ACTION) {
             if (f.has(key)) ignored.add(action + "." + key + " (" + (key.equals("disableHooks")
-                    ? "Windlass applies a chart's hooks as objects, with the rest" : "it changes how Flux runs Helm, not what it applies") + ")");
+                    ? "Windlass runs a chart's hooks in each sync, as resource hooks" : "it changes how Flux runs Helm, not what it applies") + ")");
         }
         f.end();
         return crds;

@@ -3,6 +3,7 @@ package dev.windlass.policy.parse;
 import dev.windlass.policy.text.Excerpt;
 import dev.windlass.policy.diff.ContentHash;
 import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.Hook;
 import dev.windlass.policy.model.Manifest;
 import dev.windlass.policy.model.Manifest.ApplyMode;
 import dev.windlass.policy.model.Manifest.GcPolicy;
@@ -27,11 +28,18 @@ final class ManifestReader {
         String kind = v.get("kind") instanceof String s && !s.isBlank() ? s : null;
         Map<?, ?> metadata = v.get("metadata") instanceof Map<?, ?> m ? m : null;
         String name = metadata != null && metadata.get("name") instanceof String s && !s.isBlank() ? s : null;
+        // A hook is made anew each run, so it may leave its name to the server; any other object needs a stable name.
+        boolean generated = false;
+        if (name == null && metadata != null && metadata.get("generateName") instanceof String g && !g.isBlank() && isHook(metadata)) {
+            name = g;
+            generated = true;
+        }
         if (apiVersion == null || kind == null || name == null) {
             String missing = apiVersion == null ? "apiVersion" : kind == null ? "kind" : "metadata.name";
             out.add(Diagnostic.error(at, "object has no " + missing
                     + "; every Kubernetes object needs apiVersion, kind and metadata.name"
-                    + (metadata != null && metadata.get("generateName") != null ? " (generateName is not supported: objects need a stable name to be tracked)" : "")));
+                    + (metadata != null && metadata.get("generateName") != null ? " (generateName is allowed only on resource hooks: other objects need a"
+                    + " stable name to be tracked)" : "")));
             return null;
         }
         Diagnostic refused = ManifestSchema.check(doc, v, apiVersion, kind, name);
@@ -41,7 +49,7 @@ final class ManifestReader {
         }
         String group = ObjectRef.groupOf(apiVersion);
         String namespace = metadata.get("namespace") instanceof String s ? s : null;
-        List<Diagnostic> invalid = MetadataRules.check(doc, group, kind, name, scope.isClusterScoped(group, kind) ? null : namespace);
+        List<Diagnostic> invalid = MetadataRules.check(doc, group, kind, name, scope.isClusterScoped(group, kind) ? null : namespace, generated);
         if (!invalid.isEmpty()) {
             out.addAll(invalid);
             return null;
@@ -78,13 +86,19 @@ final class ManifestReader {
             }
         };
         if (apply == null || gc == null || wave == Integer.MIN_VALUE) return null;
+        Hook hook = HookAnnotations.read(annotations, kind, name, wave, generated, at, out);
+        if (hook == HookAnnotations.INVALID) return null;
         ObjectRef ref = new ObjectRef(group, kind, namespace, name);
         String reserved = Reserved.why(ref);
         if (reserved != null) {
             out.add(Diagnostic.error(at, reserved));
             return null;
         }
-        return new Manifest(ref, apiVersion, body, at, ContentHash.of(body), wave, apply, gc, false);
+        return new Manifest(ref, apiVersion, body, at, ContentHash.of(body), wave, apply, gc, false, hook);
+    }
+
+    private static boolean isHook(Map<?, ?> metadata) {
+        return metadata.get("annotations") instanceof Map<?, ?> a && (a.get(Hook.ARGOCD_HOOK) != null || a.get(Hook.HELM_HOOK) != null);
     }
 
     static final String ARGOCD_WAVE = "argocd.argoproj.io/sync-wave";

@@ -26,10 +26,16 @@ final class MetadataRules {
     private MetadataRules() {}
 
     static List<Diagnostic> check(YamlDoc doc, String group, String kind, String name, String namespace) {
+        return check(doc, group, kind, name, namespace, false);
+    }
+
+    /** @param generated {@code name} is the object's generateName: the server adds a random suffix to it */
+    static List<Diagnostic> check(YamlDoc doc, String group, String kind, String name, String namespace, boolean generated) {
         List<Diagnostic> out = new ArrayList<>();
         Node metadata = child(doc.node(), "metadata");
-        for (String problem : NameRule.problems(group, kind, name)) {
-            out.add(Diagnostic.error(at(doc, metadata, "name"), kind + " name " + Excerpt.quoted(name) + " is invalid: " + problem));
+        for (String problem : generated ? NameRule.of(group, kind).check(name, true) : NameRule.problems(group, kind, name)) {
+            out.add(Diagnostic.error(at(doc, metadata, generated ? "generateName" : "name"), kind + (generated ? " generateName " : " name ")
+                    + Excerpt.quoted(name) + " is invalid: " + problem));
         }
         if (namespace != null) {
             for (String problem : NameFormats.dns1123Label(namespace)) {

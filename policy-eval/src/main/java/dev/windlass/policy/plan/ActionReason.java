@@ -80,4 +80,23 @@ public sealed interface ActionReason {
 
     /** The steps remediation takes. */
     enum Step { Mark, Unmark, Cordon, Uncordon, Drain, Restart, Delete }
+
+    /**
+     * A resource hook run in a sync: {@code phase} says where, {@code weight} orders it within the phase, {@code install}
+     * whether the sync is the application's first on the cluster (Helm's install hooks) or a later one (upgrade hooks).
+     */
+    record HookRun(dev.windlass.policy.model.Hook.Phase phase, int weight, boolean install, dev.windlass.policy.model.Hook.Source source) implements ActionReason {
+        @Override public String text() {
+            String when = source == dev.windlass.policy.model.Hook.Source.Helm
+                    ? (phase == dev.windlass.policy.model.Hook.Phase.PreSync ? "pre-" : "post-") + (install ? "install" : "upgrade") + " hook"
+                    : phase + " hook";
+            return when + ", weight " + weight + switch (phase) {
+                case PreSync -> ": runs before the application's objects; they wait for it to succeed";
+                case Sync -> ": runs with the application's objects";
+                case PostSync -> ": runs once the application's objects are applied and healthy";
+                case SyncFail -> ": runs only if the sync fails";
+                case Skip -> "";
+            };
+        }
+    }
 }

@@ -6,7 +6,16 @@ package dev.windlass.policy.plan;
  * @param transientFailure for {@link Outcome#Failed}: true when retrying later may succeed
  *                         (timeout, unreachable, 5xx), false when the object itself is rejected
  */
-public record ActionResult(Action action, Outcome outcome, String message, boolean transientFailure) {
+public record ActionResult(Action action, Outcome outcome, String message, boolean transientFailure, HookResult hook) {
+
+    public ActionResult(Action action, Outcome outcome, String message, boolean transientFailure) {
+        this(action, outcome, message, transientFailure, null);
+    }
+
+    /** What running a hook (or holding an action behind one) came to. */
+    public static ActionResult ofHook(Action a, HookResult hook, String message) {
+        return new ActionResult(a, hook.outcome(), message, false, hook);
+    }
 
     public static ActionResult ok(Action a, Outcome o, String message) { return new ActionResult(a, o, message, false); }
 

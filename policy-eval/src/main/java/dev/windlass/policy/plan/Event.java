@@ -23,6 +23,7 @@ public sealed interface Event {
     default Type type() {
         return switch (this) {
             case Synced _ -> Type.Sync;
+            case HookRan h -> h.result().failed() ? Type.Error : Type.Sync;
             case Pruned _, RemovedFrom _, AppDeleted _ -> Type.Prune;
             case HealthChanged h -> h.health() == Health.Degraded ? Type.Error : Type.Health;
             case ClusterReachable _, ClusterReady _ -> Type.Health;
@@ -48,6 +49,12 @@ public sealed interface Event {
     record Synced(String app, String revision, String cluster, int created, int configured, int deleted) implements Event {}
 
     /** An object deleted from {@code cluster}, and why it was in the plan. */
+    /**
+     * A resource hook of {@code app} ran on {@code cluster} (or, held by a failure before it, did not): {@code result}
+     * says what came of it; {@code message} is the cluster's or the Job's own words, or "".
+     */
+    record HookRan(String app, String cluster, ObjectRef hook, dev.windlass.policy.model.Hook.Phase phase, HookResult result, String message) implements Event {}
+
     record Pruned(String app, String cluster, ObjectRef object, ActionReason reason) implements Event {}
 
     /** {@code app} no longer has anything on {@code cluster}, which it left. */

@@ -20,6 +20,18 @@ public final class EventLine {
             // Sync and prune
             case Synced(String app, String revision, String cluster, int created, int configured, int deleted) ->
                     app + " " + revision + " on " + cluster + ": " + counts(created, configured, deleted);
+            case HookRan(String app, String cluster, var hook, var phase, var result, String message) ->
+                    app + " on " + cluster + ": " + phase + " hook " + hook + " " + switch (result) {
+                        case Succeeded -> "succeeded";
+                        case JobFailed -> "failed: its Job failed";
+                        case PodFailed -> "failed: its Pod failed";
+                        case TimedOut -> "failed: it did not finish in time";
+                        case NotCreated -> "failed: the cluster refused it";
+                        case Unanswered -> "failed: the cluster did not answer";
+                        case NotHealthy -> "not run: the application's objects did not become healthy in time";
+                        case HeldByFailure -> "not run: a hook or object before it failed";
+                        case NoFailure -> "not run: the sync did not fail";
+                    } + (message.isEmpty() ? "" : " (" + message + ")");
             case Pruned(String app, String cluster, var object, var reason) ->
                     app + " on " + cluster + ": pruned " + object + " (" + reason.text() + ")";
             case RemovedFrom(String app, String cluster) -> app + " removed from " + cluster;

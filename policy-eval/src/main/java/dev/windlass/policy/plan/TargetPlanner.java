@@ -56,7 +56,13 @@ final class TargetPlanner {
         String healthMessage = "";
         Set<ObjectRef> desired = new HashSet<>();
         Map<ObjectRef, InventoryEntry> inventory = inventoryOf(previous, obs.inventories().get(app.name()));
+        List<Manifest> hooks = new ArrayList<>();
         for (Manifest m : app.manifests()) {
+            if (m.isHook()) {
+                // Not the application's objects: run in a sync, never compared, tracked or pruned.
+                hooks.add(m);
+                continue;
+            }
             desired.add(m.ref());
             if (m.implicit()) {
                 if (!obs.namespaces().contains(m.ref().name())) {
@@ -102,7 +108,10 @@ final class TargetPlanner {
             }
         }
         List<ObjectRef> released = new ArrayList<>();
-        List<Action> prunes = prunes(app, cluster, obs, inventory, desired, claimedByOthers, notes, released);
+        // A hook recorded as an object (applied as one before hooks were run) is let go of, never pruned: it is run now.
+        Set<ObjectRef> hookRefs = new HashSet<>();
+        hooks.forEach(h -> hookRefs.add(h.ref()));
+        List<Action> prunes = prunes(app, cluster, obs, inventory, desired, ref -> claimedByOthers.test(ref) || hookRefs.contains(ref), notes, released);
         List<Action> deletes = new ArrayList<>();
         List<HeldAction> held = new ArrayList<>();
         if (!prunes.isEmpty() && (!applies.isEmpty() || health != Health.Healthy)) {
@@ -111,11 +120,29 @@ final class TargetPlanner {
         } else {
             deletes.addAll(prunes);
         }
+        if (!applies.isEmpty()) applies.addAll(hookRuns(app, cluster, hooks, inventory.isEmpty(), strategy));
         boolean changes = !applies.isEmpty() || !prunes.isEmpty();
         Sync sync = changes || !drift.isEmpty() ? Sync.OutOfSync : Sync.Synced;
         return new Result(applies, deletes, held, released,
                 new TargetPlan(cluster, sync, health, healthMessage, drift, String.join("; ", notes), released, app.revision(),
                         app.variantOn(cluster), app.renderedOn(cluster)));
+    }
+
+    /**
+     * The hooks of a sync: each hook once per phase it runs in, for a sync that installs ({@code install}: nothing of the
+     * application recorded on the cluster yet) or upgrades. Only called when the sync writes something: an idle pass
+     * runs no hook.
+     */
+    static List<Action> hookRuns(Application app, String cluster, List<Manifest> hooks, boolean install, ApplyStrategy strategy) {
+        List<Action> out = new ArrayList<>();
+        for (Manifest m : hooks) {
+            for (dev.windlass.policy.model.Hook.Phase phase : dev.windlass.policy.model.Hook.Phase.values()) {
+                if (phase == dev.windlass.policy.model.Hook.Phase.Skip || !m.hook().runs(phase, install)) continue;
+                out.add(new Action(app.name(), cluster, m.ref(), m.apiVersion(), Operation.Create,
+                        new ActionReason.HookRun(phase, m.hook().weight(), install, m.hook().source()), List.of(), m, strategy, app.syncPolicy().force()));
+            }
+        }
+        return out;
     }
 
     /**

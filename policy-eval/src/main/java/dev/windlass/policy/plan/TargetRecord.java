@@ -29,6 +29,17 @@ final class TargetRecord {
         List<String> failures = new ArrayList<>();
         for (ActionResult r : results) {
             Action a = r.action();
+            if (a.reason() instanceof ActionReason.HookRun run) {
+                // A hook is not the application's object: never recorded, never counted as written; its run is an event.
+                if (r.hook() != HookResult.NoFailure) {
+                    events.add(new Event.HookRan(app.name(), planned.cluster(), a.object(), run.phase(),
+                            r.hook() != null ? r.hook() : r.succeeded() ? HookResult.Succeeded
+                                    : r.transientFailure() ? HookResult.Unanswered : HookResult.NotCreated, r.message()));
+                }
+                if (!r.succeeded()) failures.add(run.phase() + " hook " + a.object() + " failed: " + r.message());
+                continue;
+            }
+            if (r.outcome() == Outcome.Skipped) continue;  // held back by a failed hook: not written
             if (!r.succeeded()) {
                 failures.add(a.operation() + " " + a.object() + " failed: " + r.message());
                 continue;
@@ -49,14 +60,14 @@ final class TargetRecord {
         }
         for (Manifest m : app.on(planned.cluster()).manifests()) {
             // Objects already as Git wants them but missing from the record (first pass after a lost status) are recorded too.
-            if (!m.implicit() && !inventory.containsKey(m.ref()) && planned.sync() == Sync.Synced) inventory.put(m.ref(), InventoryEntry.of(m));
+            if (!m.implicit() && !m.isHook() && !inventory.containsKey(m.ref()) && planned.sync() == Sync.Synced) inventory.put(m.ref(), InventoryEntry.of(m));
         }
         boolean wrote = created + configured + deleted > 0;
         if (wrote) {
             events.add(new Event.Synced(app.name(), planned.revision(), planned.cluster(), created, configured, deleted));
         }
         for (ActionResult r : results) {
-            if (!r.succeeded()) events.add(new Event.ApplyFailed(app.name(), planned.cluster(), r.action().operation(), r.action().object(), r.message()));
+            if (!r.succeeded() && !(r.action().reason() instanceof ActionReason.HookRun)) events.add(new Event.ApplyFailed(app.name(), planned.cluster(), r.action().operation(), r.action().object(), r.message()));
         }
         boolean synced = failures.isEmpty() && hold == null && planned.drift().isEmpty() && (planned.sync() == Sync.Synced || !results.isEmpty());
         String revision = synced ? planned.revision() : previous == null ? "" : previous.revision();

@@ -94,6 +94,14 @@ public final class PlanDocument {
         m.put("namespace", a.object().namespace());
         m.put("name", a.object().name());
         m.put("reason", a.reason().text());
+        if (a.reason() instanceof dev.windlass.policy.plan.ActionReason.HookRun h) {
+            // A hook's step as data, for tools that read the plan: where in the sync it runs, by what weight, for which sync.
+            Map<String, Object> hook = new LinkedHashMap<>();
+            hook.put("phase", h.phase().name());
+            hook.put("weight", h.weight());
+            hook.put("sync", h.install() ? "Install" : "Upgrade");
+            m.put("hook", hook);
+        }
         if (!a.fields().isEmpty()) m.put("fields", a.fields());
         m.put("strategy", a.strategy().name());
         return m;

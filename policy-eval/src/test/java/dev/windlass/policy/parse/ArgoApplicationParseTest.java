@@ -298,21 +298,38 @@ class ArgoApplicationParseTest {
     private static List<String> s(DesiredState s) { return List.copyOf(s.apps().keySet()); }
 
     @Test
-    void aResourceHookIsAnErrorAtTheObjectThatHoldsItsApplication() {
+    void aResourceHookIsReadAsAHookWithItsPhaseWaveAndDeletePolicies() {
+        DesiredState s = parse(app("guestbook", "", ""), "guestbook/migrate.yaml", """
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  generateName: migrate-
+                  annotations: {argocd.argoproj.io/hook: PreSync, argocd.argoproj.io/sync-wave: "-2", argocd.argoproj.io/hook-delete-policy: "HookSucceeded,HookFailed"}
+                spec: {template: {spec: {restartPolicy: Never, containers: [{name: m, image: alpine}]}}}
+                """);
+        assertTrue(s.apps().get("guestbook").valid(), ArgoFixture.errors(s).toString());
+        var hook = s.apps().get("guestbook").manifests().stream().filter(m -> m.ref().kind().equals("Job")).findFirst().orElseThrow();
+        assertEquals("migrate-", hook.ref().name());
+        assertEquals(new dev.windlass.policy.model.Hook(java.util.Set.of(dev.windlass.policy.model.Hook.Phase.PreSync),
+                java.util.EnumSet.allOf(dev.windlass.policy.model.Hook.Occasion.class), -2,
+                java.util.Set.of(dev.windlass.policy.model.Hook.DeletePolicy.HookSucceeded, dev.windlass.policy.model.Hook.DeletePolicy.HookFailed),
+                true, dev.windlass.policy.model.Hook.Source.ArgoCD), hook.hook());
+    }
+
+    @Test
+    void anUnknownHookPhaseIsAnErrorAtTheObject() {
         DesiredState s = parse(app("guestbook", "", ""), "guestbook/migrate.yaml", """
                 apiVersion: batch/v1
                 kind: Job
                 metadata:
                   name: migrate
-                  annotations: {argocd.argoproj.io/hook: PreSync}
+                  annotations: {argocd.argoproj.io/hook: PreDelete}
                 spec: {template: {spec: {restartPolicy: Never, containers: [{name: m, image: alpine}]}}}
                 """);
-        assertTrue(ArgoFixture.errors(s).contains("guestbook/migrate.yaml:1:1: Job migrate is an Argo CD PreSync hook (annotation"
-                + " argocd.argoproj.io/hook), which Windlass does not run yet: remove the annotation to apply it with the other objects, or keep"
-                + " this Application on Argo CD for now"), ArgoFixture.errors(s).toString());
-        assertFalse(s.apps().get("app").valid());
-        assertFalse(s.apps().get("guestbook").valid(), "both Applications read the folder");
-        assertTrue(s.apps().get("helm-guestbook").valid());
+        assertTrue(ArgoFixture.errors(s).contains("guestbook/migrate.yaml:1:1: annotation argocd.argoproj.io/hook on Job migrate names"
+                + " 'PreDelete'; it must be PreSync, Sync, PostSync, SyncFail or Skip (several separated by commas). PreDelete and PostDelete"
+                + " hooks are not run by Windlass"), ArgoFixture.errors(s).toString());
+        assertFalse(s.apps().get("guestbook").valid());
     }
 
     @Test

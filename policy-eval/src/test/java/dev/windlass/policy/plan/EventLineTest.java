@@ -38,6 +38,15 @@ class EventLineTest {
         line(Event.Type.Prune, "web deleted from Git and removed from every cluster", new AppDeleted("web"));
         line(Event.Type.Error, "web on eu-1: Update Deployment web/frontend failed: admission webhook denied it",
                 new ApplyFailed("web", "eu-1", Operation.Update, DEPLOY, "admission webhook denied it"));
+        line(Event.Type.Error, "web on eu-1: PreSync hook Job.batch web/migrate- failed: its Job failed (Job migrate-x7k2p failed)",
+                new Event.HookRan("web", "eu-1", new dev.windlass.policy.model.ObjectRef("batch", "Job", "web", "migrate-"),
+                        dev.windlass.policy.model.Hook.Phase.PreSync, HookResult.JobFailed, "Job migrate-x7k2p failed"));
+        line(Event.Type.Error, "web on eu-1: PreSync hook Job.batch web/migrate- failed: the cluster did not answer (timed out)",
+                new Event.HookRan("web", "eu-1", new dev.windlass.policy.model.ObjectRef("batch", "Job", "web", "migrate-"),
+                        dev.windlass.policy.model.Hook.Phase.PreSync, HookResult.Unanswered, "timed out"));
+        line(Event.Type.Sync, "web on eu-1: PostSync hook Job.batch web/smoke succeeded",
+                new Event.HookRan("web", "eu-1", new dev.windlass.policy.model.ObjectRef("batch", "Job", "web", "smoke"),
+                        dev.windlass.policy.model.Hook.Phase.PostSync, HookResult.Succeeded, ""));
         line(Event.Type.Error, "web: Delete ConfigMap web/old on eu-2 failed: forbidden", new RemovalFailed("web", "eu-2", Operation.Delete, OLD, "forbidden"));
         line(Event.Type.Error, "eu-1: remediation Patch Node node-a on eu-1 failed: conflict", new RemediationFailed("eu-1", Operation.Patch, NODE, "conflict"));
         line(Event.Type.Error, "web is invalid (1 error), nothing applied: apps/web/app.yaml:4:3: unknown field 'replica'",
