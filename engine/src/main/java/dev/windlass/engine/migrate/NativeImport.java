@@ -128,7 +128,7 @@ public final class NativeImport {
      * fetched, say): its objects are read as they are, so it is written, but said not compared.
      */
     private static boolean onlyUnrendered(Application app) {
-        return app.diagnostics().stream().filter(Diagnostic::isError).allMatch(d -> d.message().contains(" does not render for "));
+        return app.diagnostics().stream().filter(Diagnostic::isError).allMatch(d -> d.cause() == Diagnostic.Cause.RENDER);
     }
 
     /** The Flux or Argo CD object {@code app} is read from, or null when it is not imported from {@code tool}. */

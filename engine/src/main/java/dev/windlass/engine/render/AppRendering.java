@@ -482,7 +482,7 @@ public final class AppRendering implements AutoCloseable {
         }
         List<Diagnostic> diagnostics = new ArrayList<>(app.diagnostics());
         failures.forEach((failure, clusters) -> {
-            Diagnostic d = Diagnostic.error(location(failure.at()), "application " + app.name() + " does not render for "
+            Diagnostic d = Diagnostic.renderFailed(location(failure.at()), "application " + app.name() + " does not render for "
                     + String.join(", ", clusters) + ": " + failure.message());
             diagnostics.add(d);
             problems.add(d);
