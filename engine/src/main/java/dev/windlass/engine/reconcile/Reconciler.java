@@ -270,7 +270,7 @@ public final class Reconciler {
         }
         dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(held, path -> mirror.introduced(commit, path));
         DesiredState parsed = RepoParser.parse(mirror.snapshot(commit), parseCache, owners);
-        filesParsed = filesParsed;
+        filesParsed = parseCache.parsedLastPass();
         lastParse = new LastParse(commit, held, parsed);
         return parsed;
     }
