@@ -3,7 +3,10 @@ package dev.windlass.applier;
 import dev.windlass.applier.inventory.InventoryBodies;
 import dev.windlass.applier.cluster.ClientSettings;
 import dev.windlass.applier.cluster.ClusterClients;
+import dev.windlass.applier.cluster.ClusterConnection;
+import dev.windlass.applier.observe.FleetStamp;
 import dev.windlass.applier.observe.Observer;
+import dev.windlass.applier.reads.ReadsStamp;
 import dev.windlass.applier.write.ActionWrite;
 import dev.windlass.policy.observe.ClusterObservation;
 import dev.windlass.policy.observe.DesiredObjects;
@@ -19,7 +22,9 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
@@ -131,6 +136,38 @@ public final class Applier implements AutoCloseable {
     /** Whether a cluster answers at all: one {@code GET /readyz}, with the client's own request timeout. */
     private CompletableFuture<Boolean> probe(String cluster) {
         return pool.submit(() -> observer.answers(cluster), settings.observeDeadline(), () -> false).exceptionally(x -> false);
+    }
+
+    /**
+     * What every watch of these clusters holds now, made locally: nothing is asked of any cluster. Empty when some
+     * read of theirs would ask its cluster (see {@link dev.windlass.applier.reads.ClusterReads#stamp}), or one of them
+     * is not connected, is taken to be not answering, or is still busy with an earlier observation.
+     */
+    public Optional<FleetStamp> stamp(Set<String> clusters) {
+        Map<String, ReadsStamp> stamps = new TreeMap<>();
+        for (String cluster : clusters) {
+            ClusterLane lane = lanes.get(cluster);
+            if (lane == null || lane.notAnswering() != null || lane.busy()) return Optional.empty();
+            if (!(clients.connection(cluster) instanceof ClusterConnection.Connected c)) return Optional.empty();
+            ReadsStamp stamp = c.reads().stamp();
+            if (stamp == null) return Optional.empty();
+            stamps.put(cluster, stamp);
+        }
+        return Optional.of(new FleetStamp(stamps));
+    }
+
+    /**
+     * Whether every one of these clusters says it is ready: one {@code GET /readyz} each, side by side, each within the
+     * observation deadline (no answer in time is "no").
+     */
+    public boolean ready(Set<String> clusters) {
+        List<CompletableFuture<Boolean>> asked = new ArrayList<>();
+        for (String cluster : clusters) {
+            asked.add(pool.submit(() -> observer.ready(cluster), settings.observeDeadline(), () -> false).exceptionally(x -> false));
+        }
+        boolean all = true;
+        for (CompletableFuture<Boolean> a : asked) all &= a.join();
+        return all;
     }
 
     /** The median usual observation time of these clusters, for one that has none yet; null when none has one. */

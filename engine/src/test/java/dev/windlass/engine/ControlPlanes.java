@@ -191,6 +191,9 @@ final class ControlPlanes implements Backend {
         return out;
     }
 
+    /** Every request the cluster's API server counted so far, by verb and resource (its own metrics). */
+    RequestCounts requests(String cluster) { return counted(cluster); }
+
     @Override public void resetWrites(String cluster) { baselines.put(cluster, counted(cluster)); }
 
     @Override public long deletes(String cluster, String resource) {

@@ -156,10 +156,13 @@ class ShardSpreadIT {
             b.await(() -> !b.all("#shards").isEmpty() && b.text("p.shard-summary").contains("3 replicas up"), Duration.ofSeconds(30),
                     "the Shards section with three replicas up");
             for (int s = 0; s < SHARDS; s++) {
-                String holder = admin.resources(Lease.class).inNamespace("default").withName(ShardLeases.leaseName("windlass", s)).get()
-                        .getSpec().getHolderIdentity();
-                String row = b.text("table.shards tr[data-shard='" + s + "'] td");
-                assertTrue(row.startsWith(holder), "shard " + s + ": the page says " + row + ", the Lease " + holder);
+                // The page shows what the replica last read of the Leases and refreshes itself: it agrees within moments.
+                int shard = s;
+                java.util.function.Supplier<String> holder = () -> admin.resources(Lease.class).inNamespace("default")
+                        .withName(ShardLeases.leaseName("windlass", shard)).get().getSpec().getHolderIdentity();
+                java.util.function.Supplier<String> row = () -> b.text("table.shards tr[data-shard='" + shard + "'] td");
+                b.await(() -> row.get().startsWith(holder.get()), Duration.ofSeconds(30),
+                        "shard " + shard + ": the page to name the Lease's holder " + holder.get() + " (it says " + row.get() + ")");
             }
             List<String> replicas = b.all("ul.replicas li").stream().map(org.openqa.selenium.WebElement::getText).toList();
             assertEquals(3, replicas.size(), replicas.toString());

@@ -175,6 +175,16 @@ public final class Observer {
         }
     }
 
+    /** Whether the cluster says it is ready: one {@code GET /readyz}, answered 200 (or by a server that has none). */
+    public boolean ready(String cluster) {
+        if (!(clients.connection(cluster) instanceof ClusterConnection.Connected connected)) return false;
+        try {
+            return notReady(connected.client()).isEmpty();
+        } catch (KubernetesClientException e) {
+            return false;
+        }
+    }
+
     /** Dry runs sent to ask {@code cluster}'s API server about drift so far. */
     public long driftDryRuns(String cluster) {
         ServerDiffs diffs = serverDiffs.get(cluster);

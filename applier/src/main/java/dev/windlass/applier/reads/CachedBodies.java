@@ -46,6 +46,7 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     private final Query query;
     private final ConcurrentSkipListMap<String, Item> items = new ConcurrentSkipListMap<>();
     private long deliveries;  // guarded by this: puts and removes so far
+    private long changes;     // guarded by this: puts at a new resource version, and removes, so far
 
     CachedBodies(KubernetesSerialization json, Query query) {
         this.json = json;
@@ -54,6 +55,9 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
 
     /** How many objects the watch has delivered or removed so far. */
     synchronized long deliveries() { return deliveries; }
+
+    /** How many changes the watch has delivered so far: objects at a new resource version, and removals (not replays). */
+    synchronized long changes() { return changes; }
 
     /** Waits until the watch delivers or removes something after {@code seen} deliveries, or {@code millis} pass. */
     synchronized void awaitDeliveryAfter(long seen, long millis) throws InterruptedException {
@@ -66,6 +70,11 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     private synchronized void delivered() {
         deliveries++;
         notifyAll();
+    }
+
+    private synchronized void changed() {
+        changes++;
+        delivered();
     }
 
     /** The bodies held now, in key order. */
@@ -118,13 +127,13 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
                     .filter(m -> !"windlass".equals(m.getManager()) && !"status".equals(m.getSubresource())).toList());
         }
         Item old = items.put(key, new Item(standIn(object), object));
-        delivered();
+        changed();
         return old == null ? null : old.standIn;
     }
 
     @Override public GenericKubernetesResource remove(String key) {
         Item old = items.remove(key);
-        delivered();
+        changed();
         return old == null ? null : old.standIn;
     }
 

@@ -23,6 +23,13 @@ public interface ClusterReads extends AutoCloseable {
      */
     default boolean awaitCurrent(Duration timeout) { return true; }
 
+    /**
+     * What every read would answer now, as a stamp that changes whenever an answer could; null when some read would
+     * ask the cluster (nothing is watched, a watch is down, or it was not proven current since the last write). Asks
+     * the cluster nothing.
+     */
+    default ReadsStamp stamp() { return null; }
+
     /** Stops whatever the reads keep open. */
     @Override default void close() {}
 }

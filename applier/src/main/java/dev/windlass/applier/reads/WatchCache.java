@@ -246,6 +246,21 @@ public final class WatchCache implements ClusterReads {
         });
     }
 
+    /**
+     * Null while a query is put off (its reads LIST) or a watch would not answer a read now (down, or not proven current
+     * since the latest write of its kind, or its proof too old); else what each watch has delivered, and the writes.
+     */
+    @Override public ReadsStamp stamp() {
+        if (!unwatched.isEmpty()) return null;
+        long now = nanoTime.getAsLong();
+        Map<Query, Long> changes = new java.util.HashMap<>();
+        for (var e : watched.entrySet()) {
+            if (!e.getValue().current(writes, now)) return null;
+            changes.put(e.getKey(), e.getValue().bodies.changes());
+        }
+        return new ReadsStamp(changes, writes.count());
+    }
+
     /** The queries watched now. */
     public List<Query> watching() { return List.copyOf(watched.keySet()); }
 

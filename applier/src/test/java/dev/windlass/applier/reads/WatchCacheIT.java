@@ -66,6 +66,41 @@ class WatchCacheIT {
         }
     }
 
+    /**
+     * What lets an engine skip a pass: a stamp made without a request, equal while the cluster holds the same
+     * objects, different once another client changed one, and missing after the engine's own write until a read
+     * proves the watch holds it.
+     */
+    @Test void aStampStaysWhileNothingChangesAndMovesWithAnyChange() {
+        String ns = cluster.newNamespace("stamp");
+        Set<String> lab = Set.of(RealCluster.NAME);
+        try (Applier applier = cluster.newApplier()) {
+            apply(applier, create(RealCluster.NAME, configMap(ns, "a", "1")));
+            observe(applier);
+            assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+
+            RequestCounts before = cluster.counts();
+            java.util.Optional<dev.windlass.applier.observe.FleetStamp> first = applier.stamp(lab);
+            assertTrue(first.isPresent(), "every query is watched and proven current");
+            assertEquals(first, applier.stamp(lab), "nothing changed");
+            assertEquals(0, lists(cluster.countsSince(before)), "a stamp asks nothing");
+            assertTrue(applier.ready(lab), "the API server says it is ready");
+
+            cluster.admin().configMaps().inNamespace(ns).withName("a").edit(c -> {
+                c.getData().put("key", "by hand");
+                return c;
+            });
+            Await.until(Duration.ofSeconds(10), "the watch delivers the edit", () -> applier.stamp(lab), s -> !s.equals(first));
+            assertEquals(Map.of("a", "by hand"), data(observe(applier), ns), "the observation the new stamp stands for");
+
+            apply(applier, create(RealCluster.NAME, configMap(ns, "b", "1")));
+            assertEquals(java.util.Optional.empty(), applier.stamp(lab), "after its own write, nothing vouches for the watch until a read proves it");
+            assertTrue(applier.clients().awaitCurrent(Duration.ofSeconds(10)));
+            assertTrue(applier.stamp(lab).isPresent());
+            assertEquals(java.util.Optional.empty(), applier.stamp(Set.of(RealCluster.NAME, "never-observed")), "a cluster never observed has no stamp");
+        }
+    }
+
     @Test void theEnginesOwnWritesShowInTheVeryNextObservation() {
         String ns = cluster.newNamespace("own");
         try (Applier applier = cluster.newApplier()) {

@@ -32,6 +32,10 @@ public final class EngineMetrics {
     public void passed(PassReport r, Duration took) {
         duration.record(took);
         passes("ok").increment();
+        if (r.skipped()) {
+            Counter.builder("windlass.passes.skipped").description("passes skipped: nothing they read had moved since a pass that left the fleet at rest")
+                    .register(registry).increment();
+        }
         for (ActionResult a : r.applied().results()) {
             Counter.builder("windlass.actions").description("actions executed, by operation and outcome")
                     .tag("operation", a.action().operation().name()).tag("outcome", a.outcome().name()).register(registry).increment();

@@ -70,6 +70,10 @@ public final class ClusterFleet implements Fleet {
         return applier.dryRun(stage, clusters);
     }
 
+    @Override public java.util.Optional<dev.windlass.applier.observe.FleetStamp> stamp(Set<String> clusters) { return applier.stamp(clusters); }
+
+    @Override public boolean ready(Set<String> clusters) { return applier.ready(clusters); }
+
     public dev.windlass.sandbox.Sandbox sandbox() { return sandbox.get(); }
 
     /** See {@link ClusterClients#awaitCurrent}. */

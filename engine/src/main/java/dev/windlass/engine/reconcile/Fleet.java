@@ -36,6 +36,16 @@ public interface Fleet extends AutoCloseable {
         return observe(kindsByCluster, targetsByCluster);
     }
 
+    /**
+     * What every watch of these clusters holds, made without asking any cluster: equal stamps mean an observation in
+     * between would have read the same objects. Empty when the fleet cannot vouch for that (some read would ask its
+     * cluster, or the fleet keeps no watches): every pass then observes.
+     */
+    default java.util.Optional<dev.windlass.applier.observe.FleetStamp> stamp(Set<String> clusters) { return java.util.Optional.empty(); }
+
+    /** Whether every one of these clusters says it is ready now: one request each. False when the fleet cannot tell. */
+    default boolean ready(Set<String> clusters) { return false; }
+
     /** Runs the stage's actions for the given clusters only, in the stage's order. */
     List<ActionResult> execute(Stage stage, Set<String> clusters);
 

@@ -17,10 +17,17 @@ import java.util.List;
  * @param status      the status commit, or Unchanged when the pass changed nothing worth recording
  * @param renders     how many times a render tool ran (the rest of the renders came from the cache)
  * @param shards      the shards the pass acted for and which clusters they own; null when the replica acts for the whole fleet
+ * @param skipped     whether the pass was skipped: nothing it reads had moved since a pass that left the fleet at rest,
+ *                    whose plan it carries (see {@code QuietPass})
  */
 public record PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events,
                          CommitOutcome status, int filesParsed, PlanMemo.Work planning, long renders,
-                         dev.windlass.policy.shard.ShardScope shards) {
+                         dev.windlass.policy.shard.ShardScope shards, boolean skipped) {
+
+    public PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events, CommitOutcome status,
+                      int filesParsed, PlanMemo.Work planning, long renders, dev.windlass.policy.shard.ShardScope shards) {
+        this(source, desired, plan, applied, events, status, filesParsed, planning, renders, shards, false);
+    }
 
     public PassReport(String source, DesiredState desired, Plan plan, ApplyResult applied, List<Event> events, CommitOutcome status,
                       int filesParsed, PlanMemo.Work planning, long renders) {

@@ -1,5 +1,6 @@
 package dev.windlass.engine.reconcile;
 
+import dev.windlass.applier.observe.FleetStamp;
 import dev.windlass.engine.render.AppRendering;
 import dev.windlass.engine.review.Pinning;
 import dev.windlass.engine.lease.ReplicaIdentity;
@@ -15,10 +16,12 @@ import dev.windlass.git.StatusWriter;
 import dev.windlass.policy.fence.WriteFence;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.observe.DesiredObjects;
+import dev.windlass.policy.observe.KindRef;
 import dev.windlass.policy.observe.ObservedState;
 import dev.windlass.policy.parse.ParseCache;
 import dev.windlass.policy.parse.RepoParser;
 import dev.windlass.policy.plan.ApplyResult;
+import dev.windlass.policy.plan.AtRest;
 import dev.windlass.policy.plan.Plan;
 import dev.windlass.policy.plan.PlanMemo;
 import dev.windlass.policy.plan.Planner;
@@ -37,6 +40,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -62,6 +66,9 @@ public final class Reconciler {
     private final Clock clock;
     private final ParseCache parseCache = new ParseCache();
     private LastParse lastParse;
+    /** The last whole pass that left the fleet at rest, while a later pass may still be skipped; else null. */
+    private QuietPass quiet;
+    private long passesSkipped;
     /** Files the pass's parse read afresh (0 when the last parse was reused). */
     private int filesParsed;
     /** The engine's own renders and their cache: what a pass renders is counted for that pass only. */
@@ -239,6 +246,11 @@ public final class Reconciler {
                     MDC.put("pass", source.substring(0, 7));
                 }
             }
+            PassReport skipped = held == null ? skippedIfQuiet(source) : null;
+            if (skipped != null) {
+                published(skipped);
+                return skipped;
+            }
             PassReport report = reconcile(source, held, parsed);
             published(report);
             return report;
@@ -255,6 +267,25 @@ public final class Reconciler {
             MDC.remove("pass");
         }
     }
+
+    /**
+     * The last pass's report again, when the fleet was at rest after it and nothing it read has moved since: the same
+     * commit, the same recorded status, every cluster's watches holding the same objects (no request), and every
+     * cluster ready (one {@code GET /readyz} each). Null when the pass must be whole.
+     */
+    private PassReport skippedIfQuiet(String source) {
+        QuietPass q = quiet;
+        quiet = null;
+        if (q == null || !q.holds(source, state, recorded, outboxes, clock.instant())) return null;
+        Optional<FleetStamp> now = fleet.stamp(q.stamp().clusters().keySet());
+        if (now.isEmpty() || !now.get().equals(q.stamp()) || !fleet.ready(q.stamp().clusters().keySet())) return null;
+        quiet = q;
+        passesSkipped++;
+        return q.skipped();
+    }
+
+    /** How many passes were skipped so far because nothing they read had moved since a pass that left the fleet at rest. */
+    public synchronized long passesSkipped() { return passesSkipped; }
 
     /**
      * The repo at {@code commit}, parsed (not rendered) as a pass reads it. A parse reads the commit and, where two
@@ -300,8 +331,11 @@ public final class Reconciler {
         // What is recorded pending in the outboxes this pass writes is sent: after a restart or a takeover, what the last writer left.
         if (alerts != null) alerts.offer(outboxes.pending(outboxPaths()));
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
+        Map<String, Set<KindRef>> kinds = Kinds.toObserve(desired, state);
+        // Made before observing: whatever a watch delivers from here on makes the next pass's stamp differ.
+        Optional<FleetStamp> stamp = scope == null ? fleet.stamp(kinds.keySet()) : Optional.empty();
         ObservedState observed = scope == null
-                ? fleet.observe(Kinds.toObserve(desired, state), Remediations.watched(desired), DesiredObjects.of(desired))
+                ? fleet.observe(kinds, Remediations.watched(desired), DesiredObjects.of(desired))
                 : ShardedObservation.observe(fleet, new RecordedFleet(mirror, state, desired, recordedObjects), scope::owns, Kinds.toObserve(desired, state),
                         Remediations.watched(desired), DesiredObjects.of(desired));
         Instant now = clock.instant();
@@ -373,8 +407,24 @@ public final class Reconciler {
                 applied.failures(), outcome.getClass().getSimpleName());
         events.addAll(next.events());
         events.addAll(offered);
-        return new PassReport(source, desired, plan, applied, events, outcome, filesParsed, planMemo.lastWork(), renders,
+        PassReport report = new PassReport(source, desired, plan, applied, events, outcome, filesParsed, planMemo.lastWork(), renders,
                 scope);
+        quiet = stamp.isPresent() ? atRest(report, observed, stamp.get(), now) : null;
+        return report;
+    }
+
+    /**
+     * What a later pass must find the same to be skipped, when this one left the fleet at rest: it applied and recorded
+     * nothing, told of nothing, has no alert waiting to be sent, and {@link dev.windlass.policy.plan.AtRest} says so of
+     * its plan and of the state it recorded. Else null.
+     */
+    private QuietPass atRest(PassReport report, ObservedState observed, FleetStamp stamp, Instant now) {
+        if (state == null || !(report.status() instanceof CommitOutcome.Unchanged) || !report.applied().results().isEmpty()
+                || !report.events().isEmpty()) return null;
+        if (alerts != null && !outboxes.pending(outboxPaths()).isEmpty()) return null;
+        return AtRest.until(report.desired(), observed, state, revisions, report.plan(), now)
+                .map(until -> new QuietPass(report.source(), state, recorded, outboxes, stamp, until, report))
+                .orElse(null);
     }
 
     /** The state after the pass, as this replica records it: with shards, what its shards own on top of what it read. */
