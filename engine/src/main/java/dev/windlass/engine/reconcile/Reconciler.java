@@ -422,7 +422,7 @@ public final class Reconciler {
         if (state == null || !(report.status() instanceof CommitOutcome.Unchanged) || !report.applied().results().isEmpty()
                 || !report.events().isEmpty()) return null;
         if (alerts != null && !outboxes.pending(outboxPaths()).isEmpty()) return null;
-        return AtRest.until(report.desired(), observed, state, revisions, report.plan(), now)
+        return AtRest.until(report.desired(), observed, state, revisions, report.plan(), now, planMemo)
                 .map(until -> new QuietPass(report.source(), state, recorded, outboxes, stamp, until, report))
                 .orElse(null);
     }

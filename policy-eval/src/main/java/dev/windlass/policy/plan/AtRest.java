@@ -48,14 +48,16 @@ public final class AtRest {
      *
      * @param state the state the pass recorded (after it)
      * @param plan  the pass's plan
+     * @param memo  the memo the pass planned with: the plan at the horizon reuses every target whose inputs are the
+     *              same (a target's plan does not depend on the time), so it costs a comparison per target
      */
     public static Optional<Instant> until(DesiredState desired, ObservedState observed, EngineState state, Revisions revisions,
-                                          Plan plan, Instant now) {
+                                          Plan plan, Instant now, PlanMemo memo) {
         if (!idle(plan) || !answered(observed) || !settled(state)) return Optional.empty();
         Instant until = now.plus(HORIZON);
         for (Freeze f : desired.freezes()) until = earliest(until, boundary(f, now));
         if (!until.isAfter(now)) return Optional.empty();
-        if (!idle(Planner.plan(desired, observed, state, revisions, until))) return Optional.empty();
+        if (!idle(Planner.plan(desired, observed, state, revisions, until, memo))) return Optional.empty();
         return Optional.of(until);
     }
 

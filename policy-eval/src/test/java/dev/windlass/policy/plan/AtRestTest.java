@@ -41,7 +41,7 @@ class AtRestTest {
     }
 
     Optional<Instant> until(DesiredState desired, Plan plan) {
-        return AtRest.until(desired, fleet.observe(), state, Revisions.NONE, plan, NOW);
+        return AtRest.until(desired, fleet.observe(), state, Revisions.NONE, plan, NOW, new PlanMemo());
     }
 
     /** A fleet synced without a Freeze, then planned again with {@code freeze} added: until when it is at rest. */
@@ -73,8 +73,8 @@ class AtRestTest {
         Plan plan = synced(desired);
         fleet.unreachable.put("b", "connection refused");
         Plan unanswered = Planner.plan(desired, fleet.observe(), state, NOW);
-        assertEquals(Optional.empty(), AtRest.until(desired, fleet.observe(), state, Revisions.NONE, unanswered, NOW), unanswered.toString());
-        assertEquals(Optional.empty(), AtRest.until(desired, fleet.observe(), state, Revisions.NONE, plan, NOW), "whatever the plan says");
+        assertEquals(Optional.empty(), AtRest.until(desired, fleet.observe(), state, Revisions.NONE, unanswered, NOW, new PlanMemo()), unanswered.toString());
+        assertEquals(Optional.empty(), AtRest.until(desired, fleet.observe(), state, Revisions.NONE, plan, NOW, new PlanMemo()), "whatever the plan says");
     }
 
     @Test void aFreezeWindowThatOpensWithinTheHorizonEndsTheRestThen() {
