@@ -24,7 +24,9 @@ import org.yaml.snakeyaml.representer.Representer;
 /**
  * Reads an Argo CD {@code argoproj.io/v1alpha1} {@code Application} as a Windlass application: its {@code spec.source} of
  * this repo (a plain directory, a Kustomize folder or a Helm chart, as Argo CD tells them apart by the files of the path;
- * or a chart from a chart repository), placed on the Windlass {@code Cluster} its {@code destination} names. Every field is
+ * or a chart from a chart repository), or its {@code spec.sources} (a chart with value files of this repo through a
+ * source's {@code ref}, or several plain directories as one application), placed on the Windlass {@code Cluster} its
+ * {@code destination} names. Every field is
  * read through {@link Fields}: one Windlass does not follow yet is an error at the field that says what to do, and holds
  * this application only; fields that change nothing that is applied ({@code project}, {@code info}, ...) are accepted and
  * named as ignored, in one warning.
