@@ -183,4 +183,18 @@ class ArgoSourcesParseTest {
                         + " source, which only spec.sources has: write spec.sources, with a source of this repo that has ref: values"),
                 ArgoFixture.errors(s));
     }
+
+    @Test
+    void anApplicationSetsTemplateOfSourcesMakesOneChartPerElementWithItsOwnValueFile() {
+        String set = ArgoApplicationParseTest.set(ArgoApplicationParseTest.LIST, "gb-{{env}}", "{{env}}", "gb-{{env}}")
+                .replace("      source: {repoURL: \"https://github.com/argoproj/argocd-example-apps.git\", path: guestbook}\n",
+                        "      sources:\n        - repoURL: https://github.com/argoproj/argocd-example-apps.git\n          path: helm-guestbook\n"
+                                + "          helm: {valueFiles: [\"$values/envs/{{env}}/values.yaml\"]}\n"
+                                + "        - {repoURL: \"https://github.com/argoproj/argocd-example-apps.git\", ref: values}\n");
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml", set, "envs/staging/values.yaml", "replicaCount: 1\n",
+                "envs/qa/values.yaml", "replicaCount: 2\n")));
+        assertEquals(List.of(), ArgoFixture.errors(s));
+        assertEquals(List.of("envs/staging/values.yaml"), s.apps().get("gb-staging").render().helm().valuesFiles());
+        assertEquals(List.of("envs/qa/values.yaml"), s.apps().get("gb-qa").render().helm().valuesFiles());
+    }
 }
