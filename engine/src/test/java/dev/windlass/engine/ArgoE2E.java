@@ -18,9 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Argo CD's example apps, as published, with what a team adds to adopt them: windlass.yaml naming the repo, two Clusters
  * (one by the server URL Argo CD knows it by), and Argo CD Applications two levels deep (a root holding the examples'
- * Applications and a team's app of apps, which holds one more). Reconciled on sandbox clusters: each Application's objects
- * land on its destination, rendered as Argo CD renders them; idle passes write nothing; a changed image rolls out and a
- * removed child Application's objects are pruned.
+ * Applications and a team's app of apps, which holds one more); the Helm guestbook of two sources (its chart, and this
+ * repo as {@code ref: values} for a value file of the team's), and one Application of two plain directories. Reconciled
+ * on sandbox clusters: each Application's objects land on its destination, rendered as Argo CD renders them; idle passes
+ * write nothing; a changed image and a changed value file of the repo roll out, and a removed child Application's
+ * objects are pruned.
  */
 class ArgoE2E {
     @TempDir Path dir;
@@ -43,6 +45,44 @@ class ArgoE2E {
                     automated: %s
                 """.formatted(name, URL, path, source.indent(4), destination, sync);
     }
+
+    /** The Helm guestbook of two sources: the chart, with a value file of this repo through the ref of the second. */
+    static final String HELM_GUESTBOOK = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: helm-guestbook, namespace: argocd}
+            spec:
+              project: default
+              sources:
+                - repoURL: %s
+                  targetRevision: HEAD
+                  path: helm-guestbook
+                  helm:
+                    releaseName: guestbook
+                    valueFiles: [values-production.yaml, $values/envs/production/helm-guestbook.yaml]
+                    parameters: [{name: service.port, value: "8081"}]
+                - repoURL: %s
+                  targetRevision: HEAD
+                  ref: values
+              destination: {name: production, namespace: helm-guestbook}
+              syncPolicy:
+                automated: {prune: true, selfHeal: true}
+            """.formatted(URL, URL);
+
+    /** Two plain directories of this repo, applied together as one application. */
+    static final String SETTINGS = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: settings, namespace: argocd}
+            spec:
+              project: default
+              sources:
+                - {repoURL: "%s", path: settings/base, name: base}
+                - {repoURL: "%s", path: settings/production, name: production}
+              destination: {name: production, namespace: settings}
+              syncPolicy:
+                automated: {prune: true, selfHeal: true}
+            """.formatted(URL, URL);
 
     @Test
     void argoCdApplicationsAreReconciledOnTheirDestinationsAndThenLeftAlone() throws Exception {
@@ -67,11 +107,11 @@ class ArgoE2E {
                             "{name: production, namespace: kustomize-guestbook}",
                             "kustomize:\n  namePrefix: prod-\n  images: [gcr.io/google-samples/gb-frontend:v6]\n  commonLabels: {team: guestbook}\n",
                             "{prune: true, selfHeal: true}"))
-                    .write("argocd/apps/helm-guestbook.yaml", application("helm-guestbook", "helm-guestbook",
-                            "{name: production, namespace: helm-guestbook}",
-                            "helm:\n  releaseName: guestbook\n  valueFiles: [values-production.yaml]\n  valuesObject: {replicaCount: 2}\n"
-                                    + "  parameters: [{name: service.port, value: \"8081\"}]\n",
-                            "{prune: true, selfHeal: true}"))
+                    .write("argocd/apps/helm-guestbook.yaml", HELM_GUESTBOOK)
+                    .write("envs/production/helm-guestbook.yaml", "replicaCount: 2\n")
+                    .write("argocd/apps/settings.yaml", SETTINGS)
+                    .write("settings/base/common.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: common}\ndata: {region: eu}\n")
+                    .write("settings/production/production.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: production}\ndata: {tier: gold}\n")
                     .write("argocd/apps/team.yaml", application("team", "argocd/team", "{name: production, namespace: argocd}", "",
                             "{prune: true, selfHeal: true}"))
                     .write("argocd/apps/guestbooks.yaml", """
@@ -95,12 +135,13 @@ class ArgoE2E {
             PassReport first = fleet.pass();
             assertEquals(List.of(), first.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
             assertEquals(List.of("guestbook", "guestbook-production", "helm-guestbook", "in-cluster-set-guestbook", "kustomize-guestbook",
-                    "production-set-guestbook", "root", "team"),
+                    "production-set-guestbook", "root", "settings", "team"),
                     List.copyOf(first.desired().apps().keySet()));
             assertEquals("team", first.desired().apps().get("guestbook-production").labels().get("argocd.windlass.dev/parent"));
             assertEquals(List.of(), first.desired().apps().get("root").manifests(), "no Application object is applied");
             String plan = dev.windlass.policy.render.PlanMarkdown.render(first.plan(), "main");
             assertTrue(plan.contains("| kustomize-guestbook | `argocd/apps/kustomize-guestbook.yaml:1:1` |")
+                    && plan.contains("| helm-guestbook | `argocd/apps/helm-guestbook.yaml:1:1` |") && plan.contains("| settings | `argocd/apps/settings.yaml:1:1` |")
                     && plan.contains("| production-set-guestbook | `argocd/apps/guestbooks.yaml:8:5` |"), plan);
 
             RenderScenario.inSync(fleet, "guestbook", "in-cluster");
@@ -109,6 +150,7 @@ class ArgoE2E {
             RenderScenario.inSync(fleet, "helm-guestbook", "production");
             RenderScenario.inSync(fleet, "in-cluster-set-guestbook", "in-cluster");
             RenderScenario.inSync(fleet, "production-set-guestbook", "production");
+            RenderScenario.inSync(fleet, "settings", "production");
             try (KubernetesClient dev = fleet.client("in-cluster"); KubernetesClient production = fleet.client("production")) {
                 assertNotNull(dev.apps().deployments().inNamespace("guestbook").withName("guestbook-ui").get(), "destination.server");
                 assertNull(dev.apps().deployments().inNamespace("kustomize-guestbook").withName("prod-guestbook-ui").get());
@@ -126,6 +168,10 @@ class ArgoE2E {
                 var svc = production.services().inNamespace("helm-guestbook").withName("guestbook-helm-guestbook").get();
                 assertEquals(8081, svc.getSpec().getPorts().get(0).getPort());
                 assertEquals("LoadBalancer", svc.getSpec().getType(), "values-production.yaml");
+                assertEquals("eu", production.configMaps().inNamespace("settings").withName("common").get().getData().get("region"),
+                        "the first directory of spec.sources");
+                assertEquals("gold", production.configMaps().inNamespace("settings").withName("production").get().getData().get("tier"),
+                        "the second, applied with it as one application");
             }
             assertTrue(fleet.statusFile("status/apps/kustomize-guestbook.yaml").contains("argocd/apps/kustomize-guestbook.yaml"),
                     "the status says which file the application is read from");
@@ -144,14 +190,18 @@ class ArgoE2E {
                             "{name: production, namespace: kustomize-guestbook}",
                             "kustomize:\n  namePrefix: prod-\n  images: [gcr.io/google-samples/gb-frontend:v7]\n  commonLabels: {team: guestbook}\n",
                             "{prune: true, selfHeal: true}"))
+                    .write("envs/production/helm-guestbook.yaml", "replicaCount: 3\n")
                     .delete("argocd/team/guestbook-production.yaml"));
             RenderScenario.inSync(fleet, "kustomize-guestbook", "production");
+            RenderScenario.inSync(fleet, "helm-guestbook", "production");
             fleet.settle();
             try (KubernetesClient production = fleet.client("production")) {
                 Deployment k = production.apps().deployments().inNamespace("kustomize-guestbook").withName("prod-guestbook-ui").get();
                 assertEquals("gcr.io/google-samples/gb-frontend:v7", k.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
                 assertNull(production.apps().deployments().inNamespace("guestbook").withName("guestbook-ui").get(),
                         "the removed child Application's objects are pruned");
+                assertEquals(3, production.apps().deployments().inNamespace("helm-guestbook").withName("guestbook-helm-guestbook").get()
+                        .getSpec().getReplicas(), "the value file of the repo, read through $values, changed");
             }
         }
     }

@@ -299,6 +299,16 @@ public final class NativeImport {
             Map<String, Object> source = new LinkedHashMap<>();
             String dir = "imported/" + app.name();
             if (render == null) {
+                String prefix = app.sourcePath().isEmpty() ? "" : app.sourcePath() + "/";
+                List<String> outside = app.manifests().stream().filter(m -> !m.implicit() && m.location() != null
+                        && !m.location().path().startsWith(prefix)).map(m -> m.location().path()).distinct().sorted().toList();
+                if (tool == Tool.ARGOCD && !outside.isEmpty()) {
+                    // Several plain directories of spec.sources: a native Application reads one folder.
+                    return failed(FluxReleaseSecrets.field(repo, origin, "spec", "sources"), "Argo CD Application " + app.labels().get(ARGO_NAME)
+                            + " applies the files of several plain directories of spec.sources (" + (prefix.isEmpty() ? "." : app.sourcePath())
+                            + ", and " + String.join(", ", outside) + "), which a native Application cannot say: it reads one spec.source.path;"
+                            + " move the files into one folder and give one source, then import again, or keep this Application on Argo CD");
+                }
                 source.put("path", app.sourcePath().isEmpty() ? "." : app.sourcePath());
                 if (app.manifests().stream().allMatch(Manifest::implicit)) source.put("allowEmpty", true);
             } else if (render.helm() != null) {

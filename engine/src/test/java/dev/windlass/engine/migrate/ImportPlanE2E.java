@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The round trip as a reviewer sees it: Argo CD's example apps, adopted and applied by the engine on sandbox clusters;
- * {@code windlass import} on a clone; the branch pushed; and {@code windlass plan --base main --head} that branch, the
+ * {@code windlass import} on a clone (with one Application of two sources: a chart with a value file of the repo through a
+ * ref); the branch pushed; and {@code windlass plan --base main --head} that branch, the
  * plan its pull request would get, has nothing to apply: the native Applications describe the same objects on the same
  * clusters as the Argo CD ones the clusters run.
  */
@@ -42,10 +43,13 @@ class ImportPlanE2E {
             fleet.push("Argo CD's example apps, adopted", c -> {
                 c = TestFleet.folder(ImportRoundTripTest.ARGO, "").apply(c);
                 for (var e : ImportRoundTripTest.argoAdoption().entrySet()) c = c.write(e.getKey(), e.getValue());
+                // An Application of two sources: a chart with a value file of the repo through a ref.
+                c = c.write("argocd/apps/web.yaml", ImportRoundTripTest.SOURCES_WEB).write("envs/prod/values.yaml", ImportRoundTripTest.SOURCES_WEB_VALUES);
                 return c.write("windlass/clusters.yaml", clusters);
             });
             var settled = fleet.settle();
-            assertTrue(settled.desired().apps().containsKey("helm-guestbook"), settled.desired().apps().keySet().toString());
+            assertTrue(settled.desired().apps().containsKey("helm-guestbook") && settled.desired().apps().get("web").valid(),
+                    settled.desired().apps().keySet() + " " + settled.desired().apps().get("web").diagnostics());
 
             Path clone = dir.resolve("clone");
             try (Git git = Git.cloneRepository().setURI(fleet.origin.toUri().toString()).setDirectory(clone.toFile()).setBranch("main").call()) {
@@ -62,7 +66,7 @@ class ImportPlanE2E {
                     dir.resolve("cli").toString(), "--base", "main", "--head", "windlass-import");
             assertEquals(0, code, out + "\n" + err);
             assertTrue(out.toString().contains("**No changes**: merging this branch changes nothing on any cluster."), out.toString());
-            for (String app : java.util.List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "preview-blue", "preview-green", "root")) {
+            for (String app : java.util.List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "preview-blue", "preview-green", "root", "web")) {
                 assertTrue(out.toString().contains("| " + app + " | "), app + " is in the plan, under the same name:\n" + out);
             }
         }

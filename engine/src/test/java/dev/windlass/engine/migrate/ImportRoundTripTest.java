@@ -564,4 +564,68 @@ class ImportRoundTripTest {
             assertNull(git.getRepository().exactRef("refs/heads/windlass-import"), "no branch is written");
         }
     }
+
+    /** The Helm guestbook of two sources: the chart, with a value file of this repo (envs/prod/values.yaml) through a ref. */
+    static final String SOURCES_WEB = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: web, namespace: argocd}
+            spec:
+              sources:
+                - repoURL: https://github.com/argoproj/argocd-example-apps.git
+                  path: helm-guestbook
+                  helm:
+                    valueFiles: [values-production.yaml, $values/envs/prod/values.yaml]
+                    valuesObject: {replicaCount: 2}
+                - repoURL: https://github.com/argoproj/argocd-example-apps.git
+                  targetRevision: HEAD
+                  ref: values
+              destination: {name: production, namespace: web}
+              syncPolicy: {automated: {prune: true}}
+            """;
+    static final String SOURCES_WEB_VALUES = "replicaCount: 3\nservice: {port: 8082}\n";
+
+    /**
+     * Argo CD Applications of several sources: a chart of the repo with a value file of the repo through a ref is written as
+     * a native Application (its values files in the same order, the inline values last) that reads as the Argo CD one does;
+     * one of two plain directories, which a native Application cannot say, is a located error, and the others are written.
+     * Both are roots of their own (teams/, which no Application applies): a child is written with its parent or not at all.
+     */
+    @Test
+    void anApplicationOfAChartWithValueFilesThroughARefIsWrittenAndOneOfTwoDirectoriesIsALocatedError() throws Exception {
+        Map<String, String> files = new TreeMap<>(argoAdoption());
+        files.remove("argocd/apps/previews.yaml");
+        files.put("envs/prod/values.yaml", SOURCES_WEB_VALUES);
+        files.put("config/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n");
+        files.put("teams/web.yaml", SOURCES_WEB);
+        files.put("teams/two.yaml", """
+                apiVersion: argoproj.io/v1alpha1
+                kind: Application
+                metadata: {name: two, namespace: argocd}
+                spec:
+                  sources:
+                    - {repoURL: "https://github.com/argoproj/argocd-example-apps.git", path: guestbook}
+                    - {repoURL: "https://github.com/argoproj/argocd-example-apps.git", path: config}
+                  destination: {name: production, namespace: two}
+                  syncPolicy: {automated: {prune: true}}
+                """);
+        Path dir = repo(ARGO, files);
+        DesiredState argo = rendering.read(snapshot(dir, "main"));
+        assertEquals(List.of(), argo.diagnostics().stream().filter(d -> d.isError()).map(Object::toString).toList());
+
+        Outcome o = importing(dir, NativeImport.Tool.ARGOCD);
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("teams/two.yaml:5:3: Argo CD Application two applies the files of several plain directories of"
+                + " spec.sources (guestbook, and config/settings.yaml), which a native Application cannot say: it reads one spec.source.path;"
+                + " move the files into one folder and give one source, then import again, or keep this Application on Argo CD"), o.out());
+        DesiredState nativeRead = rendering.read(snapshot(dir, "windlass-import"));
+        Application web = nativeRead.apps().get("web");
+        assertNull(NativeImport.origin(web, NativeImport.Tool.ARGOCD), "web is native on the import branch");
+        assertTrue(web.valid(), web.diagnostics().toString());
+        assertEquals(seen(argo.apps().get("web")), seen(web));
+        String written = file(dir, "windlass-import", "teams/web.yaml");
+        assertTrue(written.contains("valuesFiles: [helm-guestbook/values-production.yaml, envs/prod/values.yaml, imported/web/values.yaml]")
+                || written.contains("- helm-guestbook/values-production.yaml\n        - envs/prod/values.yaml\n        - imported/web/values.yaml"), written);
+        assertTrue(file(dir, "windlass-import", "teams/two.yaml").contains("argoproj.io"), "two is left as it was");
+    }
 }

@@ -169,11 +169,13 @@ final class AppAssembly {
         var from = dev.windlass.policy.model.FluxBuild.From.ARGOCD;
         if (r.helm() != null) {
             Map<String, String> files = new TreeMap<>();
-            if (!argo.helmValues().isEmpty() && !r.helm().chartPath().isEmpty()) files.put(ArgoApplicationReader.valuesFile(a.name()), argo.helmValues());
             RenderSpec.Helm h = r.helm();
+            // The inline values are a file of their own when values files come before them, as Argo CD passes them.
+            boolean ownFile = h.valuesFiles().contains(ArgoApplicationReader.valuesFile(a.name()));
+            if (!argo.helmValues().isEmpty() && ownFile) files.put(ArgoApplicationReader.valuesFile(a.name()), argo.helmValues());
             if (!h.chartPath().isEmpty()) {
                 covered.addAll(Reach.under(snapshot.files(), h.chartPath()).keySet());
-            } else if (!argo.helmValues().isEmpty()) {
+            } else if (!argo.helmValues().isEmpty() && !ownFile) {
                 h = new RenderSpec.Helm(h.chartPath(), h.repoURL(), h.chart(), h.version(), h.releaseName(), argo.helmValues(), h.valuesFiles(), h.skipCrds(), h.at());
             }
             covered.addAll(h.valuesFiles());
@@ -215,15 +217,39 @@ final class AppAssembly {
             }
         }
         Map<ObjectRef, Manifest> byRef = new LinkedHashMap<>();
+        Map<ObjectRef, String> rootOf = new HashMap<>();
         boolean hasNamespace = false;
         // The files under the root, in path order: a range of the sorted map, not a scan of the repo per app.
+        // An Argo CD Application of several plain directories (spec.sources) reads each, in the order written.
         List<YamlFile> under = new ArrayList<>();
-        if (files.containsKey(root)) under.add(files.get(root));
-        String prefix = root.isEmpty() ? "" : root + "/";
+        Map<YamlFile, String> fromRoot = new java.util.IdentityHashMap<>();
         ArgoRead argo = a.rendering().argo();
-        for (YamlFile f : (root.isEmpty() ? files : files.subMap(root + "/", root + "/\uffff")).values()) {
-            // An Argo CD Application reads the files its directory block picks, not every file below its path.
-            if (argo == null || argo.directory().reads(f.path().substring(prefix.length()))) under.add(f);
+        List<ArgoRead.More> roots = argo == null ? List.of(new ArgoRead.More(root, null, a.sourcePathAt())) : argo.directories(root, a.sourcePathAt());
+        for (ArgoRead.More dir : roots) {
+            String at = dir.path();
+            if (dir != roots.get(0) && dir.directory().recurse()) {
+                // The first path's charts are said above; a further one that recurses reads its folders' charts too.
+                for (String chart : this.charts) {
+                    if (chart.startsWith(at + "/") || at.isEmpty()) {
+                        added.add(Diagnostic.error(dir.at(), "source path " + Excerpt.quoted(at) + " holds a Helm chart ("
+                                + (chart.isEmpty() ? "" : chart + "/") + "Chart.yaml), which is rendered, not read"));
+                        return List.of();
+                    }
+                }
+            }
+            if (files.containsKey(at) && fromRoot.putIfAbsent(files.get(at), at) == null) under.add(files.get(at));
+            String prefix = at.isEmpty() ? "" : at + "/";
+            for (YamlFile f : (at.isEmpty() ? files : files.subMap(at + "/", at + "/\uffff")).values()) {
+                // An Argo CD Application reads the files its directory block picks, not every file below its path.
+                if (argo != null && !dir.directory().reads(f.path().substring(prefix.length()))) continue;
+                String first = fromRoot.putIfAbsent(f, at);
+                if (first == null) under.add(f);
+                else if (!first.equals(at)) {
+                    added.add(Diagnostic.error(dir.at(), "file " + f.path() + " is read by two sources of application " + a.name() + ", path "
+                            + (first.isEmpty() ? "." : first) + " and path " + (at.isEmpty() ? "." : at) + ", so each of its objects would be"
+                            + " applied twice; make the paths not overlap (or set directory.recurse: false)"));
+                }
+            }
         }
         int problems = own.size() + added.size();
         int children = 0;
@@ -237,7 +263,13 @@ final class AppAssembly {
                     Manifest m = cache.manifest(object, a.namespace(), scope, added);
                     if (m == null) continue;
                     Manifest first = byRef.putIfAbsent(m.ref(), m);
-                    if (first != null) {
+                    String firstRoot = rootOf.putIfAbsent(m.ref(), fromRoot.getOrDefault(f, root));
+                    if (first != null && firstRoot != null && !firstRoot.equals(fromRoot.getOrDefault(f, root))) {
+                        String other = fromRoot.getOrDefault(f, root);
+                        added.add(Diagnostic.error(m.location(), m.ref() + " is printed by two sources of application " + a.name() + ": path "
+                                + (firstRoot.isEmpty() ? "." : firstRoot) + " at " + first.location() + ", and path " + (other.isEmpty() ? "." : other)
+                                + " here; Argo CD would apply one over the other: keep it in one source"));
+                    } else if (first != null) {
                         added.add(Diagnostic.error(m.location(), m.ref() + " is defined twice in application " + a.name()
                                 + "; the first is at " + first.location() + ". Keep one"));
                     }

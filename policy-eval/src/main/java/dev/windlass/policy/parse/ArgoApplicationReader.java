@@ -6,6 +6,7 @@ import dev.windlass.policy.model.Cluster;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.IgnoreDifferences;
 import dev.windlass.policy.model.RenderSpec;
+import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.source.KustomizeReach;
 import dev.windlass.policy.text.Excerpt;
 import java.util.ArrayList;
@@ -23,7 +24,9 @@ import org.yaml.snakeyaml.representer.Representer;
 /**
  * Reads an Argo CD {@code argoproj.io/v1alpha1} {@code Application} as a Windlass application: its {@code spec.source} of
  * this repo (a plain directory, a Kustomize folder or a Helm chart, as Argo CD tells them apart by the files of the path;
- * or a chart from a chart repository), placed on the Windlass {@code Cluster} its {@code destination} names. Every field is
+ * or a chart from a chart repository), or its {@code spec.sources} (a chart with value files of this repo through a
+ * source's {@code ref}, or several plain directories as one application), placed on the Windlass {@code Cluster} its
+ * {@code destination} names. Every field is
  * read through {@link Fields}: one Windlass does not follow yet is an error at the field that says what to do, and holds
  * this application only; fields that change nothing that is applied ({@code project}, {@code info}, ...) are accepted and
  * named as ignored, in one warning.
@@ -39,6 +42,10 @@ final class ArgoApplicationReader {
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern RELEASE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,51}[a-z0-9])?");
+    /** A ref as Argo CD takes it in {@code $ref/...} value files: letters, digits, '-' and '_'. */
+    private static final Pattern REF = Pattern.compile("[A-Za-z0-9_-]+");
+    /** At most this many sources in one Application's {@code spec.sources}. */
+    static final int MAX_SOURCES = 20;
     private static final Pattern PARAMETER = Pattern.compile("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*");
 
     private static final Map<String, String> SPEC_NOT_SUPPORTED = new LinkedHashMap<>();
@@ -50,7 +57,6 @@ final class ArgoApplicationReader {
     /** syncOptions that change how Argo CD syncs, not what is applied; each with why Windlass needs none. */
     private static final Map<String, String> SYNC_OPTIONS_IGNORED = new LinkedHashMap<>();
     static {
-        SPEC_NOT_SUPPORTED.put("sources", "Windlass reads one source per Application for now: give spec.source, or keep this Application on Argo CD");
         SPEC_NOT_SUPPORTED.put("sourceHydrator", "Windlass renders the source itself; give spec.source");
         SPEC_NOT_SUPPORTED.put("operation", "remove it: it is written by Argo CD, not by people");
         SPEC_IGNORED.put("project", "Windlass has no Argo CD projects; Cluster placement and policies decide what goes where");
@@ -58,8 +64,6 @@ final class ArgoApplicationReader {
         SPEC_IGNORED.put("revisionHistoryLimit", "the status branch is the history");
 
         SOURCE_NOT_SUPPORTED.put("plugin", "Windlass runs no config management plugins; render with kustomize or helm, or keep this Application on Argo CD");
-        SOURCE_NOT_SUPPORTED.put("ref", "a ref is for multiple sources, which Windlass does not read yet");
-        SOURCE_NOT_SUPPORTED.put("name", "a source's name is for multiple sources, which Windlass does not read yet");
 
         KUSTOMIZE_NOT_SUPPORTED.put("version", "Windlass builds with its own pinned kustomize; remove it");
         KUSTOMIZE_NOT_SUPPORTED.put("forceCommonLabels", "write the labels in the kustomization of the path");
@@ -203,16 +207,30 @@ final class ArgoApplicationReader {
         }
         List<IgnoreDifferences> ignoreDifferences = ignoreDifferences(spec);
 
-        // source
+        // source, or sources
         Fields source = spec.object("source");
-        if (source == null && !spec.has("sources")) spec.errorHere("Application.spec.source is required");
-        Source read = source == null ? null : source(source, ctx, name, appName, doc, ignored);
-        if (read != null && read.firstIgnored() && firstIgnored == null) firstIgnored = "source";
+        boolean many = spec.has("sources");
+        Source read = null;
+        if (source != null && many) {
+            spec.error("source", "Application.spec gives both source and sources; Argo CD then reads spec.sources and ignores spec.source:"
+                    + " move spec.source into spec.sources as one more item, or remove one of them");
+        } else if (many) {
+            read = sources(spec, ctx, name, appName, doc, ignored);
+        } else if (source == null) {
+            spec.errorHere("Application.spec.source is required (or spec.sources)");
+        } else {
+            if (source.has("ref")) {
+                source.error("ref", "Application.spec.source.ref names a source for the value files of another source of spec.sources;"
+                        + " one spec.source has no other: remove it, or write spec.sources");
+            }
+            read = source(source, ctx, name, appName, doc, ignored, null);
+        }
+        if (read != null && read.firstIgnored() && firstIgnored == null) firstIgnored = many ? "sources" : "source";
         if (firstIgnored != null && !ignored.isEmpty()) {
             spec.warning(firstIgnored, "Application.spec: accepted and ignored, since they change how Argo CD works, not what it applies: "
                     + String.join("; ", ignored));
         }
-        var sourceAt = source != null ? (source.has("path") ? source.at("path") : source.at()) : spec.at();
+        var sourceAt = read != null ? read.pathAt() : spec.at();
         var destinationAt = spec.at("destination");
         spec.end();
         // Nothing can be built or placed: no application, and the file is held as it was (said in out).
@@ -221,7 +239,7 @@ final class ArgoApplicationReader {
                 new Application.Placement(null, List.of(destination.cluster()), 0), destination.at(),
                 new Application.SyncPolicy(prune, selfHeal, strategy, force, ignoreDifferences), List.of(), spec.at(), suspend,
                 doc.value().get("spec"), doc.location(), annotations,
-                new AppDeclaration.Rendering(read.helm(), List.of(), allowEmpty, source.at(), null, read.argo()));
+                new AppDeclaration.Rendering(read.helm(), List.of(), allowEmpty, read.at(), null, read.argo()));
     }
 
     private static Map<String, String> withName(Map<String, String> labels, String name) {
@@ -309,11 +327,126 @@ final class ArgoApplicationReader {
         return rules;
     }
 
-    /** What {@code spec.source} reads: a path of this repo and how it is built, or a chart of a chart repository. */
-    record Source(String path, RenderSpec.Helm helm, ArgoRead argo, boolean firstIgnored) {}
+    /**
+     * What {@code spec.source} (or one item of {@code spec.sources}) reads: a path of this repo and how it is built, or a
+     * chart of a chart repository; with where it is written (its path, else itself), and whether it is a plain directory.
+     */
+    record Source(String path, RenderSpec.Helm helm, ArgoRead argo, boolean firstIgnored, SourceLocation at, SourceLocation pathAt,
+                  boolean plain) {}
 
-    private static Source source(Fields source, Context ctx, String name, String appName, YamlDoc doc, List<String> ignored) {
+    /** A source of {@code spec.sources} with a {@code ref}: its repo's root is what {@code $ref/...} value files start from. */
+    record Ref(Fields source, String repoURL, boolean thisRepo) {}
+
+    /**
+     * {@code spec.sources}: the sources with a {@code ref} and no path or chart render nothing and only name a repo for
+     * value files; the others render. One chart or kustomization alone, or any number of plain directories, whose objects
+     * make one application.
+     */
+    private static Source sources(Fields spec, Context ctx, String name, String appName, YamlDoc doc, List<String> ignored) {
+        List<Fields> items = spec.objects("sources");
+        if (items.isEmpty()) {
+            spec.error("sources", "Application.spec.sources lists no source; give at least one, with path or chart");
+            return null;
+        }
+        if (items.size() > MAX_SOURCES) {
+            spec.error("sources", "Application.spec.sources lists " + items.size() + " sources, more than Windlass reads in one Application ("
+                    + MAX_SOURCES + "); split them into several Applications");
+            return null;
+        }
+        boolean ok = true;
+        Map<String, Ref> refs = new LinkedHashMap<>();
+        Map<String, Fields> names = new LinkedHashMap<>();
+        for (Fields s : items) {
+            String sourceName = s.string("name", null);
+            if (sourceName != null && names.putIfAbsent(sourceName, s) != null) {
+                s.error("name", s.name("name") + " " + Excerpt.quoted(sourceName) + " is also the name of the source at "
+                        + names.get(sourceName).at("name") + "; give each source its own name");
+                ok = false;
+            }
+            String ref = s.string("ref", null);
+            if (ref == null) continue;
+            if (!REF.matcher(ref).matches()) {
+                s.error("ref", s.name("ref") + " " + Excerpt.quoted(ref) + " is not a ref name: letters, digits, '-' and '_', as value files"
+                        + " write it after '$'");
+                ok = false;
+            } else if (refs.containsKey(ref)) {
+                s.error("ref", s.name("ref") + " " + Excerpt.quoted(ref) + " is also the ref of the source at "
+                        + refs.get(ref).source().at("ref") + "; give each source its own ref");
+                ok = false;
+            } else {
+                String repoURL = s.string("repoURL", "");
+                refs.put(ref, new Ref(s, repoURL, !s.has("chart") && ctx.settings().isThisRepo(repoURL)));
+            }
+        }
+        List<Source> rendered = new ArrayList<>();
+        List<Fields> renderedAt = new ArrayList<>();
+        boolean firstIgnored = false;
+        for (Fields s : items) {
+            if (s.has("ref") && !s.has("path") && !s.has("chart")) {
+                int before = ignored.size();
+                refOnly(s, ignored);
+                firstIgnored |= ignored.size() > before;
+                continue;
+            }
+            int before = ignored.size();
+            Source one = source(s, ctx, name, appName, doc, ignored, refs);
+            firstIgnored |= ignored.size() > before;
+            if (one == null) {
+                ok = false;
+                continue;
+            }
+            rendered.add(one);
+            renderedAt.add(s);
+        }
+        if (!ok) return null;
+        if (rendered.isEmpty()) {
+            spec.error("sources", "Application.spec.sources has only sources with ref and no path or chart, which render nothing;"
+                    + " add the source to render, with path or chart");
+            return null;
+        }
+        Source first = rendered.get(0);
+        if (rendered.size() == 1) {
+            return new Source(first.path(), first.helm(), first.argo(), firstIgnored, first.at(), first.pathAt(), first.plain());
+        }
+        List<ArgoRead.More> more = new ArrayList<>();
+        for (int i = 0; i < rendered.size(); i++) {
+            Source one = rendered.get(i);
+            if (!one.plain()) {
+                int other = i == 0 ? 1 : 0;
+                Fields at = renderedAt.get(i);
+                spec.error("sources", renderedAt.get(i).where() + " is " + (one.helm() != null ? "a Helm chart" : "a Kustomize build")
+                        + " (" + at.at() + "), and " + renderedAt.get(other).where() + " renders objects too (" + renderedAt.get(other).at()
+                        + "); Windlass renders a chart or a kustomization alone in an Application for now (several plain directories"
+                        + " work together): give it an Application of its own");
+                return null;
+            }
+            if (i > 0) more.add(new ArgoRead.More(one.path(), one.argo().directory(), one.pathAt()));
+        }
+        ArgoRead argo = new ArgoRead(doc.location(), first.argo().directory(), null, "", more);
+        return new Source(first.path(), null, argo, firstIgnored, first.at(), first.pathAt(), true);
+    }
+
+    /** A source with a ref and no path or chart: it renders nothing, so nothing of how to render it may be given. */
+    private static void refOnly(Fields s, List<String> ignored) {
+        s.requiredString("repoURL");
+        String targetRevision = s.string("targetRevision", null);
+        if (targetRevision != null) ignored.add(s.name("targetRevision") + " " + Excerpt.quoted(targetRevision)
+                + " (Windlass reads the commit of the branch it follows)");
+        for (String key : List.of("helm", "kustomize", "directory", "plugin")) {
+            if (s.has(key)) s.error(key, s.name(key) + " is never read: this source has a ref and no path or chart, so it renders"
+                    + " nothing; remove it, or give the source a path");
+        }
+        s.end();
+    }
+
+    private static Source source(Fields source, Context ctx, String name, String appName, YamlDoc doc, List<String> ignored,
+                                 Map<String, Ref> refs) {
         FluxSpecScreen.refuse(source, SOURCE_NOT_SUPPORTED);
+        source.string("name", null);  // named for Argo CD's command line: nothing is applied by it
+        source.string("ref", null);   // read with the other sources
+        String where = source.where();
+        // How the ignored fields name this source: source, or sources[i].
+        String rel = where.substring("Application.spec.".length());
         String repoURL = source.requiredString("repoURL");
         String chart = source.string("chart", null);
         String targetRevision = source.string("targetRevision", null);
@@ -325,72 +458,71 @@ final class ArgoApplicationReader {
         if (repoURL == null) return null;
         if (chart != null) {
             // A chart of a chart repository (or an OCI registry, which Argo CD names without oci://).
-            if (rawPath != null) source.error("path", "Application.spec.source gives both chart and path; give one");
-            if (kustomize != null) source.error("kustomize", "Application.spec.source.kustomize is for a path of the repo, not a chart");
-            if (directory != null) source.error("directory", "Application.spec.source.directory is for a path of the repo, not a chart");
+            if (rawPath != null) source.error("path", where + " gives both chart and path; give one");
+            if (kustomize != null) source.error("kustomize", where + ".kustomize is for a path of the repo, not a chart");
+            if (directory != null) source.error("directory", where + ".directory is for a path of the repo, not a chart");
             if (targetRevision == null || targetRevision.isEmpty()) {
-                source.errorHere("Application.spec.source.targetRevision is required with chart: the chart's version (like 6.5.4, or a range like 6.x)");
+                source.errorHere(where + ".targetRevision is required with chart: the chart's version (like 6.5.4, or a range like 6.x)");
                 return null;
             }
             String url = repoURL.contains("://") ? repoURL : "oci://" + repoURL;
             if (!(url.startsWith("https://") || url.startsWith("http://") || url.startsWith("oci://"))) {
-                source.error("repoURL", "Application.spec.source.repoURL " + Excerpt.quoted(repoURL) + " is no chart repository Windlass reads:"
+                source.error("repoURL", where + ".repoURL " + Excerpt.quoted(repoURL) + " is no chart repository Windlass reads:"
                         + " give an https:// address, or an OCI registry (as Argo CD writes it, without oci://)");
                 return null;
             }
-            Helm h = helm(helm, source, name, "", ctx, ignored);
+            Helm h = helm(helm, name, null, ctx, ignored, refs, rel);
             if (h == null) return null;
-            if (!h.valueFiles().isEmpty()) {
-                helm.error("valueFiles", "Application.spec.source.helm.valueFiles of a chart from a chart repository are not read yet"
-                        + " (they are files of the chart, or of another source); write the values in valuesObject");
-                return null;
-            }
+            // Values files of this repo are read first, the inline values last, as Argo CD passes them: a file of their own.
+            List<String> files = new ArrayList<>(h.valueFiles());
+            if (!files.isEmpty() && !h.values().isEmpty()) files.add(valuesFile(appName));
             ArgoRead argo = new ArgoRead(doc.location(), ArgoRead.Directory.DEFAULT, null, h.values());
-            return new Source("", new RenderSpec.Helm("", url, chart, targetRevision, h.releaseName(), "", List.of(), h.skipCrds(),
-                    helm == null ? source.at() : helm.at()), argo, false);
+            return new Source("", new RenderSpec.Helm("", url, chart, targetRevision, h.releaseName(), "", files, h.skipCrds(),
+                    helm == null ? source.at() : helm.at()), argo, false, source.at(), source.at("chart"), false);
         }
         if (!ctx.settings().isThisRepo(repoURL)) {
-            source.error("repoURL", "Application.spec.source.repoURL " + Excerpt.quoted(repoURL) + " is not this repo"
+            source.error("repoURL", where + ".repoURL " + Excerpt.quoted(repoURL) + " is not this repo"
                     + (ctx.settings().repoURLs().isEmpty() ? " (Settings.spec.argocd.repoURLs names none)" : " (Settings.spec.argocd.repoURLs: "
                     + String.join(", ", ctx.settings().repoURLs()) + ")") + "; Windlass reads Applications of this repo only, for now:"
                     + " list this repo's addresses in Settings.spec.argocd.repoURLs, or bring the other repo's files into this one");
             return null;
         }
-        if (targetRevision != null) ignored.add("source.targetRevision " + Excerpt.quoted(targetRevision)
+        if (targetRevision != null) ignored.add(rel + ".targetRevision " + Excerpt.quoted(targetRevision)
                 + " (Windlass reads the commit of the branch it follows)");
         if (rawPath == null) {
-            source.errorHere("Application.spec.source.path is required: the folder of this repo to apply ('.' for its root)");
+            source.errorHere(where + ".path is required: the folder of this repo to apply ('.' for its root)");
             return null;
         }
         String path = ApplicationReader.normalize(rawPath);
         if (path.equals(".")) path = "";
         if (path.equals("..") || path.startsWith("../") || path.contains("/../")) {
-            source.error("path", "Application.spec.source.path " + Excerpt.quoted(rawPath) + " leaves the repo; give a folder inside it");
+            source.error("path", where + ".path " + Excerpt.quoted(rawPath) + " leaves the repo; give a folder inside it");
             return null;
         }
         String prefix = path.isEmpty() ? "" : path + "/";
         if (ctx.files().subMap(prefix, prefix + "\uffff").isEmpty()) {
-            source.error("path", "Application.spec.source.path " + Excerpt.quoted(rawPath) + " does not exist in the repo; give a folder of it");
+            source.error("path", where + ".path " + Excerpt.quoted(rawPath) + " does not exist in the repo; give a folder of it");
             return null;
         }
         boolean isChart = ctx.files().containsKey(prefix + "Chart.yaml");
         boolean isKustomize = !isChart && KustomizeReach.kustomization(ctx.files(), path) != null;
         String kind = isChart ? "a Helm chart (Chart.yaml)" : isKustomize ? "a Kustomize folder (kustomization.yaml)" : "a plain directory";
-        if (helm != null && !isChart) source.error("helm", "Application.spec.source.helm is for a chart, but " + (path.isEmpty() ? "." : path) + " is " + kind);
-        if (kustomize != null && !isKustomize) source.error("kustomize", "Application.spec.source.kustomize is for a kustomization, but " + (path.isEmpty() ? "." : path) + " is " + kind);
-        if (directory != null && (isChart || isKustomize)) source.error("directory", "Application.spec.source.directory is for a plain directory, but " + (path.isEmpty() ? "." : path) + " is " + kind);
+        if (helm != null && !isChart) source.error("helm", where + ".helm is for a chart, but " + (path.isEmpty() ? "." : path) + " is " + kind);
+        if (kustomize != null && !isKustomize) source.error("kustomize", where + ".kustomize is for a kustomization, but " + (path.isEmpty() ? "." : path) + " is " + kind);
+        if (directory != null && (isChart || isKustomize)) source.error("directory", where + ".directory is for a plain directory, but " + (path.isEmpty() ? "." : path) + " is " + kind);
+        SourceLocation pathAt = source.at("path");
         if (isChart) {
-            Helm h = helm(helm, source, name, prefix, ctx, ignored);
+            Helm h = helm(helm, name, prefix, ctx, ignored, refs, rel);
             if (h == null) return null;
             List<String> files = new ArrayList<>(h.valueFiles());
             if (!h.values().isEmpty()) files.add(valuesFile(appName));
             ArgoRead argo = new ArgoRead(doc.location(), ArgoRead.Directory.DEFAULT, null, h.values());
             return new Source(path, new RenderSpec.Helm(path, "", "", "", h.releaseName(), "", files, h.skipCrds(),
-                    helm == null ? source.at() : helm.at()), argo, false);
+                    helm == null ? source.at() : helm.at()), argo, false, source.at(), pathAt, false);
         }
         if (isKustomize) {
             ArgoRead.Kustomize k = kustomize == null ? null : kustomize(kustomize);
-            return new Source(path, null, new ArgoRead(doc.location(), ArgoRead.Directory.DEFAULT, k, ""), false);
+            return new Source(path, null, new ArgoRead(doc.location(), ArgoRead.Directory.DEFAULT, k, ""), false, source.at(), pathAt, false);
         }
         ArgoRead.Directory dir = ArgoRead.Directory.DEFAULT;
         if (directory != null) {
@@ -401,20 +533,20 @@ final class ArgoApplicationReader {
                 Fields jsonnet = directory.object("jsonnet");
                 if (jsonnet != null) {
                     if (!jsonnet.has("extVars") && !jsonnet.has("tlas") && !jsonnet.has("libs")) jsonnet.end();
-                    else directory.error("jsonnet", "Application.spec.source.directory.jsonnet is not supported by Windlass yet: it reads YAML only");
+                    else directory.error("jsonnet", where + ".directory.jsonnet is not supported by Windlass yet: it reads YAML only");
                 }
             }
             for (String key : List.of("include", "exclude")) {
                 String glob = key.equals("include") ? include : exclude;
                 if (!glob.isEmpty() && Globs.regex(glob) == null) {
-                    directory.error(key, "Application.spec.source.directory." + key + " " + Excerpt.quoted(glob) + " is not a valid glob: close every '[' and '{'");
+                    directory.error(key, where + ".directory." + key + " " + Excerpt.quoted(glob) + " is not a valid glob: close every '[' and '{'");
                     return null;
                 }
             }
             directory.end();
             dir = new ArgoRead.Directory(recurse, include, exclude);
         }
-        return new Source(path, null, new ArgoRead(doc.location(), dir, null, ""), false);
+        return new Source(path, null, new ArgoRead(doc.location(), dir, null, ""), false, source.at(), pathAt, true);
     }
 
     /** The path in the render's files of the values an Application gives inline: read last, as Argo CD passes them. */
@@ -423,35 +555,76 @@ final class ArgoApplicationReader {
     /** What {@code spec.source.helm} says: the release name, values files, and the inline values with parameters set over them. */
     record Helm(String releaseName, List<String> valueFiles, String values, boolean skipCrds) {}
 
-    private static Helm helm(Fields h, Fields source, String name, String chartPrefix, Context ctx, List<String> ignored) {
+    /**
+     * {@code helm} of a source: {@code chartPrefix} is the folder of a chart of this repo ("" for its root, with '/'), or null
+     * for a chart of a chart repository, whose own files Windlass does not read; {@code refs} are the sources of
+     * {@code spec.sources} by ref (null for one {@code spec.source}), and {@code rel} how the ignored fields name the source.
+     */
+    private static Helm helm(Fields h, String name, String chartPrefix, Context ctx, List<String> ignored, Map<String, Ref> refs,
+                             String rel) {
         if (h == null) return new Helm(name, List.of(), "", false);
         FluxSpecScreen.refuse(h, HELM_NOT_SUPPORTED);
         Map<String, String> helmIgnored = FluxSpecScreen.ignored(h, HELM_IGNORED);
-        helmIgnored.values().forEach(v -> ignored.add("helm." + v));
+        helmIgnored.values().forEach(v -> ignored.add((refs == null ? "" : rel + ".") + "helm." + v));
         String releaseName = h.string("releaseName", name);
         if (!RELEASE.matcher(releaseName).matches()) {
-            h.error("releaseName", "Application.spec.source.helm.releaseName " + Excerpt.quoted(releaseName)
+            h.error("releaseName", h.where() + ".releaseName " + Excerpt.quoted(releaseName)
                     + " is not a valid release name (lowercase letters, digits, '-', at most 53 characters)" + (h.has("releaseName") ? "" : "; give one"));
             return null;
         }
         boolean skipCrds = h.bool("skipCrds", false);
         boolean ignoreMissing = h.bool("ignoreMissingValueFiles", false);
         List<String> valueFiles = new ArrayList<>();
-        for (String f : h.strings("valueFiles")) {
-            if (f.startsWith("$") || f.contains("://")) {
-                h.error("valueFiles", "Application.spec.source.helm.valueFiles " + Excerpt.quoted(f) + " is not a file of the chart's folder;"
-                        + " values of another source or address are not read yet");
+        List<String> given = h.strings("valueFiles");
+        List<SourceLocation> givenAt = h.itemsAt("valueFiles");
+        for (int i = 0; i < given.size(); i++) {
+            String f = given.get(i);
+            SourceLocation at = i < givenAt.size() ? givenAt.get(i) : h.at("valueFiles");
+            String what = h.where() + ".valueFiles " + Excerpt.quoted(f);
+            String path;
+            if (f.startsWith("$")) {
+                int slash = f.indexOf('/');
+                String ref = f.substring(1, slash < 0 ? f.length() : slash);
+                Ref target = refs == null ? null : refs.get(ref);
+                if (refs == null) {
+                    h.errorAt(at, what + " reads the files of another source, which only spec.sources has: write spec.sources, with a"
+                            + " source of this repo that has ref: " + ref);
+                    return null;
+                }
+                if (target == null) {
+                    h.errorAt(at, what + ": $" + ref + " names no source of spec.sources" + (refs.isEmpty() ? " (none has a ref)"
+                            : " (refs: " + String.join(", ", refs.keySet()) + ")") + "; give a source of this repo ref: " + ref + ", or fix the name");
+                    return null;
+                }
+                if (!target.thisRepo()) {
+                    h.errorAt(at, what + ": $" + ref + " is the source at " + target.source().at() + ", of " + Excerpt.quoted(target.repoURL())
+                            + ", which is not this repo; Windlass reads only this repo's files (Settings.spec.argocd.repoURLs): bring the"
+                            + " values file into this repo, or keep this Application on Argo CD");
+                    return null;
+                }
+                if (slash < 0 || slash == f.length() - 1) {
+                    h.errorAt(at, what + " names no file: write $" + ref + "/ and the file's path from the repo's root");
+                    return null;
+                }
+                path = ApplicationReader.normalize(f.substring(slash + 1));
+            } else if (f.contains("://")) {
+                h.errorAt(at, what + " is an address; Windlass reads value files of this repo only: bring it into the repo");
                 return null;
+            } else if (chartPrefix == null) {
+                h.errorAt(at, what + " would be a file of the chart from a chart repository, which Windlass does not read yet: write the"
+                        + " values in valuesObject, or in a file of this repo read through a source with ref ($ref/path)");
+                return null;
+            } else {
+                path = ApplicationReader.normalize(chartPrefix + f);
             }
-            String path = ApplicationReader.normalize(chartPrefix + f);
-            if (path.equals("..") || path.startsWith("../") || path.contains("/../")) {
-                h.error("valueFiles", "Application.spec.source.helm.valueFiles " + Excerpt.quoted(f) + " leaves the repo; give a file inside it");
+            if (path.equals("..") || path.startsWith("../") || path.contains("/../") || path.startsWith("/")) {
+                h.errorAt(at, what + " leaves the repo; give a file inside it");
                 return null;
             }
             if (!ctx.files().containsKey(path)) {
                 if (ignoreMissing) continue;
-                h.error("valueFiles", "Application.spec.source.helm.valueFiles " + Excerpt.quoted(f) + " does not exist (" + path
-                        + "); give a file relative to the chart's folder, or set ignoreMissingValueFiles: true");
+                h.errorAt(at, what + " does not exist (" + path + "); give a file " + (f.startsWith("$") ? "from the repo's root after $ref/"
+                        : "relative to the chart's folder") + ", or set ignoreMissingValueFiles: true");
                 return null;
             }
             valueFiles.add(path);
@@ -467,11 +640,11 @@ final class ArgoApplicationReader {
                 Object loaded = new Yaml(new SafeConstructor(YamlReader.options())).load(text);
                 if (loaded instanceof Map<?, ?>) values = load(text);
                 else if (loaded != null) {
-                    h.error("values", "Application.spec.source.helm.values must hold a YAML mapping of values");
+                    h.error("values", h.where() + ".values must hold a YAML mapping of values");
                     return null;
                 }
             } catch (RuntimeException e) {
-                h.error("values", "Application.spec.source.helm.values is not valid YAML; write them as a mapping (or use valuesObject)");
+                h.error("values", h.where() + ".values is not valid YAML; write them as a mapping (or use valuesObject)");
                 return null;
             }
         }
@@ -483,7 +656,7 @@ final class ArgoApplicationReader {
             p.end();
             if (key == null) continue;
             if (!PARAMETER.matcher(key).matches()) {
-                p.error("name", "Application.spec.source.helm.parameters name " + Excerpt.quoted(key) + " is not read yet: Windlass reads"
+                p.error("name", h.where() + ".parameters name " + Excerpt.quoted(key) + " is not read yet: Windlass reads"
                         + " dotted names (a.b.c) only, without list indexes or escapes; write the value in valuesObject");
                 return null;
             }
@@ -540,14 +713,14 @@ final class ArgoApplicationReader {
         String nameSuffix = k.string("nameSuffix", null);
         String namespace = k.string("namespace", null);
         if (namespace != null && !DNS_LABEL.matcher(namespace).matches()) {
-            k.error("namespace", "Application.spec.source.kustomize.namespace " + Excerpt.quoted(namespace) + " is not a valid namespace name");
+            k.error("namespace", k.where() + ".namespace " + Excerpt.quoted(namespace) + " is not a valid namespace name");
             namespace = null;
         }
         List<Map<String, Object>> images = new ArrayList<>();
         for (String image : k.strings("images")) {
             Map<String, Object> parsed = image(image);
             if (parsed == null) {
-                k.error("images", "Application.spec.source.kustomize.images " + Excerpt.quoted(image) + " is not an image as Argo CD writes"
+                k.error("images", k.where() + ".images " + Excerpt.quoted(image) + " is not an image as Argo CD writes"
                         + " them: [old=]new[:tag|@digest], like nginx:1.25 or nginx=registry.example/nginx:1.25");
             } else {
                 images.add(parsed);

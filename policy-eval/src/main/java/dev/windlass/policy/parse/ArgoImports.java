@@ -100,9 +100,8 @@ final class ArgoImports {
             AppDeclaration a = p.getValue().decl();
             ArgoRead argo = a.rendering().argo();
             if (argo == null || a.rendering().helm() != null || argo.kustomize() != null) continue;
-            String prefix = a.sourcePath().isEmpty() ? "" : a.sourcePath() + "/";
             for (YamlDoc child : read.keySet()) {
-                if (!child.path().startsWith(prefix) || !argo.directory().reads(child.path().substring(prefix.length()))) continue;
+                if (argo.directories(a.sourcePath(), a.sourcePathAt()).stream().noneMatch(dir -> reads(dir, child.path()))) continue;
                 if (child == p.getKey()) continue;  // an Application that applies its own folder: Argo CD's self-managed root
                 YamlDoc other = parentOf.putIfAbsent(child, p.getKey());
                 if (other != null && other != p.getKey()) {
@@ -113,6 +112,12 @@ final class ArgoImports {
             }
         }
         return parentOf;
+    }
+
+    /** Whether the plain directory {@code dir} of an Application reads the file at {@code path}. */
+    private static boolean reads(ArgoRead.More dir, String path) {
+        String prefix = dir.path().isEmpty() ? "" : dir.path() + "/";
+        return path.startsWith(prefix) && dir.directory().reads(path.substring(prefix.length()));
     }
 
     /** From {@code doc} up through its parents: ends at an Application no other holds, or at the first one met twice. */

@@ -15,8 +15,29 @@ import java.util.Map;
  *                   {@code kustomize edit} writes it; null when the block is absent
  * @param helmValues the values of {@code helm.values} or {@code helm.valuesObject} with {@code helm.parameters} set over
  *                   them, as YAML text: read after the values files, as Argo CD passes them; "" when none
+ * @param more       the further plain directories of {@code spec.sources}, after the first (the application's source
+ *                   path): their objects are applied with the first's, as one application; empty for one source
  */
-record ArgoRead(SourceLocation origin, Directory directory, Kustomize kustomize, String helmValues) {
+record ArgoRead(SourceLocation origin, Directory directory, Kustomize kustomize, String helmValues, List<More> more) {
+
+    ArgoRead {
+        more = List.copyOf(more);
+    }
+
+    ArgoRead(SourceLocation origin, Directory directory, Kustomize kustomize, String helmValues) {
+        this(origin, directory, kustomize, helmValues, List.of());
+    }
+
+    /** A plain directory of {@code spec.sources} after the first: its path ("" for the repo's root), which files, and where. */
+    record More(String path, Directory directory, SourceLocation at) {}
+
+    /** Every plain directory read, the source path's first: {@code path -> directory}, in the order written. */
+    List<More> directories(String sourcePath, SourceLocation at) {
+        List<More> all = new java.util.ArrayList<>();
+        all.add(new More(sourcePath, directory, at));
+        all.addAll(more);
+        return all;
+    }
 
     /**
      * {@code spec.source.directory}: only the files directly in the path unless {@code recurse}; {@code include} and

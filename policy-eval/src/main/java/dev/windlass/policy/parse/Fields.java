@@ -61,6 +61,9 @@ final class Fields {
 
     String name(String key) { return where + "." + key; }
 
+    /** How this mapping is named in messages, like {@code Application.spec.sources[1]}. */
+    String where() { return where; }
+
     /** Every key of the mapping, in the order written (each still to be read). */
     List<String> keys() { return List.copyOf(entries.keySet()); }
 
@@ -68,6 +71,9 @@ final class Fields {
     boolean isMapping(String key) { return has(key) && entries.get(key).getValueNode() instanceof MappingNode; }
 
     void error(String key, String message) { out.add(Diagnostic.error(at(key), message)); }
+
+    /** An error at a place inside this mapping, such as an item of one of its lists. */
+    void errorAt(SourceLocation at, String message) { out.add(Diagnostic.error(at, message)); }
 
     void errorHere(String message) { out.add(Diagnostic.error(at(), message)); }
 
@@ -183,6 +189,12 @@ final class Fields {
     }
 
     private static String scalarText(Node n) { return n instanceof ScalarNode s ? s.getValue() : "..."; }
+
+    /** Where each item of the list at {@code key} is written, in order (empty when there is no list). */
+    List<SourceLocation> itemsAt(String key) {
+        if (!has(key) || !(entries.get(key).getValueNode() instanceof SequenceNode s)) return List.of();
+        return s.getValue().stream().map(n -> YamlReader.at(file, n.getStartMark())).toList();
+    }
 
     private List<Node> sequence(String key) {
         if (!has(key)) return List.of();

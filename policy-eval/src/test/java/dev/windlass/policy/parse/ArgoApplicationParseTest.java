@@ -35,8 +35,8 @@ class ArgoApplicationParseTest {
     static Stream<Arguments> problems() {
         return Stream.of(
                 Arguments.of(app("guestbook", "", "  sources: [{repoURL: x}]\n"),
-                        "argocd/apps/app.yaml:10:12: Application.spec.sources is not supported by Windlass yet: Windlass reads one source per"
-                                + " Application for now: give spec.source, or keep this Application on Argo CD"),
+                        "argocd/apps/app.yaml:6:5: Application.spec gives both source and sources; Argo CD then reads spec.sources and"
+                                + " ignores spec.source: move spec.source into spec.sources as one more item, or remove one of them"),
                 Arguments.of(app("guestbook", "", "").replace(ArgoFixture.REPO_URL, "https://github.com/org/other.git"),
                         "argocd/apps/app.yaml:6:14: Application.spec.source.repoURL 'https://github.com/org/other.git' is not this repo"
                                 + " (Settings.spec.argocd.repoURLs: https://github.com/argoproj/argocd-example-apps.git); Windlass reads"
@@ -77,11 +77,11 @@ class ArgoApplicationParseTest {
                         "argocd/apps/app.yaml:8:28: Application.spec.source.helm.fileParameters is not supported by Windlass yet: write the"
                                 + " values in valuesObject or a values file of the chart's folder"),
                 Arguments.of(app("helm-guestbook", "    helm: {valueFiles: [values-prod.yaml]}\n", ""),
-                        "argocd/apps/app.yaml:8:24: Application.spec.source.helm.valueFiles 'values-prod.yaml' does not exist"
+                        "argocd/apps/app.yaml:8:25: Application.spec.source.helm.valueFiles 'values-prod.yaml' does not exist"
                                 + " (helm-guestbook/values-prod.yaml); give a file relative to the chart's folder, or set ignoreMissingValueFiles: true"),
                 Arguments.of(app("helm-guestbook", "    helm: {valueFiles: [$values/charts/web.yaml]}\n", ""),
-                        "argocd/apps/app.yaml:8:24: Application.spec.source.helm.valueFiles '$values/charts/web.yaml' is not a file of the"
-                                + " chart's folder; values of another source or address are not read yet"),
+                        "argocd/apps/app.yaml:8:25: Application.spec.source.helm.valueFiles '$values/charts/web.yaml' reads the files of"
+                                + " another source, which only spec.sources has: write spec.sources, with a source of this repo that has ref: values"),
                 Arguments.of(app("helm-guestbook", "    helm:\n      parameters: [{name: \"ingress.annotations.kubernetes\\\\.io/tls-acme\", value: \"true\"}]\n", ""),
                         "argocd/apps/app.yaml:9:27: Application.spec.source.helm.parameters name 'ingress.annotations.kubernetes\\.io/tls-…'"
                                 + " is not read yet: Windlass reads dotted names (a.b.c) only, without list indexes or escapes; write the value in valuesObject"),

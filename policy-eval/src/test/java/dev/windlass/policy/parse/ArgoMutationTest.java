@@ -12,13 +12,15 @@ import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
  * Bad input: the Argo CD Application of the example repo's Helm chart (releaseName, valueFiles, values, parameters, sync
- * policy) mutated a line at a time. Whatever the mutation, reading never throws; every error is at {@code path:line:col}
+ * policy), an ApplicationSet, and an Application of several sources (a chart with value files of the repo through a ref,
+ * and one of two plain directories) mutated a line at a time. Whatever the mutation, reading never throws; every error is at {@code path:line:col}
  * inside the file it is about; and the application of an Application in another file is exactly what it was.
  */
 class ArgoMutationTest {
@@ -85,5 +87,81 @@ class ArgoMutationTest {
             assertTrue(d.location().line() >= 1 && d.location().line() <= lines + 1 && d.location().column() >= 1, d.toString());
         }
         assertEquals(BYSTANDER, s.apps().get("kustomize-guestbook"), "the Application of another file is read as it was, after " + m);
+    }
+
+    static final String SOURCES_FILE = "argocd/apps/sources.yaml";
+    /** Two Applications of spec.sources: a chart with a value file of the repo through $values, and two plain directories. */
+    static final String SOURCES = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: web, namespace: argocd}
+            spec:
+              sources:
+                - repoURL: https://github.com/argoproj/argocd-example-apps.git
+                  path: helm-guestbook
+                  helm:
+                    releaseName: web
+                    valueFiles: [values.yaml, $values/envs/prod/values.yaml]
+                    valuesObject: {replicaCount: 2}
+                - repoURL: https://github.com/argoproj/argocd-example-apps.git
+                  targetRevision: HEAD
+                  ref: values
+              destination: {name: production, namespace: web}
+              syncPolicy: {automated: {prune: true}}
+            ---
+            apiVersion: argoproj.io/v1alpha1
+            kind: Application
+            metadata: {name: two, namespace: argocd}
+            spec:
+              sources:
+                - {repoURL: "https://github.com/argoproj/argocd-example-apps.git", path: guestbook, name: ui}
+                - repoURL: https://github.com/argoproj/argocd-example-apps.git
+                  path: envs
+                  directory: {recurse: true, include: "*/config.yaml"}
+              destination: {name: production, namespace: two}
+              syncPolicy: {automated: {}}
+            """;
+
+    private static DesiredState parseSources(String text) {
+        return RepoParser.parse(ArgoFixture.repo(Map.of(SOURCES_FILE, text, "envs/prod/values.yaml", "replicaCount: 3\n",
+                "envs/prod/config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: prod}\n")));
+    }
+
+    @Example
+    void theApplicationsOfSeveralSourcesAsWrittenAreRead() {
+        DesiredState s = parseSources(SOURCES);
+        assertEquals(List.of(), ArgoFixture.errors(s));
+        assertEquals(List.of("helm-guestbook/values.yaml", "envs/prod/values.yaml", ".windlass/argocd/web/values.yaml"),
+                s.apps().get("web").render().helm().valuesFiles());
+        assertEquals(List.of("ConfigMap/prod", "Deployment/guestbook-ui", "Namespace/two", "Service/guestbook-ui"),
+                s.apps().get("two").manifests().stream().map(x -> x.ref().kind() + "/" + x.ref().name()).sorted().toList());
+    }
+
+    /** The same for Applications of several sources: their errors stay in their file, and the others are read as they were. */
+    @Property(tries = 300)
+    void aMutatedApplicationOfSeveralSourcesIsReadOrRejectedAtItsPlaceAndHoldsNoOtherApplication(@ForAll("sourcesMutations") Mutation m) {
+        String text = m.apply(SOURCES);
+        DesiredState s = parseSources(text);
+        if (text.equals(SOURCES)) {
+            assertEquals(List.of(), ArgoFixture.errors(s), "the Applications as written are read without an error");
+            assertTrue(s.apps().get("web").valid() && s.apps().get("two").valid());
+        }
+        int lines = text.split("\n", -1).length;
+        for (Diagnostic d : s.diagnostics()) {
+            if (!d.isError()) continue;
+            assertEquals(SOURCES_FILE, d.location().path(), d.toString());
+            assertTrue(d.location().line() >= 1 && d.location().line() <= lines + 1 && d.location().column() >= 1, d.toString());
+        }
+        assertEquals(BYSTANDER, s.apps().get("kustomize-guestbook"), "the Application of another file is read as it was, after " + m);
+    }
+
+    @Provide
+    Arbitrary<Mutation> sourcesMutations() {
+        Arbitrary<String> values = Arbitraries.oneOf(
+                Arbitraries.of("", "~", "[]", "{}", "true", "\"\"", "[{name: x}]", "{name: x}", "..", "$values/x.yaml", "$values/../x",
+                        "$values", "$other/envs/prod/values.yaml", "values", "HEAD", "[values.yaml]", "https://github.com/org/other.git",
+                        "helm-guestbook", "guestbook", "kustomize-guestbook", "envs", "[{repoURL: x, ref: values}]", "'unclosed"),
+                Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(12));
+        return Combinators.combine(Arbitraries.integers().between(0, 32), Arbitraries.integers().between(0, 4), values).as(Mutation::new);
     }
 }
