@@ -33,7 +33,7 @@ final class ArgoApplicationSetReader {
     private static final Map<String, String> GENERATORS_NOT_SUPPORTED = new LinkedHashMap<>();
     static {
         for (String g : List.of("merge", "scmProvider", "pullRequest", "clusterDecisionResource", "plugin")) {
-            GENERATORS_NOT_SUPPORTED.put(g, "Windlass reads the list, clusters, git (directories) and matrix generators only, for now; write"
+            GENERATORS_NOT_SUPPORTED.put(g, "Windlass reads the list, clusters, git (directories, files) and matrix generators only, for now; write"
                     + " the Applications out, or keep this ApplicationSet on Argo CD");
         }
     }
@@ -93,7 +93,7 @@ final class ArgoApplicationSetReader {
         List<Map<String, String>> sets = new ArrayList<>();
         List<Fields> generators = spec.objects("generators");
         if (generators.isEmpty() && !spec.has("generators")) spec.errorHere("ApplicationSet.spec.generators is required");
-        for (Fields g : generators) sets.addAll(generator(g, ctx, true));
+        for (Fields g : generators) sets.addAll(generator(g, ctx, true, out));
         Node template = null;
         for (NodeTuple t : ((MappingNode) specNode(doc)).getValue()) {
             if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("template")) template = t.getValueNode();
@@ -136,7 +136,7 @@ final class ArgoApplicationSetReader {
     }
 
     /** The sets of parameters of one generator; a matrix (only {@code top}) combines two others. */
-    private static List<Map<String, String>> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top) {
+    private static List<Map<String, String>> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top, List<Diagnostic> out) {
         FluxSpecScreen.refuse(g, GENERATORS_NOT_SUPPORTED);
         if (g.has("selector")) g.error("selector", "ApplicationSet generator selector is not supported by Windlass yet; choose the elements or clusters themselves");
         Fields list = g.object("list");
@@ -147,7 +147,7 @@ final class ArgoApplicationSetReader {
         List<Map<String, String>> sets = new ArrayList<>();
         if (list != null) sets.addAll(list(list));
         if (clusters != null) sets.addAll(clusters(clusters, ctx));
-        if (git != null) sets.addAll(git(git, ctx));
+        if (git != null) sets.addAll(git(git, ctx, out));
         if (matrix != null) {
             if (!top) {
                 g.error("matrix", "a matrix inside a matrix is not supported by Windlass yet; combine two generators in one matrix");
@@ -159,8 +159,8 @@ final class ArgoApplicationSetReader {
                 matrix.errorHere(matrix.name("generators") + " must hold exactly two generators, as in Argo CD");
                 return sets;
             }
-            List<Map<String, String>> a = generator(two.get(0), ctx, false);
-            List<Map<String, String>> b = generator(two.get(1), ctx, false);
+            List<Map<String, String>> a = generator(two.get(0), ctx, false, out);
+            List<Map<String, String>> b = generator(two.get(1), ctx, false, out);
             if ((long) a.size() * b.size() > MAX_APPLICATIONS) {
                 matrix.errorHere("ApplicationSet matrix makes " + ((long) a.size() * b.size()) + " sets of parameters (" + a.size() + " x "
                         + b.size() + "), more than Windlass makes from one ApplicationSet (" + MAX_APPLICATIONS + "); narrow its generators");
@@ -187,34 +187,60 @@ final class ArgoApplicationSetReader {
     /**
      * {@code git} with {@code directories}: one set per folder of this repo that an include pattern matches and no exclude
      * pattern does ({@code *} within one folder name, {@code **} across), in path order: {@code path},
-     * {@code path.basename}, {@code path.basenameNormalized} and {@code path[N]}, each folder name by its place.
+     * {@code path.basename}, {@code path.basenameNormalized} and {@code path[N]}, each folder name by its place (each under
+     * {@code <pathParamPrefix>.} when one is given). With {@code files}: the sets of each JSON or YAML file the patterns pick, in path order (see {@link ArgoGitFiles}).
      */
-    private static List<Map<String, String>> git(Fields git, ArgoApplicationReader.Context ctx) {
+    private static List<Map<String, String>> git(Fields git, ArgoApplicationReader.Context ctx, List<Diagnostic> diagnostics) {
         String repoURL = git.requiredString("repoURL");
         git.string("revision", null);  // Windlass reads the commit of the branch it follows
-        if (git.has("files")) git.error("files", "ApplicationSet git files generator is not supported by Windlass yet; use directories");
         if (git.has("template")) git.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
-        if (git.has("pathParamPrefix")) git.error("pathParamPrefix", "ApplicationSet git pathParamPrefix is not supported by Windlass yet");
+        if (git.has("values")) git.error("values", "ApplicationSet git values is not supported by Windlass yet; write the values in spec.template");
+        String prefix = git.string("pathParamPrefix", "");
+        boolean files = git.has("files");
+        if (files && git.has("directories")) git.error("files", "ApplicationSet git generator gives both directories and files; give one, as Argo CD reads one");
         List<String> include = new ArrayList<>();
         List<String> exclude = new ArrayList<>();
-        for (Fields d : git.objects("directories")) {
+        for (Fields d : git.objects(files ? "files" : "directories")) {
             String path = d.requiredString("path");
             boolean excluded = d.bool("exclude", false);
             d.end();
             if (path == null) continue;
-            String regex = folderGlob(path);
+            String regex = files ? ArgoGitFiles.regex(path) : folderGlob(path);
             if (regex == null) d.error("path", d.name("path") + " " + Excerpt.quoted(path) + " is not a valid pattern: close every '[' and '{'");
             else (excluded ? exclude : include).add(regex);
         }
-        if (!git.has("directories") && !git.has("files")) git.errorHere("ApplicationSet git generator needs directories");
-        git.end();
+        if (!git.has("directories") && !files) git.errorHere("ApplicationSet git generator needs directories or files");
         List<Map<String, String>> out = new ArrayList<>();
-        if (repoURL == null) return out;
-        if (!ctx.settings().isThisRepo(repoURL)) {
-            git.error("repoURL", "ApplicationSet git repoURL " + Excerpt.quoted(repoURL) + " is not this repo; Windlass reads folders of"
-                    + " this repo only, for now: list its addresses in Settings.spec.argocd.repoURLs");
+        if (repoURL == null) {
+            git.end();
             return out;
         }
+        if (!ctx.settings().isThisRepo(repoURL)) {
+            git.error("repoURL", "ApplicationSet git repoURL " + Excerpt.quoted(repoURL) + " is not this repo; Windlass reads "
+                    + (files ? "files" : "folders") + " of this repo only, for now: list its addresses in Settings.spec.argocd.repoURLs");
+            git.end();
+            return out;
+        }
+        if (files) {
+            List<String> picked = new ArrayList<>();
+            for (String file : ctx.files().keySet()) {
+                if (include.stream().anyMatch(file::matches) && exclude.stream().noneMatch(file::matches)) picked.add(file);
+            }
+            if (picked.size() > MAX_APPLICATIONS) {
+                git.error("files", "ApplicationSet git files pick " + picked.size() + " files, more than Windlass reads for one ApplicationSet ("
+                        + MAX_APPLICATIONS + "); narrow the patterns");
+                git.end();
+                return out;
+            }
+            for (String file : picked) {
+                out.addAll(ArgoGitFiles.sets(file, ctx.read().apply(file), prefix, diagnostics));
+                if (out.size() > MAX_APPLICATIONS) break;  // said at the generators, once all are counted
+            }
+            git.end();
+            return out;
+        }
+        git.end();
+        String name = prefix.isEmpty() ? "path" : prefix + ".path";
         java.util.SortedSet<String> folders = new java.util.TreeSet<>();
         for (String file : ctx.files().keySet()) {
             for (int slash = file.indexOf('/'); slash > 0; slash = file.indexOf('/', slash + 1)) folders.add(file.substring(0, slash));
@@ -225,10 +251,10 @@ final class ArgoApplicationSetReader {
             Map<String, String> params = new TreeMap<>();
             String[] parts = folder.split("/");
             String base = parts[parts.length - 1];
-            params.put("path", folder);
-            params.put("path.basename", base);
-            params.put("path.basenameNormalized", base.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-.]", "-"));
-            for (int i = 0; i < parts.length; i++) params.put("path[" + i + "]", parts[i]);
+            params.put(name, folder);
+            params.put(name + ".basename", base);
+            params.put(name + ".basenameNormalized", ArgoGitFiles.normalized(base));
+            for (int i = 0; i < parts.length; i++) params.put(name + "[" + i + "]", parts[i]);
             out.add(params);
         }
         return out;

@@ -99,7 +99,7 @@ public final class RepoParser {
             }
         }
         apps.addAll(flux.read(settings.flux(), broken, all));
-        apps.addAll(argo.read(new ArgoApplicationReader.Context(settings.argocd(), clusters.clusters(), snapshot.files()), broken, all));
+        apps.addAll(argo.read(new ArgoApplicationReader.Context(settings.argocd(), clusters.clusters(), snapshot.files(), snapshot::read), broken, all));
         all.addAll(clusters.check(broken));
         all.addAll(remediations.check(clusters.clusters(), broken));
         var built = new AppAssembly(snapshot, files, clusters.clusters(), plainDocs, cache).assemble(apps);
