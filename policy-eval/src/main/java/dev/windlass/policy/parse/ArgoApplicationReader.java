@@ -93,9 +93,12 @@ final class ArgoApplicationReader {
         SYNC_OPTIONS_IGNORED.put("SkipDryRunOnMissingResource", "Windlass applies CRDs before what uses them");
     }
 
-    /** What Argo CD objects are read against: the repo's settings and Clusters, its files (path to content id), and how to read one. */
+    /**
+     * What Argo CD objects are read against: the repo's settings and Clusters, its files (path to content id), how to read
+     * one, and how an ApplicationSet's goTemplate is rendered.
+     */
     record Context(ArgoSettings settings, SortedMap<String, Cluster> clusters, SortedMap<String, String> files,
-            java.util.function.Function<String, byte[]> read) {}
+            java.util.function.Function<String, byte[]> read, GoTemplates goTemplates) {}
 
     private ArgoApplicationReader() {}
 

@@ -59,7 +59,7 @@ final class ArgoGitFiles {
      * The sets of the file {@code path} (its {@code bytes}); what is wrong with it is said in {@code out} at its place in
      * the file, and then it gives none.
      */
-    static List<Map<String, String>> sets(String path, byte[] bytes, String pathParamPrefix, List<Diagnostic> out) {
+    static List<ArgoParams> sets(String path, byte[] bytes, String pathParamPrefix, List<Diagnostic> out) {
         int before = out.size();
         Node doc = YamlReader.firstDocument(path, bytes, MAX_FILE_BYTES, out);
         if (doc == null || out.size() > before) return List.of();
@@ -81,7 +81,7 @@ final class ArgoGitFiles {
         }
         if (out.size() > before) return List.of();
         YamlReader.Values values = new YamlReader.Values(YamlReader.options());
-        List<Map<String, String>> sets = new ArrayList<>();
+        List<ArgoParams> sets = new ArrayList<>();
         for (MappingNode object : objects) {
             Map<String, String> params = new TreeMap<>();
             if (object != null) flatten(path, object, "", 1, params, values, out);
@@ -92,9 +92,34 @@ final class ArgoGitFiles {
                 return List.of();
             }
             params.putAll(place(path, pathParamPrefix));
-            sets.add(params);
+            Map<String, Object> nested = new java.util.LinkedHashMap<>();
+            if (object != null) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> read = (Map<String, Object>) values.of(object);
+                nested.putAll(read);
+            }
+            Map<String, Object> at = nestedPlace(path);
+            if (pathParamPrefix == null || pathParamPrefix.isEmpty()) nested.put("path", at);
+            else nested.put(pathParamPrefix, Map.of("path", at));
+            sets.add(new ArgoParams(params, nested));
         }
         return sets;
+    }
+
+    /** The file's place as goTemplate reads it: {@code .path.path}, {@code .path.basename}, ..., {@code .path.segments}. */
+    private static Map<String, Object> nestedPlace(String file) {
+        int slash = file.lastIndexOf('/');
+        String folder = slash < 0 ? "." : file.substring(0, slash);
+        String filename = file.substring(slash + 1);
+        String basename = folder.substring(folder.lastIndexOf('/') + 1);
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("path", folder);
+        out.put("basename", basename);
+        out.put("filename", filename);
+        out.put("basenameNormalized", normalized(basename));
+        out.put("filenameNormalized", normalized(filename));
+        out.put("segments", List.of(folder.split("/")));
+        return out;
     }
 
     /** The parameters of the file's place, as Argo CD names them. */

@@ -56,7 +56,7 @@ class ArgoGitFilesTest {
         assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "my-team-prod-3-c", "my-team-staging-2-a", "root"), names(s));
 
         Map<String, String> first = ArgoGitFiles.sets(".envs/My_Team/envs.yaml", yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8), "cfg",
-                new java.util.ArrayList<>()).getFirst();
+                new java.util.ArrayList<>()).getFirst().flat();
         Map<String, String> want = new TreeMap<>(Map.ofEntries(Map.entry("env", "staging"), Map.entry("replicas", "2"), Map.entry("ratio", "1.5"),
                 Map.entry("on", "true"), Map.entry("tags.0", "a"), Map.entry("tags.1", "b"), Map.entry("cfg.path", ".envs/My_Team"),
                 Map.entry("cfg.path.basename", "My_Team"), Map.entry("cfg.path.filename", "envs.yaml"),
@@ -64,7 +64,7 @@ class ArgoGitFilesTest {
                 Map.entry("cfg.path[0]", ".envs"), Map.entry("cfg.path[1]", "My_Team")));
         assertEquals(want, first);
         Map<String, String> empty = ArgoGitFiles.sets("top.json", "[]".getBytes(java.nio.charset.StandardCharsets.UTF_8), "",
-                new java.util.ArrayList<>()).getFirst();
+                new java.util.ArrayList<>()).getFirst().flat();
         assertEquals(Map.of("path", ".", "path.basename", ".", "path.filename", "top.json", "path.basenameNormalized", "",
                 "path.filenameNormalized", "top.json", "path[0]", "."), empty, "an empty list gives one set of its place, as in Argo CD");
     }
@@ -133,5 +133,76 @@ class ArgoGitFilesTest {
         assertTrue(!"apps/a/b/config.json".matches(ArgoGitFiles.regex("apps/*/config.json")));
         assertTrue("apps/x.yaml".matches(ArgoGitFiles.regex("apps/*.{yaml,json}")));
         assertEquals("my-app", ArgoGitFiles.normalized("-My_App."));
+    }
+
+    static final String GO_SET = """
+            apiVersion: argoproj.io/v1alpha1
+            kind: ApplicationSet
+            metadata: {name: teams}
+            spec:
+              goTemplate: true
+              goTemplateOptions: ["missingkey=error"]
+              generators:
+                - matrix:
+                    generators:
+                      - git:
+                          repoURL: https://github.com/argoproj/argocd-example-apps.git
+                          files: [{path: "teams/*/config.json"}]
+                      - clusters: {}
+              template:
+                metadata: {name: '{{ .path.basename }}-{{ .name }}'}
+                spec:
+                  source: {repoURL: "https://github.com/argoproj/argocd-example-apps.git", path: guestbook}
+                  destination: {name: '{{ .name }}', namespace: '{{ index .path.segments 1 }}'}
+                  syncPolicy: {automated: {prune: true}}
+            """;
+
+    static DesiredState parseGo(GoTemplates go) {
+        Map<String, String> extra = new TreeMap<>();
+        extra.put("argocd/apps/teams.yaml", GO_SET);
+        extra.put("teams/blue/config.json", "{\"owner\": {\"name\": \"ann\"}, \"replicas\": 2}");
+        return RepoParser.parse(ArgoFixture.repo(extra), new ParseCache(), Owners.NONE, go);
+    }
+
+    @Test
+    void withoutAGoTemplateRendererAGoTemplateApplicationSetIsAnErrorAtItsTemplate() {
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/teams.yaml", GO_SET, "teams/blue/config.json", "{}")));
+        assertEquals(List.of("argocd/apps/teams.yaml:15:5: ApplicationSet template (goTemplate) could not be rendered: goTemplate is rendered"
+                + " by the engine's windlass-gotemplate program, which this reading of the repo does not run"), ArgoFixture.errors(s));
+        assertEquals(List.of("guestbook", "helm-guestbook", "kustomize-guestbook", "root"), names(s), "the others go on");
+    }
+
+    /**
+     * What the reader gives the renderer (the engine's test ArgoGoTemplateTest renders with the real one): the nested
+     * parameters Argo CD gives a Go template, and every text holding a template; a failure it reports is said at that text.
+     */
+    @Test
+    void aGoTemplateApplicationSetGivesTheRendererNestedParametersAndSaysItsFailureAtTheText() {
+        List<Object> asked = new java.util.ArrayList<>();
+        GoTemplates failing = (options, params, templates) -> {
+            asked.add(options);
+            asked.add(params);
+            asked.add(templates);
+            return new GoTemplates.Result.Failed(0, 2, "template: :1:12: executing \"\" at <index .path.segments 1>: error calling index");
+        };
+        DesiredState s = parseGo(failing);
+        assertEquals(List.of("argocd/apps/teams.yaml:18:53: ApplicationSet template (goTemplate, set of parameters 1 of 2): template: :1:12:"
+                + " executing \"\" at <index .path.segments 1>: error calling index; fix the template, or the parameters it reads"),
+                ArgoFixture.errors(s));
+        assertEquals(List.of("missingkey=error"), asked.get(0));
+        Map<String, Object> path = new java.util.LinkedHashMap<>();
+        path.put("path", "teams/blue");
+        path.put("basename", "blue");
+        path.put("filename", "config.json");
+        path.put("basenameNormalized", "blue");
+        path.put("filenameNormalized", "config.json");
+        path.put("segments", List.of("teams", "blue"));
+        Map<String, Object> set = new TreeMap<>(Map.of("owner", Map.of("name", "ann"), "replicas", 2, "path", path, "name", "production",
+                "nameNormalized", "production", "server", "", "metadata", Map.of("labels", Map.of(), "annotations", Map.of())));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> params = (List<Map<String, Object>>) asked.get(1);
+        assertEquals(2, params.size(), "the file's set with each Cluster");
+        assertEquals(set, new TreeMap<>(params.get(1)));
+        assertEquals(List.of("{{ .path.basename }}-{{ .name }}", "{{ .name }}", "{{ index .path.segments 1 }}"), asked.get(2));
     }
 }
