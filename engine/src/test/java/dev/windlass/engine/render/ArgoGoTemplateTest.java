@@ -167,4 +167,15 @@ class ArgoGoTemplateTest {
         assertTrue(errors(huge).getFirst().contains("windlass-gotemplate ran out of its memory")
                 || errors(huge).getFirst().contains("renders more than 1048576 bytes"), errors(huge).toString());
     }
+
+    @Test
+    void argoCdsOwnFunctionsAndAnUnknownOptionAreWhatArgoCdMakesOfThem() {
+        Map<String, Object> params = Map.of("name", "My App_v2!", "labels", Map.of("env", "prod"));
+        var r = GO.render(List.of(), List.of(params), List.of("{{ slugify .name }}", "{{ normalize .name }}", "{{ toYaml .labels }}",
+                "{{ (fromYaml \"a: {b: 1}\").a.b }}", "{{ toJson .labels }}", "{{ (fromYamlArray \"[x, z]\") | last }}", "{{ .missing }}"));
+        assertEquals(new GoTemplates.Result.Rendered(List.of(List.of("my-app-v2", "my-app-v2", "env: prod", "1", "{\"env\":\"prod\"}", "z",
+                "<no value>"))), r, "without missingkey=error a missing key prints <no value>, as in Argo CD");
+        var bad = GO.render(List.of("missingkey=nope"), List.of(params), List.of("{{ .name }}"));
+        assertEquals(new GoTemplates.Result.Failed(0, 0, "unrecognized option: missingkey=nope"), bad);
+    }
 }
