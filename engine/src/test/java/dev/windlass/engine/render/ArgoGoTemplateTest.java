@@ -178,4 +178,35 @@ class ArgoGoTemplateTest {
         var bad = GO.render(List.of("missingkey=nope"), List.of(params), List.of("{{ .name }}"));
         assertEquals(new GoTemplates.Result.Failed(0, 0, "unrecognized option: missingkey=nope"), bad);
     }
+
+    @Test
+    void aClustersGeneratorsValuesAreGoTemplatesOfEachClustersParameters() {
+        String clusters = """
+                apiVersion: argoproj.io/v1alpha1
+                kind: ApplicationSet
+                metadata: {name: web, namespace: argocd}
+                spec:
+                  goTemplate: true
+                  goTemplateOptions: ["missingkey=error"]
+                  generators:
+                    - clusters:
+                        selector: {matchExpressions: [{key: env, operator: Exists}]}
+                        values: {ns: '{{ .name }}-{{ .metadata.labels.env | upper }}'}
+                  template:
+                    metadata: {name: 'web-{{ .name }}'}
+                    spec:
+                      source: {repoURL: https://example.com/org/fleet.git, path: apps/web}
+                      destination: {name: '{{ .name }}', namespace: '{{ .values.ns | lower }}'}
+                      syncPolicy: {automated: {prune: true}}
+                """;
+        DesiredState s = parse(clusters, GO);
+        assertEquals(List.of(), errors(s));
+        assertEquals("production-prod", s.apps().get("web-production").namespace());
+        assertEquals("staging-staging", s.apps().get("web-staging").namespace());
+
+        DesiredState bad = parse(clusters.replace(".metadata.labels.env", ".metadata.labels.nope"), GO);
+        assertEquals(List.of("argocd/teams.yaml:10:17: ApplicationSet clusters.values.ns (goTemplate, Cluster 1 of 2): failed to execute go"
+                + " template {{ .name }}-{{ .metadata.labels.nope | upper }}: template: :1:24: executing \"\" at <.metadata.labels.nope>: map has"
+                + " no entry for key \"nope\"; fix the value, or the parameters it reads"), errors(bad));
+    }
 }

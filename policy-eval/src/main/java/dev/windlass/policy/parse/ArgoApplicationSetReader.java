@@ -91,7 +91,7 @@ final class ArgoApplicationSetReader {
         List<ArgoParams> sets = new ArrayList<>();
         List<Fields> generators = spec.objects("generators");
         if (generators.isEmpty() && !spec.has("generators")) spec.errorHere("ApplicationSet.spec.generators is required");
-        for (Fields g : generators) sets.addAll(generator(g, ctx, true, go, out));
+        for (Fields g : generators) sets.addAll(generator(g, ctx, true, go ? goOptions : null, out));
         Node template = null;
         for (NodeTuple t : ((MappingNode) specNode(doc)).getValue()) {
             if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("template")) template = t.getValueNode();
@@ -136,8 +136,11 @@ final class ArgoApplicationSetReader {
         return made;
     }
 
-    /** The sets of parameters of one generator; a matrix (only {@code top}) combines two others. */
-    private static List<ArgoParams> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top, boolean go, List<Diagnostic> out) {
+    /**
+     * The sets of parameters of one generator; a matrix (only {@code top}) combines two others. {@code go}: the
+     * goTemplateOptions when the ApplicationSet has goTemplate, else null.
+     */
+    private static List<ArgoParams> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top, List<String> go, List<Diagnostic> out) {
         FluxSpecScreen.refuse(g, GENERATORS_NOT_SUPPORTED);
         if (g.has("selector")) g.error("selector", "ApplicationSet generator selector is not supported by Windlass yet; choose the elements or clusters themselves");
         Fields list = g.object("list");
@@ -147,7 +150,7 @@ final class ArgoApplicationSetReader {
         g.end();
         List<ArgoParams> sets = new ArrayList<>();
         if (list != null) sets.addAll(list(list));
-        if (clusters != null) sets.addAll(clusters(clusters, ctx, go));
+        if (clusters != null) sets.addAll(clusters(clusters, ctx, go, out));
         if (git != null) sets.addAll(git(git, ctx, out));
         if (matrix != null) {
             if (!top) {
@@ -173,7 +176,7 @@ final class ArgoApplicationSetReader {
                     for (var e : y.flat().entrySet()) {
                         String was = both.put(e.getKey(), e.getValue());
                         // With goTemplate, Argo CD merges the two sets, the first generator's values kept.
-                        if (!go && was != null && !was.equals(e.getValue())) {
+                        if (go == null && was != null && !was.equals(e.getValue())) {
                             matrix.errorHere("ApplicationSet matrix: both generators give the parameter " + Excerpt.quoted(e.getKey())
                                     + ", with different values (" + Excerpt.quoted(was) + ", " + Excerpt.quoted(e.getValue()) + "); rename one");
                             return sets;
@@ -320,13 +323,11 @@ final class ArgoApplicationSetReader {
      * {@code name}, {@code nameNormalized}, {@code server} (its {@code argocd.windlass.dev/server} annotation, or ""),
      * {@code metadata.labels.<key>}, {@code metadata.annotations.<key>}, and {@code values.<key>} (filled in turn).
      */
-    private static List<ArgoParams> clusters(Fields clusters, ArgoApplicationReader.Context ctx, boolean go) {
+    private static List<ArgoParams> clusters(Fields clusters, ArgoApplicationReader.Context ctx, List<String> go, List<Diagnostic> diagnostics) {
         LabelSelector selector = clusters.has("selector") ? SelectorReader.read(clusters, "selector") : LabelSelector.EVERYTHING;
         Map<String, String> values = clusters.stringMap("values");
         if (clusters.has("template")) clusters.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
         if (clusters.has("flatList")) clusters.error("flatList", "ApplicationSet clusters.flatList is not supported by Windlass yet");
-        if (go && !values.isEmpty()) clusters.error("values", "ApplicationSet clusters.values with goTemplate is not supported by Windlass yet;"
-                + " write the values in spec.template");
         clusters.end();
         List<ArgoParams> out = new ArrayList<>();
         for (Cluster c : ctx.clusters().values()) {
@@ -347,6 +348,7 @@ final class ArgoApplicationSetReader {
             nested.put("metadata", Map.of("labels", new TreeMap<>(c.labels()), "annotations", new TreeMap<>(c.annotations())));
             out.add(new ArgoParams(params, nested));
         }
+        if (go != null && !values.isEmpty() && !out.isEmpty()) return goValues(clusters, values, out, go, ctx.goTemplates(), diagnostics);
         return out;
     }
 
@@ -427,6 +429,46 @@ final class ArgoApplicationSetReader {
             return new SequenceNode(q.getTag(), true, items, q.getStartMark(), q.getEndMark(), q.getFlowStyle());
         }
         return node;
+    }
+
+    /**
+     * goTemplate: each of the clusters generator's {@code values} rendered as a Go template with each Cluster's parameters,
+     * as Argo CD renders them, and given as {@code .values.<key>}; a failure is an error at {@code values}, and then none.
+     */
+    private static List<ArgoParams> goValues(Fields clusters, Map<String, String> values, List<ArgoParams> sets, List<String> options,
+            GoTemplates go, List<Diagnostic> diagnostics) {
+        List<String> keys = new ArrayList<>(values.keySet());
+        List<String> texts = new ArrayList<>(values.values());
+        List<Map<String, Object>> params = new ArrayList<>();
+        for (ArgoParams p : sets) params.add(p.nested());
+        List<List<String>> rendered = switch (go.render(options, params, texts)) {
+            case GoTemplates.Result.Rendered r -> {
+                if (r.texts().size() == sets.size()) yield r.texts();
+                diagnostics.add(Diagnostic.error(clusters.at("values"), "ApplicationSet clusters.values (goTemplate): the renderer gave "
+                        + r.texts().size() + " results for " + sets.size() + " Clusters; report this"));
+                yield null;
+            }
+            case GoTemplates.Result.Failed f -> {
+                diagnostics.add(Diagnostic.error(clusters.at("values"), "ApplicationSet clusters.values." + keys.get(Math.max(0, Math.min(f.template(),
+                        keys.size() - 1))) + " (goTemplate, Cluster " + (f.set() + 1) + " of " + sets.size() + "): " + Excerpt.words(f.error())
+                        + "; fix the value, or the parameters it reads"));
+                yield null;
+            }
+            case GoTemplates.Result.Stopped st -> {
+                diagnostics.add(Diagnostic.error(clusters.at("values"), "ApplicationSet clusters.values (goTemplate) could not be rendered: " + st.why()));
+                yield null;
+            }
+        };
+        if (rendered == null) return List.of();
+        List<ArgoParams> out = new ArrayList<>();
+        for (int i = 0; i < sets.size(); i++) {
+            Map<String, Object> each = new LinkedHashMap<>();
+            for (int k = 0; k < keys.size() && k < rendered.get(i).size(); k++) each.put(keys.get(k), rendered.get(i).get(k));
+            Map<String, Object> nested = new LinkedHashMap<>(sets.get(i).nested());
+            nested.put("values", each);
+            out.add(new ArgoParams(sets.get(i).flat(), nested));
+        }
+        return out;
     }
 
     /** The node with every {@code {{param}}} of its scalars filled in, at the same places; an unknown one is said in {@code unknown}. */
