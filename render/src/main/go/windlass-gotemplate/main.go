@@ -4,9 +4,13 @@
 // toYaml, fromYaml and fromYamlArray; each goTemplateOptions entry applied with Template.Option.
 //
 // Input (stdin, JSON):  {"options": ["missingkey=error"], "params": [{...}, ...], "templates": ["...", ...],
-//                        "maxBytes": 1048576}
+//
+//	"maxBytes": 1048576}
+//
 // Output (stdout, JSON): {"rendered": [["...", ...], ...]}   one list per parameter set, one string per template
-//                    or: {"failed": {"set": 0, "template": 2, "error": "..."}}   the first that fails
+//
+//	or: {"failed": {"set": 0, "template": 2, "error": "..."}}   the first that fails
+//
 // Exit status 0 for both; 2 when the input cannot be read.
 package main
 
