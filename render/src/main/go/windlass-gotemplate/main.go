@@ -3,13 +3,14 @@
 // expandenv and getHostByName (nothing of the environment or the network reaches a template), plus normalize, slugify,
 // toYaml, fromYaml and fromYamlArray; each goTemplateOptions entry applied with Template.Option.
 //
-// Input (stdin, JSON):  {"options": ["missingkey=error"], "params": [{...}, ...], "templates": ["...", ...],
+// Input, on stdin, as JSON:
 //
-//	"maxBytes": 1048576}
+//	{"options": ["missingkey=error"], "params": [{...}, ...], "templates": ["...", ...], "maxBytes": 1048576}
 //
-// Output (stdout, JSON): {"rendered": [["...", ...], ...]}   one list per parameter set, one string per template
+// Output, on stdout, as JSON: one list per parameter set, one string per template, or the first that fails:
 //
-//	or: {"failed": {"set": 0, "template": 2, "error": "..."}}   the first that fails
+//	{"rendered": [["...", ...], ...]}
+//	{"failed": {"set": 0, "template": 2, "error": "..."}}
 //
 // Exit status 0 for both; 2 when the input cannot be read.
 package main
