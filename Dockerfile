@@ -20,8 +20,9 @@ RUN mvn -B -q -DskipTests -pl engine -am package \
 FROM ${GO_IMAGE} AS tools
 WORKDIR /src
 COPY scripts/render-tools.sh scripts/
+COPY render/src/main/go/windlass-gotemplate render/src/main/go/windlass-gotemplate
 RUN WINDLASS_TOOLS_CACHE=/tools bash scripts/render-tools.sh \
- && mkdir /out && cp /tools/kustomize-*/kustomize /tools/kustomize-*/helm /tools/kustomize-*/landlock-restrict /tools/kustomize-*/sops /tools/kustomize-*/crane /out/
+ && mkdir /out && cp /tools/kustomize-*/kustomize /tools/kustomize-*/helm /tools/kustomize-*/landlock-restrict /tools/kustomize-*/sops /tools/kustomize-*/crane /tools/kustomize-*/windlass-gotemplate /out/
 
 FROM ${JDK_IMAGE} AS runtime
 COPY --from=engine /out /app
@@ -36,7 +37,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
  && mkdir -p /var/lib/windlass && chown 65532:65532 /var/lib/windlass
 COPY --from=runtime /jre /opt/java
 COPY --from=engine /out /opt/windlass
-COPY --from=tools /out/kustomize /out/helm /out/landlock-restrict /out/sops /out/crane /usr/local/bin/
+COPY --from=tools /out/kustomize /out/helm /out/landlock-restrict /out/sops /out/crane /out/windlass-gotemplate /usr/local/bin/
 ENV PATH=/opt/java/bin:$PATH HOME=/var/lib/windlass
 WORKDIR /var/lib/windlass
 USER 65532:65532

@@ -8,6 +8,7 @@
 #   /usr/local/bin/landlock-restrict  and the sandbox every render runs in
 #   /usr/local/bin/sops               the pinned sops that decrypts SOPS-encrypted manifests
 #   /usr/local/bin/crane              lists an OCI repository's tags when a chart's version is a range
+#   /usr/local/bin/windlass-gotemplate  renders an Argo CD ApplicationSet template with goTemplate: true (text/template, sprig)
 #   /var/lib/windlass, /tmp           empty; deploy/ mounts volumes there (the root filesystem is read-only)
 # Usage: scripts/image-root.sh <engine target dir>. The runtime is kept across runs until `mvn clean`, or until the JDK
 # it was jlinked from is not the one the build uses.
@@ -39,8 +40,9 @@ else
 fi
 
 tools="$(bash "$(dirname "$0")/render-tools.sh" | tail -n1 || true)"
-if [[ -n "$tools" && -x "$tools/kustomize" && -x "$tools/helm" && -x "$tools/landlock-restrict" && -x "$tools/sops" && -x "$tools/crane" ]]; then
-  cp "$tools/kustomize" "$tools/helm" "$tools/landlock-restrict" "$tools/sops" "$tools/crane" "$root/usr/local/bin/"
+if [[ -n "$tools" && -x "$tools/kustomize" && -x "$tools/helm" && -x "$tools/landlock-restrict" && -x "$tools/sops" && -x "$tools/crane" \
+      && -x "$tools/windlass-gotemplate" ]]; then
+  cp "$tools/kustomize" "$tools/helm" "$tools/landlock-restrict" "$tools/sops" "$tools/crane" "$tools/windlass-gotemplate" "$root/usr/local/bin/"
 else
   echo "[image-root] render tools not built (scripts/render-tools.sh): the image has no kustomize or helm" >&2
 fi

@@ -6,7 +6,9 @@
 # every render runs through, go-landlock's cmd/landlock-restrict: it restricts the tool, with the kernel's Landlock
 # LSM, to the files of that one render (render/.../RenderSandbox); and sops, which decrypts SOPS-encrypted files
 # of an application in memory just before apply (render/.../SopsDecryptor), with, for the tests only, age-keygen
-# to make the age keys they encrypt with.
+# to make the age keys they encrypt with; and windlass-gotemplate, the project's own small Go program (its source in
+# render/src/main/go/windlass-gotemplate, its modules pinned by its go.mod and go.sum) that renders an ApplicationSet
+# template with goTemplate: true as Argo CD does, with text/template and sprig (render/.../GoTemplateRenderer).
 #
 # Usage: scripts/render-tools.sh            # prints the tools directory as the last stdout line
 #        DIR=$(scripts/render-tools.sh | tail -n1)
@@ -30,6 +32,9 @@ SANDBOX_MODULE="github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.
 SOPS_VERSION="${WINDLASS_SOPS_VERSION:-v3.13.3}"
 SOPS_MODULE="github.com/getsops/sops/v3/cmd/sops@$SOPS_VERSION"
 AGE_KEYGEN_MODULE="filippo.io/age/cmd/age-keygen@v1.3.2"
+GOTEMPLATE_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../render/src/main/go/windlass-gotemplate" && pwd)"
+# The program is rebuilt when its source or its pinned modules change.
+GOTEMPLATE_VERSION="$(cat "$GOTEMPLATE_SRC/main.go" "$GOTEMPLATE_SRC/go.mod" "$GOTEMPLATE_SRC/go.sum" | sha256sum | cut -c1-16)"
 CACHE_ROOT="${WINDLASS_TOOLS_CACHE:-${HOME:?HOME is not set}/.cache/windlass/tools}"
 DIR="$CACHE_ROOT/kustomize-$KUSTOMIZE_VERSION-helm-$HELM_VERSION"
 
@@ -47,9 +52,10 @@ crane_ok() { [ -x "$DIR/crane" ] && [ "$(cat "$DIR/crane.version" 2>/dev/null)" 
 sandbox_ok() { [ -x "$DIR/landlock-restrict" ] && [ "$(cat "$DIR/landlock-restrict.version" 2>/dev/null)" = "$SANDBOX_MODULE" ]; }
 # sops --version also asks the internet for the newest release unless told not to; the version file is the check.
 sops_ok() { [ -x "$DIR/sops" ] && [ "$(cat "$DIR/sops.version" 2>/dev/null)" = "$SOPS_MODULE" ]; }
+gotemplate_ok() { [ -x "$DIR/windlass-gotemplate" ] && [ "$(cat "$DIR/windlass-gotemplate.version" 2>/dev/null)" = "$GOTEMPLATE_VERSION" ]; }
 age_keygen_ok() { [ -x "$DIR/age-keygen" ] && [ "$(cat "$DIR/age-keygen.version" 2>/dev/null)" = "$AGE_KEYGEN_MODULE" ]; }
 
-if kustomize_ok && helm_ok && registry_ok && crane_ok && sandbox_ok && sops_ok && age_keygen_ok; then
+if kustomize_ok && helm_ok && registry_ok && crane_ok && sandbox_ok && sops_ok && age_keygen_ok && gotemplate_ok; then
   log "cached: $DIR (kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION, sops $SOPS_VERSION)"
   printf '%s\n' "$DIR"
   exit 0
@@ -135,6 +141,15 @@ if ! age_keygen_ok; then
     || die "go install of $AGE_KEYGEN_MODULE failed; see above"
   mv -f "$WORK/bin/age-keygen" "$DIR/age-keygen"
   printf '%s\n' "$AGE_KEYGEN_MODULE" > "$DIR/age-keygen.version"
+fi
+
+if ! gotemplate_ok; then
+  log "building windlass-gotemplate ($GOTEMPLATE_SRC, sprig and the rest pinned by its go.sum) from the Go module proxy"
+  mkdir -p "$WORK/bin"
+  (cd "$GOTEMPLATE_SRC" && gocmd build -trimpath -ldflags "-s -w" -o "$WORK/bin/windlass-gotemplate" .) \
+    || die "go build of $GOTEMPLATE_SRC failed; see above"
+  mv -f "$WORK/bin/windlass-gotemplate" "$DIR/windlass-gotemplate"
+  printf '%s\n' "$GOTEMPLATE_VERSION" > "$DIR/windlass-gotemplate.version"
 fi
 
 log "ready after $((SECONDS - START))s: kustomize $KUSTOMIZE_VERSION, helm $HELM_VERSION, sops $SOPS_VERSION in $DIR"

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Argo CD's example apps, as published, with what a team adds to adopt them: windlass.yaml naming the repo, two Clusters
  * (one by the server URL Argo CD knows it by), and Argo CD Applications two levels deep (a root holding the examples'
  * Applications and a team's app of apps, which holds one more); the Helm guestbook of two sources (its chart, and this
- * repo as {@code ref: values} for a value file of the team's), and one Application of two plain directories. Reconciled
- * on sandbox clusters: each Application's objects land on its destination, rendered as Argo CD renders them; idle passes
- * write nothing; a changed image and a changed value file of the repo roll out, and a removed child Application's
- * objects are pruned.
+ * repo as {@code ref: values} for a value file of the team's), and one Application of two plain directories. Beside
+ * them, an ApplicationSet with goTemplate and a git files generator (one Application per config file, rendered by
+ * windlass-gotemplate) applies on the Cluster each file names. Reconciled on sandbox clusters: each Application's objects
+ * land on its destination, rendered as Argo CD renders them; idle passes write nothing; a changed image and a changed
+ * value file of the repo roll out, and a removed child Application's objects are pruned.
  */
 class ArgoE2E {
     @TempDir Path dir;
@@ -129,13 +130,37 @@ class ArgoE2E {
                                   destination: {name: '{{name}}', namespace: set-guestbook}
                                   syncPolicy: {automated: {prune: true, selfHeal: true}}
                             """.formatted(URL))
+                    .write("config/clusters/in-cluster/config.json", "{\"cluster\": {\"name\": \"in-cluster\"}, \"team\": \"Blue\"}\n")
+                    .write("config/clusters/production/config.json", "{\"cluster\": {\"name\": \"production\"}, \"team\": \"Green\"}\n")
+                    .write("argocd/apps/configs.yaml", """
+                            apiVersion: argoproj.io/v1alpha1
+                            kind: ApplicationSet
+                            metadata: {name: configs, namespace: argocd}
+                            spec:
+                              goTemplate: true
+                              goTemplateOptions: ["missingkey=error"]
+                              generators:
+                                - git:
+                                    repoURL: "%s"
+                                    revision: HEAD
+                                    files: [{path: "config/clusters/*/config.json"}]
+                              template:
+                                metadata:
+                                  name: '{{ index .path.segments 2 }}-files-guestbook'
+                                  labels: {team: '{{ .team | lower }}'}
+                                spec:
+                                  project: default
+                                  source: {repoURL: "%s", path: guestbook}
+                                  destination: {name: '{{ .cluster.name }}', namespace: '{{ printf "files-%%s" .path.basename }}'}
+                                  syncPolicy: {automated: {prune: true, selfHeal: true}}
+                            """.formatted(URL, URL))
                     .write("argocd/team/guestbook-production.yaml", application("guestbook-production", "guestbook",
                             "{name: production, namespace: guestbook}", "", "{prune: true, selfHeal: true}")));
 
             PassReport first = fleet.pass();
             assertEquals(List.of(), first.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
-            assertEquals(List.of("guestbook", "guestbook-production", "helm-guestbook", "in-cluster-set-guestbook", "kustomize-guestbook",
-                    "production-set-guestbook", "root", "settings", "team"),
+            assertEquals(List.of("guestbook", "guestbook-production", "helm-guestbook", "in-cluster-files-guestbook", "in-cluster-set-guestbook",
+                    "kustomize-guestbook", "production-files-guestbook", "production-set-guestbook", "root", "settings", "team"),
                     List.copyOf(first.desired().apps().keySet()));
             assertEquals("team", first.desired().apps().get("guestbook-production").labels().get("argocd.windlass.dev/parent"));
             assertEquals(List.of(), first.desired().apps().get("root").manifests(), "no Application object is applied");
@@ -151,6 +176,9 @@ class ArgoE2E {
             RenderScenario.inSync(fleet, "in-cluster-set-guestbook", "in-cluster");
             RenderScenario.inSync(fleet, "production-set-guestbook", "production");
             RenderScenario.inSync(fleet, "settings", "production");
+            RenderScenario.inSync(fleet, "in-cluster-files-guestbook", "in-cluster");
+            RenderScenario.inSync(fleet, "production-files-guestbook", "production");
+            assertEquals("green", first.desired().apps().get("production-files-guestbook").labels().get("team"), "goTemplate with sprig's lower");
             try (KubernetesClient dev = fleet.client("in-cluster"); KubernetesClient production = fleet.client("production")) {
                 assertNotNull(dev.apps().deployments().inNamespace("guestbook").withName("guestbook-ui").get(), "destination.server");
                 assertNull(dev.apps().deployments().inNamespace("kustomize-guestbook").withName("prod-guestbook-ui").get());
@@ -158,6 +186,10 @@ class ArgoE2E {
                         "the child of the team's app of apps, on its own destination");
                 assertNotNull(dev.apps().deployments().inNamespace("set-guestbook").withName("guestbook-ui").get(), "the ApplicationSet's, per cluster");
                 assertNotNull(production.apps().deployments().inNamespace("set-guestbook").withName("guestbook-ui").get());
+                assertNotNull(dev.apps().deployments().inNamespace("files-in-cluster").withName("guestbook-ui").get(),
+                        "the goTemplate git files ApplicationSet's, on the Cluster each config file names");
+                assertNotNull(production.apps().deployments().inNamespace("files-production").withName("guestbook-ui").get());
+                assertNull(dev.apps().deployments().inNamespace("files-production").withName("guestbook-ui").get());
                 Deployment k = production.apps().deployments().inNamespace("kustomize-guestbook").withName("prod-guestbook-ui").get();
                 assertNotNull(k, "namePrefix");
                 assertEquals("gcr.io/google-samples/gb-frontend:v6", k.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());

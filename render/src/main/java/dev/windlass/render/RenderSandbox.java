@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * The file-system boundary every render tool runs in: the kernel's Landlock LSM, applied by a launcher
  * ({@link RenderTools#sandbox()}, built pinned by {@code scripts/render-tools.sh}) before it executes the tool. The tool,
  * and everything it starts, may read and write the render's own directory (the files of the repo it reaches, its home,
- * its temporary files) and execute kustomize, helm and sops, and nothing else of the host: a chart home, a values file, a
+ * its temporary files) and execute kustomize, helm, sops, crane and windlass-gotemplate, and nothing else of the host: a chart home, a values file, a
  * remote base or a generator config that names a path outside the render's directory, by whatever spelling the field
  * checks ({@code KustomizeReach}) missed, is refused by the kernel. A render that may fetch (a chart from a repository
  * or registry, remote bases the engine allows) may also read what name resolution and TLS need; one that runs
@@ -78,7 +78,7 @@ public final class RenderSandbox {
         if (unavailable() != null) return null;
         List<String> out = new ArrayList<>(List.of(tools.sandbox().toString(), "-rw", work.toString(), "-rwfiles", "/dev/null"));
         List<String> executables = new ArrayList<>();
-        for (Path tool : List.of(tools.kustomize(), tools.helm(), tools.sops(), tools.crane())) if (Files.isRegularFile(tool)) executables.add(tool.toString());
+        for (Path tool : List.of(tools.kustomize(), tools.helm(), tools.sops(), tools.crane(), tools.goTemplate())) if (Files.isRegularFile(tool)) executables.add(tool.toString());
         if (!executables.isEmpty()) {
             out.add("-rofiles");
             out.addAll(executables);

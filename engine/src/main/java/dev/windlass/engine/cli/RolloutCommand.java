@@ -45,7 +45,8 @@ final class RolloutCommand {
                 mirror.fetch();
                 CommitOutcome out = new ConfigWriter(mirror, branch).write(snapshot -> {
                     problem.set(null);
-                    Application a = snapshot.commit() == null ? null : RepoParser.parse(snapshot).apps().get(app);
+                    Application a = snapshot.commit() == null ? null : RepoParser.parse(snapshot, new dev.windlass.policy.parse.ParseCache(), dev.windlass.policy.parse.Owners.NONE,
+                            dev.windlass.engine.render.AppRendering.goTemplates()).apps().get(app);
                     BranchChange change = BranchChange.of("windlass: " + verb() + " rollout of " + app + (value(who) == null ? "" : ": " + value(who)),
                             who.name(), who.email());
                     if (a == null) {

@@ -52,7 +52,8 @@ record SuspensionEdit(Target target, String name, String cluster, boolean suspen
 
     Result on(Snapshot tip) {
         BranchChange change = BranchChange.of(message(), who.name(), who.email());
-        DesiredState desired = RepoParser.parse(tip);
+        DesiredState desired = RepoParser.parse(tip, new dev.windlass.policy.parse.ParseCache(), dev.windlass.policy.parse.Owners.NONE,
+                dev.windlass.engine.render.AppRendering.goTemplates());
         if (target == Target.APP && cluster != null) return onOneCluster(tip, desired, change);
         String path = target == Target.APP ? appPath(desired) : clusterPath(desired);
         if (path == null) {

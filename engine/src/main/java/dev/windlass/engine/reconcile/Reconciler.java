@@ -300,7 +300,7 @@ public final class Reconciler {
             return lastParse.desired();
         }
         dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(held, path -> mirror.introduced(commit, path));
-        DesiredState parsed = RepoParser.parse(mirror.snapshot(commit), parseCache, owners);
+        DesiredState parsed = RepoParser.parse(mirror.snapshot(commit), parseCache, owners, AppRendering.goTemplates());
         filesParsed = parseCache.parsedLastPass();
         lastParse = new LastParse(commit, held, parsed);
         return parsed;

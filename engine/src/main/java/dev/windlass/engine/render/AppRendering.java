@@ -47,6 +47,16 @@ public final class AppRendering implements AutoCloseable {
     private static final class Shared {
         static final AppRendering INSTANCE = fromEnvironment();
     }
+
+    private static final class SharedGoTemplates {
+        static final dev.windlass.render.GoTemplateRenderer INSTANCE = dev.windlass.render.GoTemplateRenderer.fromEnvironment();
+    }
+
+    /**
+     * What renders an Argo CD ApplicationSet's goTemplate for every reading of a repo in this engine (the passes, plan,
+     * validate, reviews): the project's windlass-gotemplate program, behind the render boundary, its answers kept by request.
+     */
+    public static dev.windlass.policy.parse.GoTemplates goTemplates() { return SharedGoTemplates.INSTANCE; }
     private static final int READ_CACHED = 1024;
     /** For a cluster that never answered: the default version, and only the API versions built into Helm. */
     private static final ServerInfo DEFAULT_SERVER = new ServerInfo(RenderRequest.DEFAULT_KUBE_VERSION, List.of());
@@ -120,7 +130,8 @@ public final class AppRendering implements AutoCloseable {
      * not decrypted: they are shown as {@link AppDecryption#keyless} says.
      */
     public DesiredState read(Snapshot snapshot) {
-        return AppDecryption.keyless(render(dev.windlass.policy.parse.RepoParser.parse(snapshot), snapshot));
+        return AppDecryption.keyless(render(dev.windlass.policy.parse.RepoParser.parse(snapshot, new dev.windlass.policy.parse.ParseCache(),
+                dev.windlass.policy.parse.Owners.NONE, goTemplates()), snapshot));
     }
 
     /**
@@ -129,8 +140,8 @@ public final class AppRendering implements AutoCloseable {
      */
     public DesiredState read(Snapshot snapshot, dev.windlass.policy.state.EngineState state) {
         dev.windlass.policy.parse.Owners owners = dev.windlass.policy.parse.Owners.of(state, path -> null);
-        return AppDecryption.keyless(render(dev.windlass.policy.parse.RepoParser.parse(snapshot, new dev.windlass.policy.parse.ParseCache(), owners),
-                snapshot, servers(state), owners));
+        return AppDecryption.keyless(render(dev.windlass.policy.parse.RepoParser.parse(snapshot, new dev.windlass.policy.parse.ParseCache(), owners,
+                goTemplates()), snapshot, servers(state), owners));
     }
 
     /** Each cluster's API server as it last said of itself (status branch): what charts rendered for it see. */

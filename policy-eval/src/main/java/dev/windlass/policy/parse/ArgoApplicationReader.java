@@ -97,8 +97,12 @@ final class ArgoApplicationReader {
         SYNC_OPTIONS_IGNORED.put("SkipDryRunOnMissingResource", "Windlass applies CRDs before what uses them");
     }
 
-    /** What an Application is read against: how the repo is named, its clusters, and its files (by path). */
-    record Context(ArgoSettings settings, SortedMap<String, Cluster> clusters, SortedMap<String, String> files) {}
+    /**
+     * What Argo CD objects are read against: the repo's settings and Clusters, its files (path to content id), how to read
+     * one, and how an ApplicationSet's goTemplate is rendered.
+     */
+    record Context(ArgoSettings settings, SortedMap<String, Cluster> clusters, SortedMap<String, String> files,
+            java.util.function.Function<String, byte[]> read, GoTemplates goTemplates) {}
 
     private ArgoApplicationReader() {}
 

@@ -21,7 +21,8 @@ import org.yaml.snakeyaml.nodes.Tag;
 /**
  * Reads an Argo CD {@code ApplicationSet}: its {@code list} and {@code clusters} generators (the latter a label selector
  * over the repo's Windlass Clusters), each set of parameters filled into its {@code template} with Argo CD's default
- * fasttemplate syntax ({@code {{name}}}), one Application per set. The Applications it makes keep the template's places in
+ * fasttemplate syntax ({@code {{name}}}), or, with {@code goTemplate: true}, rendered by Go's text/template and sprig
+ * through {@link GoTemplates} (the caller's: policy-eval starts no process), one Application per set. The Applications it makes keep the template's places in
  * the file, so what is wrong with one is said at the template's field. At most {@value #MAX_APPLICATIONS} per
  * ApplicationSet: more is an error at its generators, and it makes none.
  */
@@ -33,7 +34,7 @@ final class ArgoApplicationSetReader {
     private static final Map<String, String> GENERATORS_NOT_SUPPORTED = new LinkedHashMap<>();
     static {
         for (String g : List.of("merge", "scmProvider", "pullRequest", "clusterDecisionResource", "plugin")) {
-            GENERATORS_NOT_SUPPORTED.put(g, "Windlass reads the list, clusters, git (directories) and matrix generators only, for now; write"
+            GENERATORS_NOT_SUPPORTED.put(g, "Windlass reads the list, clusters, git (directories, files) and matrix generators only, for now; write"
                     + " the Applications out, or keep this ApplicationSet on Argo CD");
         }
     }
@@ -74,15 +75,12 @@ final class ArgoApplicationSetReader {
             if (!root.has("spec")) root.errorHere("ApplicationSet.spec is required, with generators and template");
             return List.of();
         }
-        if (spec.bool("goTemplate", false)) {
-            spec.error("goTemplate", "ApplicationSet.spec.goTemplate is not supported by Windlass yet: write the template with {{param}}"
-                    + " (fasttemplate), Argo CD's default");
-        }
+        boolean go = spec.bool("goTemplate", false);
+        List<String> goOptions = spec.strings("goTemplateOptions");
         FluxSpecScreen.refuse(spec, Map.of(
                 "templatePatch", "write the fields in the template",
                 "strategy", "Windlass rolls out by its own RolloutPolicies; remove it and add a RolloutPolicy that selects the applications"
                         + " by the label " + LABEL_SET));
-        if (spec.has("goTemplateOptions")) spec.error("goTemplateOptions", "ApplicationSet.spec.goTemplateOptions is for goTemplate, which Windlass does not read yet");
         Map<String, String> ignored = FluxSpecScreen.ignored(spec, Map.of(
                 "syncPolicy", "Windlass removes an Application's objects as its prune says when the Application goes",
                 "ignoreApplicationDifferences", "Windlass does not write Applications",
@@ -90,10 +88,10 @@ final class ArgoApplicationSetReader {
         if (!ignored.isEmpty()) {
             spec.warning(ignored.keySet().iterator().next(), "ApplicationSet.spec: accepted and ignored: " + String.join("; ", ignored.values()));
         }
-        List<Map<String, String>> sets = new ArrayList<>();
+        List<ArgoParams> sets = new ArrayList<>();
         List<Fields> generators = spec.objects("generators");
         if (generators.isEmpty() && !spec.has("generators")) spec.errorHere("ApplicationSet.spec.generators is required");
-        for (Fields g : generators) sets.addAll(generator(g, ctx, true));
+        for (Fields g : generators) sets.addAll(generator(g, ctx, true, go ? goOptions : null, out));
         Node template = null;
         for (NodeTuple t : ((MappingNode) specNode(doc)).getValue()) {
             if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("template")) template = t.getValueNode();
@@ -110,11 +108,14 @@ final class ArgoApplicationSetReader {
                     + " makes from one ApplicationSet (" + MAX_APPLICATIONS + "); split it, or narrow its generators");
             return List.of();
         }
+        if (out.stream().anyMatch(Diagnostic::isError)) return List.of();
+        List<Map<String, String>> goFilled = go ? goRender(doc.path(), template, goOptions, sets, ctx.goTemplates(), out) : null;
+        if (go && goFilled == null) return List.of();
         List<YamlDoc> made = new ArrayList<>();
         YamlReader.Values values = new YamlReader.Values(YamlReader.options());
-        for (Map<String, String> params : sets) {
+        for (int i = 0; i < sets.size(); i++) {
             List<Diagnostic> unknown = new ArrayList<>();
-            Node filled = fill(doc.path(), template, params, unknown);
+            Node filled = go ? rendered(template, goFilled.get(i)) : fill(doc.path(), template, sets.get(i).flat(), unknown);
             if (!unknown.isEmpty()) {
                 out.addAll(unknown);
                 return List.of();
@@ -135,8 +136,11 @@ final class ArgoApplicationSetReader {
         return made;
     }
 
-    /** The sets of parameters of one generator; a matrix (only {@code top}) combines two others. */
-    private static List<Map<String, String>> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top) {
+    /**
+     * The sets of parameters of one generator; a matrix (only {@code top}) combines two others. {@code go}: the
+     * goTemplateOptions when the ApplicationSet has goTemplate, else null.
+     */
+    private static List<ArgoParams> generator(Fields g, ArgoApplicationReader.Context ctx, boolean top, List<String> go, List<Diagnostic> out) {
         FluxSpecScreen.refuse(g, GENERATORS_NOT_SUPPORTED);
         if (g.has("selector")) g.error("selector", "ApplicationSet generator selector is not supported by Windlass yet; choose the elements or clusters themselves");
         Fields list = g.object("list");
@@ -144,10 +148,10 @@ final class ArgoApplicationSetReader {
         Fields git = g.object("git");
         Fields matrix = g.object("matrix");
         g.end();
-        List<Map<String, String>> sets = new ArrayList<>();
+        List<ArgoParams> sets = new ArrayList<>();
         if (list != null) sets.addAll(list(list));
-        if (clusters != null) sets.addAll(clusters(clusters, ctx));
-        if (git != null) sets.addAll(git(git, ctx));
+        if (clusters != null) sets.addAll(clusters(clusters, ctx, go, out));
+        if (git != null) sets.addAll(git(git, ctx, out));
         if (matrix != null) {
             if (!top) {
                 g.error("matrix", "a matrix inside a matrix is not supported by Windlass yet; combine two generators in one matrix");
@@ -159,25 +163,26 @@ final class ArgoApplicationSetReader {
                 matrix.errorHere(matrix.name("generators") + " must hold exactly two generators, as in Argo CD");
                 return sets;
             }
-            List<Map<String, String>> a = generator(two.get(0), ctx, false);
-            List<Map<String, String>> b = generator(two.get(1), ctx, false);
+            List<ArgoParams> a = generator(two.get(0), ctx, false, go, out);
+            List<ArgoParams> b = generator(two.get(1), ctx, false, go, out);
             if ((long) a.size() * b.size() > MAX_APPLICATIONS) {
                 matrix.errorHere("ApplicationSet matrix makes " + ((long) a.size() * b.size()) + " sets of parameters (" + a.size() + " x "
                         + b.size() + "), more than Windlass makes from one ApplicationSet (" + MAX_APPLICATIONS + "); narrow its generators");
                 return sets;
             }
-            for (Map<String, String> x : a) {
-                for (Map<String, String> y : b) {
-                    Map<String, String> both = new TreeMap<>(x);
-                    for (var e : y.entrySet()) {
+            for (ArgoParams x : a) {
+                for (ArgoParams y : b) {
+                    Map<String, String> both = new TreeMap<>(x.flat());
+                    for (var e : y.flat().entrySet()) {
                         String was = both.put(e.getKey(), e.getValue());
-                        if (was != null && !was.equals(e.getValue())) {
+                        // With goTemplate, Argo CD merges the two sets, the first generator's values kept.
+                        if (go == null && was != null && !was.equals(e.getValue())) {
                             matrix.errorHere("ApplicationSet matrix: both generators give the parameter " + Excerpt.quoted(e.getKey())
                                     + ", with different values (" + Excerpt.quoted(was) + ", " + Excerpt.quoted(e.getValue()) + "); rename one");
                             return sets;
                         }
                     }
-                    sets.add(both);
+                    sets.add(new ArgoParams(both, ArgoParams.merged(x.nested(), y.nested())));
                 }
             }
         }
@@ -187,34 +192,60 @@ final class ArgoApplicationSetReader {
     /**
      * {@code git} with {@code directories}: one set per folder of this repo that an include pattern matches and no exclude
      * pattern does ({@code *} within one folder name, {@code **} across), in path order: {@code path},
-     * {@code path.basename}, {@code path.basenameNormalized} and {@code path[N]}, each folder name by its place.
+     * {@code path.basename}, {@code path.basenameNormalized} and {@code path[N]}, each folder name by its place (each under
+     * {@code <pathParamPrefix>.} when one is given). With {@code files}: the sets of each JSON or YAML file the patterns pick, in path order (see {@link ArgoGitFiles}).
      */
-    private static List<Map<String, String>> git(Fields git, ArgoApplicationReader.Context ctx) {
+    private static List<ArgoParams> git(Fields git, ArgoApplicationReader.Context ctx, List<Diagnostic> diagnostics) {
         String repoURL = git.requiredString("repoURL");
         git.string("revision", null);  // Windlass reads the commit of the branch it follows
-        if (git.has("files")) git.error("files", "ApplicationSet git files generator is not supported by Windlass yet; use directories");
         if (git.has("template")) git.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
-        if (git.has("pathParamPrefix")) git.error("pathParamPrefix", "ApplicationSet git pathParamPrefix is not supported by Windlass yet");
+        if (git.has("values")) git.error("values", "ApplicationSet git values is not supported by Windlass yet; write the values in spec.template");
+        String prefix = git.string("pathParamPrefix", "");
+        boolean files = git.has("files");
+        if (files && git.has("directories")) git.error("files", "ApplicationSet git generator gives both directories and files; give one, as Argo CD reads one");
         List<String> include = new ArrayList<>();
         List<String> exclude = new ArrayList<>();
-        for (Fields d : git.objects("directories")) {
+        for (Fields d : git.objects(files ? "files" : "directories")) {
             String path = d.requiredString("path");
             boolean excluded = d.bool("exclude", false);
             d.end();
             if (path == null) continue;
-            String regex = folderGlob(path);
+            String regex = files ? ArgoGitFiles.regex(path) : folderGlob(path);
             if (regex == null) d.error("path", d.name("path") + " " + Excerpt.quoted(path) + " is not a valid pattern: close every '[' and '{'");
             else (excluded ? exclude : include).add(regex);
         }
-        if (!git.has("directories") && !git.has("files")) git.errorHere("ApplicationSet git generator needs directories");
-        git.end();
-        List<Map<String, String>> out = new ArrayList<>();
-        if (repoURL == null) return out;
-        if (!ctx.settings().isThisRepo(repoURL)) {
-            git.error("repoURL", "ApplicationSet git repoURL " + Excerpt.quoted(repoURL) + " is not this repo; Windlass reads folders of"
-                    + " this repo only, for now: list its addresses in Settings.spec.argocd.repoURLs");
+        if (!git.has("directories") && !files) git.errorHere("ApplicationSet git generator needs directories or files");
+        List<ArgoParams> out = new ArrayList<>();
+        if (repoURL == null) {
+            git.end();
             return out;
         }
+        if (!ctx.settings().isThisRepo(repoURL)) {
+            git.error("repoURL", "ApplicationSet git repoURL " + Excerpt.quoted(repoURL) + " is not this repo; Windlass reads "
+                    + (files ? "files" : "folders") + " of this repo only, for now: list its addresses in Settings.spec.argocd.repoURLs");
+            git.end();
+            return out;
+        }
+        if (files) {
+            List<String> picked = new ArrayList<>();
+            for (String file : ctx.files().keySet()) {
+                if (include.stream().anyMatch(file::matches) && exclude.stream().noneMatch(file::matches)) picked.add(file);
+            }
+            if (picked.size() > MAX_APPLICATIONS) {
+                git.error("files", "ApplicationSet git files pick " + picked.size() + " files, more than Windlass reads for one ApplicationSet ("
+                        + MAX_APPLICATIONS + "); narrow the patterns");
+                git.end();
+                return out;
+            }
+            for (String file : picked) {
+                out.addAll(ArgoGitFiles.sets(file, ctx.read().apply(file), prefix, diagnostics));
+                if (out.size() > MAX_APPLICATIONS) break;  // said at the generators, once all are counted
+            }
+            git.end();
+            return out;
+        }
+        git.end();
+        String name = prefix.isEmpty() ? "path" : prefix + ".path";
         java.util.SortedSet<String> folders = new java.util.TreeSet<>();
         for (String file : ctx.files().keySet()) {
             for (int slash = file.indexOf('/'); slash > 0; slash = file.indexOf('/', slash + 1)) folders.add(file.substring(0, slash));
@@ -225,11 +256,16 @@ final class ArgoApplicationSetReader {
             Map<String, String> params = new TreeMap<>();
             String[] parts = folder.split("/");
             String base = parts[parts.length - 1];
-            params.put("path", folder);
-            params.put("path.basename", base);
-            params.put("path.basenameNormalized", base.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-.]", "-"));
-            for (int i = 0; i < parts.length; i++) params.put("path[" + i + "]", parts[i]);
-            out.add(params);
+            params.put(name, folder);
+            params.put(name + ".basename", base);
+            params.put(name + ".basenameNormalized", ArgoGitFiles.normalized(base));
+            for (int i = 0; i < parts.length; i++) params.put(name + "[" + i + "]", parts[i]);
+            Map<String, Object> at = new java.util.LinkedHashMap<>();
+            at.put("path", folder);
+            at.put("basename", base);
+            at.put("basenameNormalized", ArgoGitFiles.normalized(base));
+            at.put("segments", List.of(parts));
+            out.add(new ArgoParams(params, prefix.isEmpty() ? Map.of("path", at) : Map.of(prefix, Map.of("path", at))));
         }
         return out;
     }
@@ -249,16 +285,25 @@ final class ArgoApplicationSetReader {
     }
 
     /** {@code list.elements}: each element's scalars, nested mappings flattened to dotted names ({@code values.size}). */
-    private static List<Map<String, String>> list(Fields list) {
-        List<Map<String, String>> out = new ArrayList<>();
+    private static List<ArgoParams> list(Fields list) {
+        List<ArgoParams> out = new ArrayList<>();
         if (list.has("template")) list.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
         if (list.has("elementsYaml")) list.error("elementsYaml", "ApplicationSet list.elementsYaml is not supported by Windlass yet; write elements");
         List<Fields> elements = list.objects("elements");
         list.end();
+        YamlReader.Values values = new YamlReader.Values(YamlReader.options());
         for (Fields e : elements) {
             Map<String, String> params = new TreeMap<>();
             flatten(e, "", params);
-            out.add(params);
+            Map<String, Object> nested;
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> read = (Map<String, Object>) values.of(e.node());
+                nested = read;
+            } catch (RuntimeException x) {
+                nested = Map.of();  // a value its tag does not fit: said by the Application read of the filled template
+            }
+            out.add(new ArgoParams(params, nested));
         }
         return out;
     }
@@ -278,13 +323,13 @@ final class ArgoApplicationSetReader {
      * {@code name}, {@code nameNormalized}, {@code server} (its {@code argocd.windlass.dev/server} annotation, or ""),
      * {@code metadata.labels.<key>}, {@code metadata.annotations.<key>}, and {@code values.<key>} (filled in turn).
      */
-    private static List<Map<String, String>> clusters(Fields clusters, ArgoApplicationReader.Context ctx) {
+    private static List<ArgoParams> clusters(Fields clusters, ArgoApplicationReader.Context ctx, List<String> go, List<Diagnostic> diagnostics) {
         LabelSelector selector = clusters.has("selector") ? SelectorReader.read(clusters, "selector") : LabelSelector.EVERYTHING;
         Map<String, String> values = clusters.stringMap("values");
         if (clusters.has("template")) clusters.error("template", "a generator's own template is not supported by Windlass yet; write it in spec.template");
         if (clusters.has("flatList")) clusters.error("flatList", "ApplicationSet clusters.flatList is not supported by Windlass yet");
         clusters.end();
-        List<Map<String, String>> out = new ArrayList<>();
+        List<ArgoParams> out = new ArrayList<>();
         for (Cluster c : ctx.clusters().values()) {
             if (!selector.matches(c.labels())) continue;
             Map<String, String> params = new TreeMap<>();
@@ -296,7 +341,132 @@ final class ArgoApplicationSetReader {
             Map<String, String> filledValues = new TreeMap<>();
             values.forEach((k, v) -> filledValues.put("values." + k, fillText(v, params, new ArrayList<>())));
             params.putAll(filledValues);
-            out.add(params);
+            Map<String, Object> nested = new java.util.LinkedHashMap<>();
+            nested.put("name", c.name());
+            nested.put("nameNormalized", c.name());
+            nested.put("server", params.get("server"));
+            nested.put("metadata", Map.of("labels", new TreeMap<>(c.labels()), "annotations", new TreeMap<>(c.annotations())));
+            out.add(new ArgoParams(params, nested));
+        }
+        if (go != null && !values.isEmpty() && !out.isEmpty()) return goValues(clusters, values, out, go, ctx.goTemplates(), diagnostics);
+        return out;
+    }
+
+    /**
+     * goTemplate: every text of the template holding {@code {{} (keys too, as Argo CD renders map keys) rendered by
+     * {@code go} with each set's nested parameters, in one run; by set, each such text and what it renders to. Null when
+     * rendering fails: said in {@code out} at the text that failed, with Go's error, or at the template when the run was
+     * stopped.
+     */
+    private static List<Map<String, String>> goRender(String path, Node template, List<String> options, List<ArgoParams> sets,
+            GoTemplates go, List<Diagnostic> out) {
+        Map<String, Node> places = new LinkedHashMap<>();
+        templated(template, places);
+        List<String> texts = new ArrayList<>(places.keySet());
+        List<Map<String, String>> filled = new ArrayList<>();
+        if (texts.isEmpty() || sets.isEmpty()) {
+            for (int i = 0; i < sets.size(); i++) filled.add(Map.of());
+            return filled;
+        }
+        List<Map<String, Object>> params = new ArrayList<>();
+        for (ArgoParams p : sets) params.add(p.nested());
+        switch (go.render(options, params, texts)) {
+            case GoTemplates.Result.Rendered r -> {
+                if (r.texts().size() != sets.size()) {
+                    out.add(Diagnostic.error(YamlReader.at(path, template.getStartMark()), "ApplicationSet template (goTemplate): the renderer"
+                            + " gave " + r.texts().size() + " results for " + sets.size() + " sets of parameters; report this"));
+                    return null;
+                }
+                for (List<String> each : r.texts()) {
+                    Map<String, String> by = new LinkedHashMap<>();
+                    for (int i = 0; i < texts.size() && i < each.size(); i++) by.put(texts.get(i), each.get(i));
+                    filled.add(by);
+                }
+                return filled;
+            }
+            case GoTemplates.Result.Failed f -> {
+                Node at = f.template() >= 0 && f.template() < texts.size() ? places.get(texts.get(f.template())) : template;
+                out.add(Diagnostic.error(YamlReader.at(path, at.getStartMark()), "ApplicationSet template (goTemplate, set of parameters "
+                        + (f.set() + 1) + " of " + sets.size() + "): " + Excerpt.words(f.error()) + "; fix the template, or the parameters it reads"));
+                return null;
+            }
+            case GoTemplates.Result.Stopped st -> {
+                out.add(Diagnostic.error(YamlReader.at(path, template.getStartMark()), "ApplicationSet template (goTemplate) could not be"
+                        + " rendered: " + st.why()));
+                return null;
+            }
+        }
+    }
+
+    /** Each text of {@code node} (keys and values) that holds {@code {{}, with the first place it is at. */
+    private static void templated(Node node, Map<String, Node> places) {
+        if (node instanceof ScalarNode s) {
+            if (s.getValue().contains("{{")) places.putIfAbsent(s.getValue(), s);
+        } else if (node instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                templated(t.getKeyNode(), places);
+                templated(t.getValueNode(), places);
+            }
+        } else if (node instanceof SequenceNode q) {
+            for (Node n : q.getValue()) templated(n, places);
+        }
+    }
+
+    /** The node with each text goTemplate rendered replaced by what it rendered to, at the same places. */
+    private static Node rendered(Node node, Map<String, String> texts) {
+        if (node instanceof ScalarNode s) {
+            String text = texts.get(s.getValue());
+            return text == null ? s : new ScalarNode(s.getTag(), text, s.getStartMark(), s.getEndMark(), s.getScalarStyle());
+        }
+        if (node instanceof MappingNode m) {
+            List<NodeTuple> tuples = new ArrayList<>();
+            for (NodeTuple t : m.getValue()) tuples.add(new NodeTuple(rendered(t.getKeyNode(), texts), rendered(t.getValueNode(), texts)));
+            return new MappingNode(m.getTag(), true, tuples, m.getStartMark(), m.getEndMark(), m.getFlowStyle());
+        }
+        if (node instanceof SequenceNode q) {
+            List<Node> items = new ArrayList<>();
+            for (Node n : q.getValue()) items.add(rendered(n, texts));
+            return new SequenceNode(q.getTag(), true, items, q.getStartMark(), q.getEndMark(), q.getFlowStyle());
+        }
+        return node;
+    }
+
+    /**
+     * goTemplate: each of the clusters generator's {@code values} rendered as a Go template with each Cluster's parameters,
+     * as Argo CD renders them, and given as {@code .values.<key>}; a failure is an error at {@code values}, and then none.
+     */
+    private static List<ArgoParams> goValues(Fields clusters, Map<String, String> values, List<ArgoParams> sets, List<String> options,
+            GoTemplates go, List<Diagnostic> diagnostics) {
+        List<String> keys = new ArrayList<>(values.keySet());
+        List<String> texts = new ArrayList<>(values.values());
+        List<Map<String, Object>> params = new ArrayList<>();
+        for (ArgoParams p : sets) params.add(p.nested());
+        List<List<String>> rendered = switch (go.render(options, params, texts)) {
+            case GoTemplates.Result.Rendered r -> {
+                if (r.texts().size() == sets.size()) yield r.texts();
+                diagnostics.add(Diagnostic.error(clusters.at("values"), "ApplicationSet clusters.values (goTemplate): the renderer gave "
+                        + r.texts().size() + " results for " + sets.size() + " Clusters; report this"));
+                yield null;
+            }
+            case GoTemplates.Result.Failed f -> {
+                diagnostics.add(Diagnostic.error(clusters.at("values"), "ApplicationSet clusters.values." + keys.get(Math.max(0, Math.min(f.template(),
+                        keys.size() - 1))) + " (goTemplate, Cluster " + (f.set() + 1) + " of " + sets.size() + "): " + Excerpt.words(f.error())
+                        + "; fix the value, or the parameters it reads"));
+                yield null;
+            }
+            case GoTemplates.Result.Stopped st -> {
+                diagnostics.add(Diagnostic.error(clusters.at("values"), "ApplicationSet clusters.values (goTemplate) could not be rendered: " + st.why()));
+                yield null;
+            }
+        };
+        if (rendered == null) return List.of();
+        List<ArgoParams> out = new ArrayList<>();
+        for (int i = 0; i < sets.size(); i++) {
+            Map<String, Object> each = new LinkedHashMap<>();
+            for (int k = 0; k < keys.size() && k < rendered.get(i).size(); k++) each.put(keys.get(k), rendered.get(i).get(k));
+            Map<String, Object> nested = new LinkedHashMap<>(sets.get(i).nested());
+            nested.put("values", each);
+            out.add(new ArgoParams(sets.get(i).flat(), nested));
         }
         return out;
     }

@@ -48,6 +48,9 @@ final class Fields {
 
     SourceLocation at() { return YamlReader.at(file, self.getStartMark()); }
 
+    /** The mapping read, as composed. */
+    Node node() { return self; }
+
     SourceLocation at(String key) {
         NodeTuple t = entries.get(key);
         return t == null ? at() : YamlReader.at(file, t.getValueNode().getStartMark());

@@ -31,7 +31,13 @@ public final class RepoParser {
     public static DesiredState parse(Snapshot snapshot, ParseCache cache) { return parse(snapshot, cache, Owners.NONE); }
 
     /** What {@code snapshot} declares, an object two applications declare kept by the one {@code owners} says. */
-    public static DesiredState parse(Snapshot snapshot, ParseCache cache, Owners owners) {
+    public static DesiredState parse(Snapshot snapshot, ParseCache cache, Owners owners) { return parse(snapshot, cache, owners, GoTemplates.NONE); }
+
+    /**
+     * What {@code snapshot} declares, an object two applications declare kept by the one {@code owners} says, and an
+     * Argo CD ApplicationSet with goTemplate rendered by {@code goTemplates}.
+     */
+    public static DesiredState parse(Snapshot snapshot, ParseCache cache, Owners owners, GoTemplates goTemplates) {
         cache.beginPass(snapshot.files());
         List<YamlFile> files = new ArrayList<>();
         Set<String> charts = chartFolders(snapshot);
@@ -99,7 +105,7 @@ public final class RepoParser {
             }
         }
         apps.addAll(flux.read(settings.flux(), broken, all));
-        apps.addAll(argo.read(new ArgoApplicationReader.Context(settings.argocd(), clusters.clusters(), snapshot.files()), broken, all));
+        apps.addAll(argo.read(new ArgoApplicationReader.Context(settings.argocd(), clusters.clusters(), snapshot.files(), snapshot::read, goTemplates), broken, all));
         all.addAll(clusters.check(broken));
         all.addAll(remediations.check(clusters.clusters(), broken));
         var built = new AppAssembly(snapshot, files, clusters.clusters(), plainDocs, cache).assemble(apps);

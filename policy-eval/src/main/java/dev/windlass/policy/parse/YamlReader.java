@@ -72,28 +72,72 @@ public final class YamlReader {
             diagnostics.add(Diagnostic.error(SourceLocation.file(path), "file is not valid UTF-8; save it as UTF-8"));
             return new YamlFile(path, contentId, List.of(), diagnostics);
         }
-        LimitedEvents events = events(text);
-        Composer composer = composer(events);
         Values values = new Values(options());
         List<YamlDoc> docs = new ArrayList<>();
+        compose(path, text, diagnostics, (docIndex, node) -> {
+            SourceLocation at = at(path, node.getStartMark());
+            if (isEmptyDocument(node)) return true;
+            if (!(node instanceof MappingNode)) {
+                diagnostics.add(Diagnostic.error(at, "document " + (docIndex + 1) + " is not a mapping; each document must be a Kubernetes-style object with apiVersion and kind"));
+                return true;
+            }
+            int before = diagnostics.size();
+            checkDuplicateKeys(path, node, diagnostics);
+            if (diagnostics.size() > before) return true;
+            @SuppressWarnings("unchecked")
+            Map<String, Object> value = (Map<String, Object>) values.of(node);
+            docs.add(new YamlDoc(path, docIndex, node, value, at));
+            return true;
+        });
+        return new YamlFile(path, contentId, docs, diagnostics);
+    }
+
+    /** What is done with each composed document of a file: its index and node; false stops the reading. */
+    interface EachDocument {
+        boolean take(int index, Node node);
+    }
+
+    /**
+     * The first document of {@code bytes}, composed within the limits, with its duplicate keys checked; null (and a
+     * diagnostic at its place) when it cannot be read, or an empty scalar when the file holds nothing.
+     */
+    static Node firstDocument(String path, byte[] bytes, int maxBytes, List<Diagnostic> diagnostics) {
+        if (bytes.length > maxBytes) {
+            diagnostics.add(Diagnostic.error(SourceLocation.file(path), "file is " + bytes.length + " bytes, over the " + maxBytes
+                    + " byte limit; make it smaller"));
+            return null;
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            diagnostics.add(Diagnostic.error(SourceLocation.file(path), "file is not valid UTF-8; save it as UTF-8"));
+            return null;
+        }
+        Node[] first = new Node[1];
+        int before = diagnostics.size();
+        compose(path, text, diagnostics, (index, node) -> {
+            first[0] = node;
+            return false;
+        });
+        if (diagnostics.size() > before) return null;
+        if (first[0] == null) return new ScalarNode(org.yaml.snakeyaml.nodes.Tag.NULL, "", null, null, org.yaml.snakeyaml.DumperOptions.ScalarStyle.PLAIN);
+        checkDuplicateKeys(path, first[0], diagnostics);
+        return diagnostics.size() > before ? null : first[0];
+    }
+
+    /** Composes each document of {@code text} in turn; what cannot be read is a diagnostic at its place and ends the reading. */
+    private static void compose(String path, String text, List<Diagnostic> diagnostics, EachDocument each) {
+        LimitedEvents events = events(text);
+        Composer composer = composer(events);
         try {
             int index = 0;
             while (composer.checkNode()) {
                 Node node = composer.getNode();
                 int docIndex = index++;
                 if (node == null) continue;
-                SourceLocation at = at(path, node.getStartMark());
-                if (isEmptyDocument(node)) continue;
-                if (!(node instanceof MappingNode)) {
-                    diagnostics.add(Diagnostic.error(at, "document " + (docIndex + 1) + " is not a mapping; each document must be a Kubernetes-style object with apiVersion and kind"));
-                    continue;
-                }
-                int before = diagnostics.size();
-                checkDuplicateKeys(path, node, diagnostics);
-                if (diagnostics.size() > before) continue;
-                @SuppressWarnings("unchecked")
-                Map<String, Object> value = (Map<String, Object>) values.of(node);
-                docs.add(new YamlDoc(path, docIndex, node, value, at));
+                if (!each.take(docIndex, node)) return;
             }
         } catch (LimitedEvents.Exceeded e) {
             diagnostics.add(Diagnostic.error(at(path, text, e.mark), e.getMessage()));
@@ -116,7 +160,6 @@ public final class YamlReader {
                     + (e instanceof IllegalArgumentException ? "a tag may not start or end with a space, %-escaped or not; fix or remove the tag"
                             : Excerpt.words(e.getMessage()))));
         }
-        return new YamlFile(path, contentId, docs, diagnostics);
     }
 
     static SourceLocation at(String path, Mark mark) {

@@ -244,7 +244,7 @@ class ArgoApplicationParseTest {
         DesiredState merge = RepoParser.parse(ArgoFixture.repo(Map.of("argocd/apps/set.yaml",
                 set(LIST + "    - merge: {mergeKeys: [env]}\n", "gb-{{env}}", "x", "web"))));
         assertEquals(List.of("argocd/apps/set.yaml:11:14: ApplicationSet.spec.generators[1].merge is not supported by Windlass yet: Windlass reads"
-                + " the list, clusters, git (directories) and matrix generators only, for now; write the Applications out, or keep this"
+                + " the list, clusters, git (directories, files) and matrix generators only, for now; write the Applications out, or keep this"
                 + " ApplicationSet on Argo CD"),
                 ArgoFixture.errors(merge));
 

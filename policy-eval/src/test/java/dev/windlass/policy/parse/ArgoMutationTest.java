@@ -164,4 +164,34 @@ class ArgoMutationTest {
                 Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(12));
         return Combinators.combine(Arbitraries.integers().between(0, 32), Arbitraries.integers().between(0, 4), values).as(Mutation::new);
     }
+
+    static final String FILES_SET_FILE = "argocd/apps/files.yaml";
+    static final String CONFIG_FILE = ".envs/web/envs.yaml";
+    static final String FILES_SET = ArgoApplicationParseTest.setOf("    - git:\n        repoURL: " + ArgoFixture.REPO_URL + "\n        files:\n"
+            + "          - path: '.envs/**/*.yaml'\n          - {path: '.envs/old/**', exclude: true}\n",
+            "{{path.basename}}-{{env}}", "guestbook", "{{cluster.name}}");
+    static final String CONFIG = "- env: staging\n  cluster: {name: in-cluster}\n  replicas: 2\n- env: prod\n  cluster:\n    name: production\n"
+            + "  tags: [a, b]\n";
+
+    /** The same for a git files ApplicationSet and the config file it reads: errors are in one of the two, at their places. */
+    @Property(tries = 200)
+    void aMutatedGitFilesApplicationSetOrConfigFileIsReadOrRejectedAtItsPlace(@ForAll("mutations") Mutation set,
+            @ForAll("mutations") Mutation config) {
+        String setText = set.apply(FILES_SET);
+        String configText = config.apply(CONFIG);
+        DesiredState s = RepoParser.parse(ArgoFixture.repo(Map.of(FILES_SET_FILE, setText, CONFIG_FILE, configText)));
+        if (setText.equals(FILES_SET) && configText.equals(CONFIG)) {
+            assertEquals(List.of(), ArgoFixture.errors(s), "the ApplicationSet as written is read without an error");
+            assertEquals(List.of("in-cluster"), s.apps().get("web-staging").placement().clusterNames());
+            assertEquals(List.of("production"), s.apps().get("web-prod").placement().clusterNames());
+        }
+        for (Diagnostic d : s.diagnostics()) {
+            if (!d.isError()) continue;
+            String path = d.location().path();
+            assertTrue(path.equals(FILES_SET_FILE) || path.equals(CONFIG_FILE), d.toString());
+            int lines = (path.equals(CONFIG_FILE) ? configText : setText).split("\n", -1).length;
+            assertTrue(d.location().line() >= 1 && d.location().line() <= lines + 1 && d.location().column() >= 1, d.toString());
+        }
+        assertEquals(BYSTANDER, s.apps().get("kustomize-guestbook"), "the Application of another file is read as it was, after " + set + ", " + config);
+    }
 }
