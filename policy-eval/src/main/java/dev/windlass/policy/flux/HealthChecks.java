@@ -44,7 +44,14 @@ public final class HealthChecks {
 
     private static String namesApp(FluxHealth.OfApp a, Application self, Map<String, Application> apps) {
         Application named = apps.get(a.app());
-        if (named != null && FluxHealth.madeFrom(named, a.kind())) return null;
+        if (named != null && FluxHealth.madeFrom(named, a.kind())) {
+            // What depends on this Kustomization waits for its readiness: it cannot be part of it (a release its own build
+            // printed waits for its objects only, and can be).
+            boolean waitsForSelf = named.dependsOn().contains(self.name()) && !self.name().equals(FluxHealth.printedBy(named));
+            return !waitsForSelf ? null : "healthChecks names the " + a.kind() + " of application " + a.app() + ", which depends on this"
+                    + " Kustomization: it waits for this one's readiness, so this one would never be ready; remove the entry, or the"
+                    + " dependency";
+        }
         String folder = self.labels().getOrDefault(FOLDER, "");
         // A Kustomization of the folder that did not build: the releases it would print are not known.
         boolean built = apps.values().stream().noneMatch(k -> !k.valid() && FluxHealth.madeFrom(k, "Kustomization")

@@ -220,7 +220,6 @@ class FluxWaitPlanTest {
                 healthChecks:
                   - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease, name: cert-manager, namespace: cert-manager}
                   - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease, name: certmanager, namespace: cert-manager}
-                  - {apiVersion: kustomize.toolkit.fluxcd.io/v1, kind: Kustomization, name: infra-configs}
                   - {apiVersion: kustomize.toolkit.fluxcd.io/v1, kind: Kustomization, name: apps}
                   - {apiVersion: apps/v1, kind: Deployment, name: cert-manager, namespace: cert-manager}
                   - {apiVersion: apps/v1, kind: Deployment, name: cert-manager}
@@ -231,11 +230,23 @@ class FluxWaitPlanTest {
                 "clusters/staging/infrastructure.yaml:9:7: healthChecks names the HelmRelease 'certmanager', which no Kustomization of this"
                         + " cluster folder prints (there is no application staging-certmanager made from one); name a HelmRelease a"
                         + " Kustomization's build prints, or remove the entry",
-                "clusters/staging/infrastructure.yaml:11:7: healthChecks names the Kustomization 'apps', which is not in this cluster folder"
+                "clusters/staging/infrastructure.yaml:10:7: healthChecks names the Kustomization 'apps', which is not in this cluster folder"
                         + " (there is no application staging-apps made from one); name a Kustomization of the same folder, or remove the entry",
-                "clusters/staging/infrastructure.yaml:13:7: healthChecks names Deployment flux-system/cert-manager, which no application"
+                "clusters/staging/infrastructure.yaml:12:7: healthChecks names Deployment flux-system/cert-manager, which no application"
                         + " applies, so Windlass cannot tell its health; name an object that a Kustomization or HelmRelease of the repo applies"
                         + " (with its namespace), or remove the entry"),
                 errors.get("staging-infra-controllers").stream().map(Object::toString).toList());
+    }
+
+    @Test
+    void anEntryNamingWhatDependsOnTheKustomizationIsAnError() {
+        DesiredState desired = rendered(files("""
+                healthChecks:
+                  - {apiVersion: kustomize.toolkit.fluxcd.io/v1, kind: Kustomization, name: infra-configs}
+                """, ""));
+        assertEquals(List.of("clusters/staging/infrastructure.yaml:8:7: healthChecks names the Kustomization of application"
+                + " staging-infra-configs, which depends on this Kustomization: it waits for this one's readiness, so this one would never"
+                + " be ready; remove the entry, or the dependency"),
+                dev.windlass.policy.flux.HealthChecks.unknown(desired.apps()).get("staging-infra-controllers").stream().map(Object::toString).toList());
     }
 }
