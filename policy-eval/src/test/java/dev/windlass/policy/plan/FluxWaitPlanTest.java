@@ -249,4 +249,16 @@ class FluxWaitPlanTest {
                 + " be ready; remove the entry, or the dependency"),
                 dev.windlass.policy.flux.HealthChecks.unknown(desired.apps()).get("staging-infra-controllers").stream().map(Object::toString).toList());
     }
+    @Test
+    void whatADependentWaitsForWrittenAsPlainDependencies() {
+        DesiredState waiting = rendered(files("wait: true\n", ""));
+        assertEquals(List.of("staging-infra-controllers", "staging-cert-manager"),
+                dev.windlass.policy.flux.WaitedFor.dependsOn(waiting.apps().get("staging-infra-configs"), waiting.apps()));
+        assertEquals(List.of("staging-infra-controllers"),
+                dev.windlass.policy.flux.WaitedFor.dependsOn(waiting.apps().get("staging-cert-manager"), waiting.apps()),
+                "the release printed by the Kustomization waits for its objects only");
+        DesiredState not = rendered(files("", ""));
+        assertEquals(List.of("staging-infra-controllers"),
+                dev.windlass.policy.flux.WaitedFor.dependsOn(not.apps().get("staging-infra-configs"), not.apps()));
+    }
 }
