@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The applications an application waits for when the Flux Kustomizations it depends on are ready as Flux says, written
@@ -22,20 +23,29 @@ public final class WaitedFor {
 
     /** {@code dependent}'s dependencies with what each Flux Kustomization among them waits for, in order, each once. */
     public static List<String> dependsOn(Application dependent, Map<String, Application> apps) {
+        return dependsOn(dependent, apps, name -> true);
+    }
+
+    /**
+     * The same, written out only for the Kustomizations {@code writtenOut} accepts: one that stays a Flux Kustomization
+     * keeps its own readiness, which its dependents wait for as before.
+     */
+    public static List<String> dependsOn(Application dependent, Map<String, Application> apps, Predicate<String> writtenOut) {
         Set<String> out = new LinkedHashSet<>(dependent.dependsOn());
         for (String dep : dependent.dependsOn()) {
             Application d = apps.get(dep);
             // A release of the Kustomization's own build waits for its objects only, as in Flux.
             if (d == null || dep.equals(FluxHealth.printedBy(dependent))) continue;
-            add(d, apps, out, new HashSet<>());
+            add(d, apps, out, new HashSet<>(), writtenOut);
         }
         out.remove(dependent.name());
         return List.copyOf(out);
     }
 
-    private static void add(Application kustomization, Map<String, Application> apps, Set<String> out, Set<String> seen) {
+    private static void add(Application kustomization, Map<String, Application> apps, Set<String> out, Set<String> seen,
+                            Predicate<String> writtenOut) {
         FluxHealth gate = FluxHealth.of(kustomization);
-        if (!gate.any() || !seen.add(kustomization.name())) return;
+        if (!gate.any() || !writtenOut.test(kustomization.name()) || !seen.add(kustomization.name())) return;
         if (gate.waitForPrinted()) {
             for (Application a : apps.values()) if (kustomization.name().equals(FluxHealth.printedBy(a))) out.add(a.name());
         }
@@ -43,7 +53,7 @@ public final class WaitedFor {
             if (!(c instanceof FluxHealth.OfApp a)) continue;
             out.add(a.app());
             Application named = apps.get(a.app());
-            if (named != null && a.kind().equals("Kustomization")) add(named, apps, out, seen);
+            if (named != null && a.kind().equals("Kustomization")) add(named, apps, out, seen, writtenOut);
         }
     }
 
