@@ -3,10 +3,14 @@ package dev.windlass.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.windlass.engine.reconcile.PassReport;
 import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.plan.HeldAction;
+import dev.windlass.policy.plan.HoldReason;
+import dev.windlass.policy.state.Health;
 import dev.windlass.policy.render.PlanMarkdown;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -129,5 +133,103 @@ class FluxE2E {
             }
             assertEquals(0, fleet.backend.writes("staging") + fleet.backend.writes("production"), "writes over 3 idle passes");
         }
+    }
+
+    /**
+     * {@code wait: true}: configs depends on controllers, whose build prints a HelmRelease (a chart of this repo with one
+     * Deployment). configs' ConfigMap is applied only once that release's Deployment has rolled out, and each pass before
+     * says why it waits, by the typed reason; with {@code wait} unset it would go as soon as controllers' own Namespace is
+     * there.
+     */
+    @Test
+    void aDependentOfAKustomizationWithWaitWaitsForTheReleasesItsBuildPrinted() throws Exception {
+        try (TestFleet fleet = new TestFleet(dir, false)) {
+            fleet.push("a Flux repo whose controllers install a chart", c -> c
+                    .write("windlass.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Settings\nspec:\n  flux:\n    clusters:\n      - path: clusters/{cluster}\n")
+                    .write("windlass/staging.yaml", fleet.clusterYaml("staging", "env: staging", 1, 0, ""))
+                    .write("clusters/staging/infrastructure.yaml", """
+                            apiVersion: kustomize.toolkit.fluxcd.io/v1
+                            kind: Kustomization
+                            metadata: {name: controllers, namespace: flux-system}
+                            spec:
+                              sourceRef: {kind: GitRepository, name: flux-system}
+                              path: ./infra/controllers
+                              prune: true
+                              wait: true
+                            ---
+                            apiVersion: kustomize.toolkit.fluxcd.io/v1
+                            kind: Kustomization
+                            metadata: {name: configs, namespace: flux-system}
+                            spec:
+                              dependsOn: [{name: controllers}]
+                              sourceRef: {kind: GitRepository, name: flux-system}
+                              path: ./infra/configs
+                              prune: true
+                            """)
+                    .write("infra/controllers/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: operator}\n")
+                    .write("infra/controllers/release.yaml", """
+                            apiVersion: helm.toolkit.fluxcd.io/v2
+                            kind: HelmRelease
+                            metadata: {name: operator, namespace: operator}
+                            spec:
+                              chart:
+                                spec:
+                                  chart: ./charts/operator
+                                  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                            """)
+                    .write("charts/operator/Chart.yaml", "apiVersion: v2\nname: operator\nversion: 0.1.0\n")
+                    .write("charts/operator/templates/deployment.yaml", """
+                            apiVersion: apps/v1
+                            kind: Deployment
+                            metadata: {name: operator}
+                            spec:
+                              selector: {matchLabels: {app: operator}}
+                              template:
+                                metadata: {labels: {app: operator}}
+                                spec: {containers: [{name: operator, image: "operator:1.0"}]}
+                            """)
+                    .write("infra/configs/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: operator}\ndata: {mode: strict}\n"));
+
+            // A release's chart is rendered once its Kustomization's build is read: a pass may go on before its render is done
+            // (the release's application is held meanwhile). Until the chart's Deployment is applied, configs waits.
+            PassReport pass = fleet.pass();
+            assertEquals(List.of("staging-configs", "staging-controllers", "staging-operator"), List.copyOf(pass.desired().apps().keySet()));
+            try (KubernetesClient staging = fleet.client("staging")) {
+                for (int i = 0; i < 50 && staging.apps().deployments().inNamespace("operator").withName("operator").get() == null; i++) {
+                    assertFalse(reasons(pass, "staging-configs").isEmpty(), "configs waits, pass " + i + ":\n" + pass.plan());
+                    assertNull(staging.configMaps().inNamespace("operator").withName("settings").get(), "configs waits, pass " + i);
+                    Thread.sleep(200);
+                    pass = fleet.pass();
+                }
+                assertEquals(List.of(), pass.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
+                assertTrue(pass.applied().results().stream().anyMatch(r -> r.action().app().equals("staging-operator")
+                        && r.action().object().kind().equals("Deployment")), "the release's Deployment goes once controllers' Namespace is there:\n" + pass.plan());
+                assertEquals(List.of(new HoldReason.AwaitsFluxHealth("staging-controllers", new HoldReason.Awaited.PrintedRelease("staging-operator"),
+                        Health.Missing, "staging")), reasons(pass, "staging-configs"), "planned before the Deployment was there:\n" + pass.plan());
+                assertNull(staging.configMaps().inNamespace("operator").withName("settings").get(), "configs waits");
+
+                PassReport rolling = fleet.pass();
+                assertEquals(List.of(new HoldReason.AwaitsFluxHealth("staging-controllers", new HoldReason.Awaited.PrintedRelease("staging-operator"),
+                        Health.Progressing, "staging")), reasons(rolling, "staging-configs"), "the Deployment rolls out:\n" + rolling.plan());
+                assertNull(staging.configMaps().inNamespace("operator").withName("settings").get(), "configs still waits");
+
+                // Time passes: the Deployment becomes ready, and configs goes in the pass that sees it Healthy.
+                PassReport later = fleet.passLater();
+                for (int i = 0; i < 10 && !reasons(later, "staging-configs").isEmpty(); i++) {
+                    assertEquals(List.of(new HoldReason.AwaitsFluxHealth("staging-controllers", new HoldReason.Awaited.PrintedRelease("staging-operator"),
+                            Health.Progressing, "staging")), reasons(later, "staging-configs"));
+                    assertNull(staging.configMaps().inNamespace("operator").withName("settings").get(), "configs waits while the release rolls out");
+                    later = fleet.passLater();
+                }
+                assertEquals(List.of(), reasons(later, "staging-configs"), later.plan().toString());
+                assertEquals(Health.Healthy, later.plan().apps().stream().filter(a -> a.app().equals("staging-operator")).findFirst().orElseThrow()
+                        .targets().get(0).health(), "the release is Healthy in the pass that lets configs go");
+                assertNotNull(staging.configMaps().inNamespace("operator").withName("settings").get(), "applied once the release is Healthy");
+            }
+        }
+    }
+
+    private static List<HoldReason> reasons(PassReport r, String app) {
+        return r.plan().held().stream().filter(h -> h.action().app().equals(app)).map(HeldAction::reason).distinct().toList();
     }
 }

@@ -41,6 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
  * on: the API server's call to cert-manager-webhook.cert-manager.svc fails, HTTP 500). Helm hook Jobs (cert-manager's
  * startupapicheck, Envoy Gateway's certgen) are applied as objects and complete as kwok completes every Job's Pods: no
  * check or certificate generation really runs.
+ *
+ * <p>infra-configs depends on infra-controllers, whose {@code wait: true} makes it wait for cert-manager's and Envoy
+ * Gateway's releases: no write of infra-configs is refused, and on each cluster the Gateway is written in a later pass
+ * than Envoy Gateway's chart wrote the Gateway CRD (before wait was followed, the Gateway was refused once, HTTP 404).
  */
 class FluxExampleIT {
     static final Path FIXTURE = Path.of("..", "test-fixtures", "real-world", "flux2-kustomize-helm-example");
@@ -66,7 +70,29 @@ class FluxExampleIT {
                         .write("windlass/staging.yaml", fleet.clusterYaml("staging", "env: staging", 2, 0, ""))
                         .write("windlass/production.yaml", fleet.clusterYaml("production", "env: production", 2, 0, "")));
 
-                PassReport last = settle(fleet);
+                List<PassReport> passes = new ArrayList<>();
+                PassReport last = settle(fleet, passes);
+                // infra-configs depends on infra-controllers, whose wait: true makes it wait for cert-manager's and Envoy
+                // Gateway's releases: its Gateway and ClusterIssuer go once their charts' CRDs are there, never refused.
+                List<String> failed = new ArrayList<>();
+                Map<String, Integer> firstWritten = new TreeMap<>();  // first pass that wrote each object
+                                for (int i = 0; i < passes.size(); i++) {
+                    for (var r : passes.get(i).applied().results()) {
+                        String what = r.action().app() + " " + r.action().object();
+                        if (r.outcome() == dev.windlass.policy.plan.Outcome.Failed) failed.add("pass " + i + ": " + what + ": " + r.message());
+                        if (r.outcome() == dev.windlass.policy.plan.Outcome.Created || r.outcome() == dev.windlass.policy.plan.Outcome.Configured) {
+                            firstWritten.putIfAbsent(what, i);
+                        }
+                    }
+                }
+                assertEquals(List.of(), failed.stream().filter(f -> f.contains("-infra-configs ")).toList(), "refused writes of infra-configs");
+                for (String cluster : CLUSTERS) {
+                    Integer gateway = firstWritten.get(cluster + "-infra-configs Gateway.gateway.networking.k8s.io envoy-gateway-system/envoy");
+                    Integer crd = firstWritten.get(cluster + "-envoy-gateway CustomResourceDefinition.apiextensions.k8s.io gateways.gateway.networking.k8s.io");
+                    assertNotNull(gateway, "the Gateway written on " + cluster + ": " + firstWritten.keySet());
+                    assertNotNull(crd, "the Gateway CRD written on " + cluster + ": " + firstWritten.keySet());
+                    assertTrue(crd < gateway, "on " + cluster + " the Gateway's CRD (pass " + crd + ") comes before the Gateway (pass " + gateway + ")");
+                }
                 List<String> expected = CLUSTERS.stream().flatMap(c -> APPS.stream().map(a -> c + "-" + a)).sorted().toList();
                 assertEquals(expected, List.copyOf(last.desired().apps().keySet()));
                 assertEquals(List.of(), last.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
@@ -151,12 +177,17 @@ class FluxExampleIT {
         return out;
     }
 
-    /** Passes, the engine's clock moved on 30 s each, until every application is Synced and Healthy on its cluster. */
-    private static PassReport settle(TestFleet fleet) throws Exception {
+    /**
+     * Passes, the engine's clock moved on 30 s each, until every application is Synced and Healthy on its cluster; each
+     * pass is added to {@code passes}, in order.
+     */
+    private static PassReport settle(TestFleet fleet, List<PassReport> passes) throws Exception {
         PassReport r = fleet.pass();
+        passes.add(r);
         SortedMap<String, String> states = new TreeMap<>();
         for (int i = 0; i < 20; i++) {
             r = fleet.passAfter(Duration.ofSeconds(30));
+            passes.add(r);
             states.clear();
             boolean done = !r.plan().hasChanges() && r.plan().held().isEmpty();
             for (var e : fleet.engine.reconciler().state().apps().entrySet()) {

@@ -1,5 +1,6 @@
 package dev.windlass.engine.migrate;
 
+import dev.windlass.policy.flux.WaitedFor;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
 import dev.windlass.policy.model.Diagnostic;
@@ -93,10 +94,13 @@ public final class NativeImport {
                 unchecked.put(was.name(), first);
             }
         }
+        if (tool == Tool.FLUX) objectChecks(apps, failed);
+        Map<String, Application> read = Map.copyOf(apps);
         Set<String> secrets = SecretValues.of(repo);
         // Each round leaves out at least one more application, or returns: it ends.
         while (true) {
             spread(apps, failed, tool);
+            if (tool == Tool.FLUX) waits(apps, read, imported, failed);
             Draft draft = draft(repo, apps, failed, tool, shared, secrets);
             if (!draft.errors.isEmpty()) {
                 failed.putAll(draft.errors);
@@ -119,8 +123,40 @@ public final class NativeImport {
                 if (!failed.containsKey(name)) written.put(name, dev.windlass.policy.model.ImportOrigin.of(app));
             });
             unchecked.keySet().removeIf(failed::containsKey);
-            return new Result(draft.changes, written, List.copyOf(new TreeSet<>(failed.values())), draft.notes, unchecked);
+            List<String> notes = new ArrayList<>(draft.notes);
+            apps.forEach((name, app) -> {
+                List<String> was = read.get(name).dependsOn();
+                if (failed.containsKey(name) || app.dependsOn().equals(was)) return;
+                notes.add(name + ": dependsOn also names " + String.join(", ", app.dependsOn().subList(was.size(), app.dependsOn().size()))
+                        + ", which the Flux Kustomizations it depends on wait for (wait: true, healthChecks)");
+            });
+            return new Result(draft.changes, written, List.copyOf(new TreeSet<>(failed.values())), notes, unchecked);
         }
+    }
+
+    /**
+     * A healthChecks entry naming an object has no native form: that Kustomization is left as it was, with an error at the
+     * entry (what depends on it still waits for it, as a Flux Kustomization).
+     */
+    private static void objectChecks(Map<String, Application> apps, Map<String, Diagnostic> failed) {
+        for (Application app : apps.values()) {
+            List<dev.windlass.policy.model.FluxHealth.OfObject> objects = WaitedFor.objectChecks(app);
+            if (objects.isEmpty() || failed.containsKey(app.name())) continue;
+            var first = objects.get(0);
+            failed.put(app.name(), Diagnostic.error(first.at(), "Kustomization.spec.healthChecks names " + first.ref() + ", an object: a native"
+                    + " Application waits for applications to be Healthy (dependsOn), not for one object; name the HelmRelease or"
+                    + " Kustomization that applies it instead and import again, or keep this Kustomization on Flux"));
+        }
+    }
+
+    /**
+     * A Flux Kustomization's readiness in the native format: for each one written natively, {@code wait: true} and the
+     * healthChecks entries that name applications become dependencies of each application that depends on it
+     * ({@link WaitedFor}), so that it waits for the same applications. One left as it was keeps its readiness, which
+     * what depends on it waits for as before. Worked out again each round, from the applications as read.
+     */
+    private static void waits(Map<String, Application> apps, Map<String, Application> read, DesiredState imported, Map<String, Diagnostic> failed) {
+        apps.replaceAll((name, app) -> read.get(name).withDependsOn(WaitedFor.dependsOn(read.get(name), imported.apps(), k -> !failed.containsKey(k))));
     }
 
     /**
@@ -141,7 +177,8 @@ public final class NativeImport {
 
     /**
      * What is read together is written together: a HelmRelease is found only in its Kustomization's build, and an Argo CD
-     * Application in its parent's folder, so one left as it was keeps the others of its group as they were.
+     * Application in its parent's folder, so one left as it was keeps the others of its group as they were. And a Flux
+     * Kustomization whose wait or healthChecks another left as it was waits for stays as it was too.
      */
     private static void spread(Map<String, Application> apps, Map<String, Diagnostic> failed, Tool tool) {
         boolean changed = true;
@@ -154,9 +191,32 @@ public final class NativeImport {
                     failed.put(app.name(), Diagnostic.error(origin(app, tool), app.name() + " is read together with " + with
                             + ", which is left as it was (see its error); it is left as it was too"));
                     changed = true;
+                    continue;
+                }
+                String waiter = tool == Tool.FLUX ? keptWaiter(app, apps, failed) : null;
+                if (waiter != null) {
+                    failed.put(app.name(), Diagnostic.error(origin(app, tool), app.name() + " is left as it was: " + waiter + " depends on it and"
+                            + " is left as it was, and only the Flux reading makes " + waiter + " wait for what " + app.name() + "'s wait and"
+                            + " healthChecks name"));
+                    changed = true;
                 }
             }
         }
+    }
+
+    /**
+     * An application left as it was that depends on the Flux Kustomization {@code app} and waits for what its wait or
+     * healthChecks name: written natively, {@code app} would lose them, and the Flux object left as it was would not wait.
+     */
+    private static String keptWaiter(Application app, Map<String, Application> apps, Map<String, Diagnostic> failed) {
+        var gate = dev.windlass.policy.model.FluxHealth.of(app);
+        boolean namesApps = gate.waitForPrinted() || gate.checks().stream().anyMatch(c -> c instanceof dev.windlass.policy.model.FluxHealth.OfApp);
+        if (!namesApps) return null;
+        for (String other : failed.keySet()) {
+            Application o = apps.get(other);
+            if (o != null && o.dependsOn().contains(app.name()) && !app.name().equals(dev.windlass.policy.model.FluxHealth.printedBy(o))) return other;
+        }
+        return null;
     }
 
     private static String partner(Application app, Map<String, Application> apps, Map<String, Diagnostic> failed, Tool tool) {

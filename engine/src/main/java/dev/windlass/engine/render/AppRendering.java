@@ -206,6 +206,14 @@ public final class AppRendering implements AutoCloseable {
         Map<String, String> failoverOf = new TreeMap<>(desired.failoverOf());
         helmReleases(apps, fluxBuilds, desired, snapshot, servers, all, budget, results, brokenFiles, rolloutOf, failoverOf);
         clusterScopedByOthers(apps);
+        // A Flux Kustomization's healthChecks can name a HelmRelease's application, which exists only now.
+        dev.windlass.policy.flux.HealthChecks.unknown(apps).forEach((name, errors) -> {
+            List<Diagnostic> d = new ArrayList<>(apps.get(name).diagnostics());
+            d.addAll(errors);
+            d.sort(null);
+            apps.put(name, apps.get(name).withDiagnostics(d));
+            all.addAll(errors);
+        });
         all.sort(null);
         // Rendered objects are known only now: one owner per object, as the parser checked for plain ones.
         return SharedObjects.check(new DesiredState(desired.commit(), desired.settings(), desired.clusters(), apps, brokenFiles, all,

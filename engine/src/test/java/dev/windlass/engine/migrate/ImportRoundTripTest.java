@@ -159,6 +159,22 @@ class ImportRoundTripTest {
         return out;
     }
 
+    /**
+     * The application as it waits in the Flux reading: its dependencies, then, for each Kustomization among them with
+     * {@code wait: true}, the applications of the HelmReleases its build printed (each release's application names the
+     * Kustomization that printed it).
+     */
+    private static Application waiting(Application app, DesiredState all) {
+        List<String> deps = new java.util.ArrayList<>(app.dependsOn());
+        for (String dep : app.dependsOn()) {
+            Application d = all.apps().get(dep);
+            if (!d.render().flux().health().waitForPrinted() || dep.equals(app.render().flux().printedBy())) continue;
+            all.apps().values().stream().filter(r -> r.render() != null && r.render().flux() != null && dep.equals(r.render().flux().printedBy()))
+                    .forEach(r -> deps.add(r.name()));
+        }
+        return app.withDependsOn(deps);
+    }
+
     private static String file(Path dir, String ref, String path) throws IOException {
         MapSnapshot s = snapshot(dir, ref);
         return s.files().containsKey(path) ? new String(s.read(path), StandardCharsets.UTF_8) : null;
@@ -229,8 +245,13 @@ class ImportRoundTripTest {
             assertTrue(flux.apps().get(name).valid(), flux.apps().get(name).diagnostics().toString());
             assertTrue(a.valid(), name + ": " + a.diagnostics());
             assertFalse(flux.apps().get(name).variants().isEmpty(), name);
-            assertEquals(seen(flux.apps().get(name)), seen(a), name);
+            assertEquals(seen(waiting(flux.apps().get(name), flux)), seen(a), name);
         }
+        // infra-controllers says wait: true: what depends on it waits for the releases its build prints, natively by dependsOn.
+        assertEquals(List.of("staging-infra-controllers", "staging-cert-manager", "staging-envoy-gateway"),
+                nativeRead.apps().get("staging-infra-configs").dependsOn());
+        assertTrue(o.out().contains("note: staging-infra-configs: dependsOn also names staging-cert-manager, staging-envoy-gateway, which the"
+                + " Flux Kustomizations it depends on wait for (wait: true, healthChecks)"), o.out());
         // The Flux objects it replaces are gone, and the mapping with them; everything else is kept.
         assertFalse(file(dir, "windlass-import", "clusters/staging/apps.yaml").contains("kustomize.toolkit.fluxcd.io"));
         assertNull(file(dir, "windlass-import", "clusters/staging/artifacts.yaml"));
@@ -330,6 +351,100 @@ class ImportRoundTripTest {
         assertEquals(List.of("staging-cache", "staging-db", "staging-frontend", "staging-web"), List.copyOf(after.apps().keySet()));
         assertNull(NativeImport.origin(after.apps().get("staging-db"), NativeImport.Tool.FLUX));
         assertEquals(seen(rendering.read(snapshot(dir, "main")).apps().get("staging-db")), seen(after.apps().get("staging-db")));
+    }
+
+    /**
+     * healthChecks in the native format: an entry naming a HelmRelease becomes a dependency of what depends on the
+     * Kustomization; an entry naming an object has no native form, and is an error at the entry that leaves that
+     * Kustomization as it was. A Kustomization left as it was keeps what it depends on as it was too when only the Flux
+     * reading would make it wait for their healthChecks; the others are written.
+     */
+    @Test
+    void healthChecksNamingAReleaseBecomeDependenciesAndOneNamingAnObjectIsALocatedError() throws Exception {
+        Map<String, String> files = new TreeMap<>();
+        files.put("windlass.yaml", FLUX_ADOPTION);
+        files.put("windlass/clusters.yaml", FLUX_CLUSTERS);
+        files.put("clusters/staging/apps.yaml", """
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: web, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./web
+                  healthChecks:
+                    - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease, name: frontend, namespace: web}
+                ---
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: db, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./db
+                  dependsOn: [{name: web}]
+                """);
+        String cache = """
+                apiVersion: kustomize.toolkit.fluxcd.io/v1
+                kind: Kustomization
+                metadata: {name: cache, namespace: flux-system}
+                spec:
+                  sourceRef: {kind: GitRepository, name: flux-system}
+                  path: ./cache
+                  healthChecks:
+                    - {apiVersion: v1, kind: ConfigMap, name: db, namespace: default}
+                """;
+        files.put("clusters/staging/cache.yaml", cache);
+        files.put("web/kustomization.yaml", "resources: [namespace.yaml, release.yaml]\n");
+        files.put("web/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n");
+        files.put("web/release.yaml", """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: frontend, namespace: web}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/podinfo
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                """);
+        files.put("db/kustomization.yaml", "resources: [config.yaml]\n");
+        files.put("db/config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: db, namespace: default}\ndata: {url: db.internal}\n");
+        files.put("cache/kustomization.yaml", "resources: [config.yaml]\n");
+        files.put("cache/config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cache, namespace: default}\ndata: {size: 1Gi}\n");
+        Path dir = repo(CHART.getParent().getParent(), files);
+
+        Outcome o = importing(dir, NativeImport.Tool.FLUX);
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("clusters/staging/cache.yaml:8:7: Kustomization.spec.healthChecks names ConfigMap default/db, an object: a"
+                + " native Application waits for applications to be Healthy (dependsOn), not for one object; name the HelmRelease or"
+                + " Kustomization that applies it instead and import again, or keep this Kustomization on Flux"), o.out());
+        assertTrue(o.out().contains("1 application was left as Flux reads it"), o.out());
+        assertTrue(o.out().contains("note: staging-db: dependsOn also names staging-frontend, which the Flux Kustomizations it depends on"
+                + " wait for (wait: true, healthChecks)"), o.out());
+        DesiredState before = rendering.read(snapshot(dir, "main"));
+        DesiredState after = rendering.read(snapshot(dir, "windlass-import"));
+        assertEquals(List.of("staging-cache", "staging-db", "staging-frontend", "staging-web"), List.copyOf(after.apps().keySet()));
+        assertEquals(before.apps().get("staging-cache").render().flux().origin(), NativeImport.origin(after.apps().get("staging-cache"),
+                NativeImport.Tool.FLUX), "cache is left as Flux reads it");
+        for (String written : List.of("staging-db", "staging-frontend", "staging-web")) {
+            assertNull(NativeImport.origin(after.apps().get(written), NativeImport.Tool.FLUX), written + " is written natively");
+            assertTrue(after.apps().get(written).valid(), written + ": " + after.apps().get(written).diagnostics());
+        }
+        Application db = after.apps().get("staging-db");
+        assertEquals(List.of("staging-web", "staging-frontend"), db.dependsOn(), "db waits for web's healthChecks' release, as it did");
+        assertEquals(seen(before.apps().get("staging-db").withDependsOn(List.of("staging-web", "staging-frontend"))), seen(db));
+
+        // cache, left as it was, depends on web: web stays a Flux Kustomization (and its release with it), or cache would no
+        // longer wait for frontend.
+        files.put("clusters/staging/cache.yaml", cache.replace("  path: ./cache\n", "  path: ./cache\n  dependsOn: [{name: web}]\n"));
+        Path again = repo(CHART.getParent().getParent(), files);
+        Outcome o2 = importing(again, NativeImport.Tool.FLUX);
+        assertEquals(1, o2.exit(), o2.out() + o2.err());
+        assertTrue(o2.out().contains("clusters/staging/apps.yaml:1:1: staging-web is left as it was: staging-cache depends on it and is left as"
+                + " it was, and only the Flux reading makes staging-cache wait for what staging-web's wait and healthChecks name"), o2.out());
+        assertTrue(o2.out().contains("clusters/staging/apps.yaml:1:1: staging-frontend is read together with staging-web"), o2.out());
+        DesiredState after2 = rendering.read(snapshot(again, "windlass-import"));
+        assertNull(NativeImport.origin(after2.apps().get("staging-db"), NativeImport.Tool.FLUX), "db is still written");
+        assertEquals(List.of("staging-web"), after2.apps().get("staging-db").dependsOn(),
+                "it depends on web, a Flux Kustomization still, whose healthChecks it waits for as before");
     }
 
     static final String ARGO_ADOPTION = """

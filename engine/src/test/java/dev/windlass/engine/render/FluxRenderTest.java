@@ -327,6 +327,49 @@ class FluxRenderTest {
         assertTrue(held.apps().get("staging-web").valid(), "the Kustomization's application goes on");
     }
 
+    /**
+     * healthChecks are checked once the builds are read: an entry naming a HelmRelease the build prints, or an object its
+     * chart renders, is known; one naming a release no build prints, or an object nothing applies, is an error at the
+     * entry, holding the Kustomization's application only (its release's application goes on).
+     */
+    @Test
+    void healthChecksNamingWhatTheBuildsMakeAreKnownAndOthersAreErrorsAtTheEntry() throws Exception {
+        String release = """
+                apiVersion: helm.toolkit.fluxcd.io/v2
+                kind: HelmRelease
+                metadata: {name: podinfo, namespace: web}
+                spec:
+                  chart:
+                    spec:
+                      chart: ./charts/podinfo
+                      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+                """;
+        Map<String, String> files = new TreeMap<>(chart());
+        files.putAll(Map.of("windlass.yaml", WINDLASS, "deploy/release.yaml", release,
+                "deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n"));
+        String checks = """
+                  healthChecks:
+                    - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease, name: podinfo, namespace: web}
+                    - {apiVersion: apps/v1, kind: Deployment, name: podinfo, namespace: web}
+                """;
+        files.put("clusters/staging/web.yaml", WEB + checks);
+        DesiredState known = rendering.read(repo(null, files));
+        assertEquals(List.of(), errors(known));
+        assertTrue(known.apps().get("staging-web").valid());
+
+        files.put("clusters/staging/web.yaml", WEB + checks.replace("name: podinfo, namespace: web}\n    - {apiVersion: apps/v1",
+                "name: redis, namespace: web}\n    - {apiVersion: apps/v1").replace("kind: Deployment, name: podinfo", "kind: Deployment, name: redis"));
+        DesiredState unknown = rendering.read(repo(null, files));
+        assertEquals(List.of("clusters/staging/web.yaml:8:7: healthChecks names the HelmRelease 'redis', which no Kustomization of this cluster"
+                + " folder prints (there is no application staging-redis made from one); name a HelmRelease a Kustomization's build prints,"
+                + " or remove the entry",
+                "clusters/staging/web.yaml:9:7: healthChecks names Deployment web/redis, which no application applies, so Windlass cannot"
+                + " tell its health; name an object that a Kustomization or HelmRelease of the repo applies (with its namespace), or remove"
+                + " the entry"), errors(unknown));
+        assertFalse(unknown.apps().get("staging-web").valid(), "the Kustomization's application is held");
+        assertTrue(unknown.apps().get("staging-podinfo").valid(), "its release's application goes on");
+    }
+
     @Test
     void aChartsCrdsAreCreatedOnceUnlessUpgradeCrdsSaysToKeepThemUpToDateAndLeftOutWithInstallCrdsSkip() throws Exception {
         String crd = """

@@ -125,6 +125,12 @@ public record Application(String name, Map<String, String> labels, String source
                 diagnostics, location, annotations, render, variants, decryption);
     }
 
+    /** The same application with other dependencies. */
+    public Application withDependsOn(List<String> replaced) {
+        return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, replaced, suspend, manifests, revision,
+                diagnostics, location, annotations, render, variants, decryption);
+    }
+
     /** The same application with other diagnostics. */
     public Application withDiagnostics(List<Diagnostic> replaced) {
         return new Application(name, labels, sourcePath, namespace, placement, syncPolicy, dependsOn, suspend, manifests, revision,

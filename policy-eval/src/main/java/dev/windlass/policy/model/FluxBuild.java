@@ -17,10 +17,18 @@ import java.util.Map;
  *                   {@code install.crds: Create} with {@code upgrade.crds: Skip}, its default)
  * @param from       the tool whose object this is: an Argo CD {@code Application}'s build is made the same way (files written
  *                   over the repo's, said at its origin), but what it prints is never read for Flux objects
+ * @param health     for a Kustomization's application, what its dependents wait for beyond its own objects ({@code wait},
+ *                   {@code healthChecks}); {@link FluxHealth#NONE} otherwise
+ * @param printedBy  for a HelmRelease's application, the application of the Kustomization whose build printed it; null otherwise
  */
-public record FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce, From from) {
+public record FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce, From from,
+                        FluxHealth health, String printedBy) {
     /** Which GitOps tool's object the build is read from. */
     public enum From { FLUX, ARGOCD }
+
+    public FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce, From from) {
+        this(files, substitute, origin, crdsOnce, from, FluxHealth.NONE, null);
+    }
 
     public FluxBuild(Map<String, String> files, Map<String, String> substitute, SourceLocation origin, boolean crdsOnce) {
         this(files, substitute, origin, crdsOnce, From.FLUX);
@@ -28,6 +36,7 @@ public record FluxBuild(Map<String, String> files, Map<String, String> substitut
 
     public FluxBuild {
         from = from == null ? From.FLUX : from;
+        health = health == null ? FluxHealth.NONE : health;
         files = Map.copyOf(new java.util.TreeMap<>(files));
         substitute = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(substitute));
     }

@@ -156,7 +156,8 @@ final class AppAssembly {
             covered.addAll(reach.files().keySet());
         }
         Map<String, String> vars = FluxVariables.of(flux, plainDocs, added);
-        return new RenderSpec(a.sourcePath(), null, List.of(), true, r.at(), new dev.windlass.policy.model.FluxBuild(files, vars, flux.origin()));
+        return new RenderSpec(a.sourcePath(), null, List.of(), true, r.at(), new dev.windlass.policy.model.FluxBuild(files, vars, flux.origin(), false,
+                dev.windlass.policy.model.FluxBuild.From.FLUX, flux.health(), null));
     }
 
     /**

@@ -27,7 +27,7 @@ final class FluxHelmReleaseReader {
     static final String API_GROUP = "helm.toolkit.fluxcd.io/";
     static final String API_VERSION = API_GROUP + "v2";
     /** The label that tells a HelmRelease's application from a Kustomization's of the same name. */
-    static final String LABEL_KIND = "flux.windlass.dev/kind";
+    static final String LABEL_KIND = dev.windlass.policy.model.FluxHealth.LABEL_KIND;
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
@@ -196,7 +196,8 @@ final class FluxHelmReleaseReader {
         RenderSpec.Helm helm = new RenderSpec.Helm(h.chartPath(), h.repoURL(), h.chart(), h.version(), releaseName, valuesText, List.of(),
                 installCrds == Crds.Skip, h.at());
         String revision = ContentHash.sha256(release.hash() + "\n" + ContentHash.of(values) + "\n" + sourceHashes).substring(0, 12);
-        FluxBuild flux = new FluxBuild(Map.of(), Map.of(), kustomization.location(), upgradeCrds == Crds.Skip && installCrds != Crds.Skip);
+        FluxBuild flux = new FluxBuild(Map.of(), Map.of(), kustomization.location(), upgradeCrds == Crds.Skip && installCrds != Crds.Skip,
+                FluxBuild.From.FLUX, dev.windlass.policy.model.FluxHealth.NONE, kustomization.name());
         RenderSpec render = new RenderSpec(null, helm, List.of(), true, kustomization.location(), flux);
         Application.SyncPolicy sync = new Application.SyncPolicy(true, true, Application.ApplyStrategy.ServerSide, false);
         return new Application(appName, labels, kustomization.sourcePath(), helmNamespace, kustomization.placement(), sync, dependsOn,

@@ -2,6 +2,8 @@ package dev.windlass.policy.parse;
 
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.Diagnostic;
+import dev.windlass.policy.model.FluxHealth;
+import dev.windlass.policy.model.ObjectRef;
 import dev.windlass.policy.model.SourceLocation;
 import dev.windlass.policy.text.Excerpt;
 import java.util.ArrayList;
@@ -33,7 +35,6 @@ final class FluxKustomizationReader {
     /** Fields of Flux's Kustomization that Windlass does not follow yet, and what to do about each. */
     private static final Map<String, String> NOT_SUPPORTED = new LinkedHashMap<>();
     static {
-        NOT_SUPPORTED.put("healthChecks", "Windlass checks the health of every object the Kustomization applies, not of others; remove it");
         NOT_SUPPORTED.put("healthCheckExprs", "Windlass judges health by its own rules for each kind; remove it");
         NOT_SUPPORTED.put("decryption", "Windlass decrypts no SOPS files a Kustomization builds; move encrypted Secrets to a Windlass"
                 + " Application whose source is a folder of YAML (spec.decryption there, docs/secrets.md)");
@@ -53,7 +54,6 @@ final class FluxKustomizationReader {
         IGNORED.put("interval", "Windlass reconciles every Settings.spec.interval and on each push");
         IGNORED.put("retryInterval", "Windlass retries on its own backoff");
         IGNORED.put("timeout", "each cluster's writes have Windlass's own deadline");
-        IGNORED.put("wait", "Windlass always waits for the health of what it applies before what depends on it");
     }
 
     private FluxKustomizationReader() {}
@@ -175,13 +175,14 @@ final class FluxKustomizationReader {
             }
             postBuild.end();
         }
+        FluxHealth health = new FluxHealth(spec.bool("wait", false), healthChecks(spec, name, namespace, mapped.key()));
         var sourcePathAt = spec.has("path") ? spec.at("path") : spec.at();
         var dependsAt = spec.at("dependsOn");
         spec.end();
         labels.put(LABEL_NAME, name);
         labels.put(LABEL_FOLDER, mapped.key());
         FluxRead flux = new FluxRead(mapped.folder(), namespace, targetNamespace, namePrefix, nameSuffix, patches, images, components,
-                substitute, substituteFrom, doc.location());
+                substitute, substituteFrom, doc.location(), health);
         Application.SyncPolicy sync = new Application.SyncPolicy(prune, true, Application.ApplyStrategy.ServerSide, force);
         return new AppDeclaration(appName, labels, sourcePath, sourcePathAt, targetNamespace == null ? "default" : targetNamespace,
                 mapped.placement(), mapped.at(), sync, dependsOn, dependsAt, suspend, doc.value().get("spec"), doc.location(), annotations,
@@ -234,6 +235,33 @@ final class FluxKustomizationReader {
                 + " Kustomizations whose source is this repo (the GitRepository flux-system, or an ExternalArtifact an ArtifactGenerator"
                 + " copies from it)");
         return null;
+    }
+
+    /**
+     * {@code spec.healthChecks}: a HelmRelease or Kustomization entry as the application made from it (named as the reader
+     * names them, {@code <folder>-<name>}), any other kind as the object on the cluster. Whether each names something
+     * Windlass knows is checked once every application is rendered ({@code dev.windlass.policy.flux.HealthChecks}).
+     */
+    private static List<FluxHealth.Check> healthChecks(Fields spec, String name, String namespace, String folderKey) {
+        List<FluxHealth.Check> checks = new ArrayList<>();
+        for (Fields c : spec.objects("healthChecks")) {
+            String apiVersion = c.requiredString("apiVersion");
+            String kind = c.requiredString("kind");
+            String object = c.requiredString("name");
+            String objectNamespace = c.string("namespace", namespace);
+            c.end();
+            if (apiVersion == null || kind == null || object == null) continue;
+            String group = ObjectRef.groupOf(apiVersion);
+            boolean release = group.equals("helm.toolkit.fluxcd.io") && kind.equals("HelmRelease");
+            boolean kustomization = group.equals("kustomize.toolkit.fluxcd.io") && kind.equals("Kustomization");
+            if (kustomization && object.equals(name) && objectNamespace.equals(namespace)) {
+                c.errorHere(c.name("name") + " names this Kustomization itself; name another object, or remove the entry");
+                continue;
+            }
+            if (release || kustomization) checks.add(new FluxHealth.OfApp(folderKey + "-" + object, kind, c.at()));
+            else checks.add(new FluxHealth.OfObject(new ObjectRef(group, kind, objectNamespace, object), c.at()));
+        }
+        return checks;
     }
 
     private static List<Map<String, Object>> patches(Fields spec) {

@@ -1,5 +1,6 @@
 package dev.windlass.policy.parse;
 
+import dev.windlass.policy.model.FluxHealth;
 import dev.windlass.policy.model.SourceLocation;
 import java.util.List;
 import java.util.Map;
@@ -15,12 +16,21 @@ import java.util.Map;
  * @param patches         each {@code {patch, target}}
  * @param images          each {@code {name, newName, newTag, digest}}
  * @param components      paths relative to the Kustomization's path
+ * @param health          what its dependents wait for beyond its own objects: {@code wait} and {@code healthChecks}
  */
 record FluxRead(String folder, String namespace, String targetNamespace, String namePrefix, String nameSuffix,
                 List<Map<String, Object>> patches, List<Map<String, Object>> images, List<String> components,
-                Map<String, String> substitute, List<SubstituteFrom> substituteFrom, SourceLocation origin) {
+                Map<String, String> substitute, List<SubstituteFrom> substituteFrom, SourceLocation origin, FluxHealth health) {
+
+    FluxRead(String folder, String namespace, String targetNamespace, String namePrefix, String nameSuffix,
+             List<Map<String, Object>> patches, List<Map<String, Object>> images, List<String> components,
+             Map<String, String> substitute, List<SubstituteFrom> substituteFrom, SourceLocation origin) {
+        this(folder, namespace, targetNamespace, namePrefix, nameSuffix, patches, images, components, substitute, substituteFrom, origin,
+                FluxHealth.NONE);
+    }
 
     FluxRead {
+        health = health == null ? FluxHealth.NONE : health;
         patches = List.copyOf(patches);
         images = List.copyOf(images);
         components = List.copyOf(components);

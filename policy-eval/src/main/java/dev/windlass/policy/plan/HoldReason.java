@@ -79,6 +79,32 @@ public sealed interface HoldReason {
         @Override public String text() { return "dependency " + dependency + " is " + health + " on " + cluster; }
     }
 
+    /**
+     * An application it depends on is Healthy, but that application is a Flux Kustomization whose readiness says more
+     * ({@code wait: true}, {@code healthChecks}), and {@code awaited} is not Healthy on the cluster yet.
+     */
+    record AwaitsFluxHealth(String dependency, Awaited awaited, Health health, String cluster) implements HoldReason {
+        @Override public String text() {
+            return "dependency " + dependency + switch (awaited) {
+                case Awaited.PrintedRelease p -> " waits (wait: true) for application " + p.app() + ", which its build printed";
+                case Awaited.CheckedApp a -> " waits (healthChecks) for application " + a.app();
+                case Awaited.CheckedObject o -> " waits (healthChecks) for " + o.ref();
+            } + ", " + health + " on " + cluster;
+        }
+    }
+
+    /** What a Flux Kustomization's readiness waits for, one part of it. */
+    sealed interface Awaited {
+        /** The application of a HelmRelease the Kustomization's build printed ({@code wait: true}). */
+        record PrintedRelease(String app) implements Awaited {}
+
+        /** The application a {@code healthChecks} entry names (a HelmRelease's or a Kustomization's). */
+        record CheckedApp(String app) implements Awaited {}
+
+        /** The object a {@code healthChecks} entry names, on the same cluster. */
+        record CheckedObject(dev.windlass.policy.model.ObjectRef ref) implements Awaited {}
+    }
+
     /** The same writes failed before; they wait for the retry's time instead of going out on every pass. */
     record BackingOff(int failures, Retry.Kind kind, Instant next) implements HoldReason {
         @Override public String text() {

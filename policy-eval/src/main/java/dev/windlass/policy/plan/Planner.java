@@ -242,7 +242,7 @@ public final class Planner {
             // A failover's new cluster takes the app at once: rollout waves do not hold it, suspension does.
             boolean failingOver = failovers.containsKey(app.name()) && failovers.get(app.name()).bypass().contains(cluster);
             HoldReason gated = frozen.containsKey(cluster) ? frozen.get(cluster)
-                    : gate.holdOf(cluster) != null && !failingOver ? gate.holdOf(cluster) : unmetDependency(app, cluster, health);
+                    : gate.holdOf(cluster) != null && !failingOver ? gate.holdOf(cluster) : unmetDependency(app, cluster);
             if (gated == null) {
                 // Writes that failed wait their turn: the same ones are not sent again on every pass.
                 List<Action> writes = new ArrayList<>(r.applies());
@@ -260,6 +260,22 @@ public final class Planner {
                 r.deletes().forEach(a -> held.add(new HeldAction(a, waitingFor)));
                 r.held().forEach(h -> held.add(new HeldAction(h.action(), waitingFor)));
             }
+        }
+
+        /**
+         * The first dependency not yet Healthy on this cluster, or, for a Flux Kustomization, whose readiness ({@code wait},
+         * {@code healthChecks}) is not met there; null when all are.
+         */
+        private HoldReason unmetDependency(Application app, String cluster) {
+            for (String dep : app.dependsOn()) {
+                Map<String, Health> byCluster = health.get(dep);
+                if (byCluster == null || !byCluster.containsKey(cluster)) continue;
+                Health h = byCluster.get(cluster);
+                if (h != Health.Healthy) return new HoldReason.UnmetDependency(dep, h, cluster);
+                HoldReason flux = FluxGate.unmet(app, dep, cluster, desired.apps(), health, observed.cluster(cluster));
+                if (flux != null) return flux;
+            }
+            return null;
         }
 
         /** An app no longer in Git: held as it was while its file cannot be read, else pruned where it allows. */
@@ -325,17 +341,6 @@ public final class Planner {
         }
     }
 
-
-    /** The first dependency not yet Healthy on this cluster, or null when all are. */
-    private static HoldReason unmetDependency(Application app, String cluster, Map<String, Map<String, Health>> health) {
-        for (String dep : app.dependsOn()) {
-            Map<String, Health> byCluster = health.get(dep);
-            if (byCluster == null || !byCluster.containsKey(cluster)) continue;
-            Health h = byCluster.get(cluster);
-            if (h != Health.Healthy) return new HoldReason.UnmetDependency(dep, h, cluster);
-        }
-        return null;
-    }
 
     private static AppPlan invalid(Application app, AppStatus previous) {
         List<String> clusters = previous == null ? List.of() : previous.placement();

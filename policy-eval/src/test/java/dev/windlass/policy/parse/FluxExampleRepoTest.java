@@ -68,8 +68,16 @@ class FluxExampleRepoTest {
         List<String> warnings = FluxFixture.warnings(s).stream().filter(w -> w.startsWith("clusters/staging/apps.yaml")).toList();
         assertEquals(List.of("clusters/staging/apps.yaml:10:13: warning: Kustomization.spec: accepted and ignored, since they change when"
                 + " Flux works, not what it applies: interval (Windlass reconciles every Settings.spec.interval and on each push);"
-                + " retryInterval (Windlass retries on its own backoff); timeout (each cluster's writes have Windlass's own deadline);"
-                + " wait (Windlass always waits for the health of what it applies before what depends on it)"), warnings);
+                + " retryInterval (Windlass retries on its own backoff); timeout (each cluster's writes have Windlass's own deadline)"), warnings);
+    }
+
+    @Test
+    void waitIsReadAsWhatDependentsWaitFor() {
+        DesiredState s = RepoParser.parse(FluxFixture.adopted());
+        assertTrue(s.apps().get("staging-infra-controllers").render().flux().health().waitForPrinted(),
+                "infra-controllers says wait: true, so infra-configs waits for the HelmReleases its build prints");
+        assertTrue(s.apps().get("staging-apps").render().flux().health().waitForPrinted());
+        assertEquals(List.of("staging-infra-controllers"), s.apps().get("staging-infra-configs").dependsOn());
     }
 
     @Test

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.windlass.policy.RepoFiles;
 import dev.windlass.policy.model.Application;
 import dev.windlass.policy.model.DesiredState;
+import dev.windlass.policy.model.FluxHealth;
+import dev.windlass.policy.model.ObjectRef;
+import dev.windlass.policy.model.SourceLocation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +53,14 @@ class FluxKustomizationParseTest {
     static Stream<Arguments> problems() {
         return Stream.of(
                 Arguments.of(kustomization("  healthChecks: [{kind: Deployment, name: web}]\n"),
-                        "clusters/staging/app.yaml:7:17: Kustomization.spec.healthChecks is not supported by Windlass yet: Windlass checks the"
-                                + " health of every object the Kustomization applies, not of others; remove it"),
+                        "clusters/staging/app.yaml:7:18: Kustomization.spec.healthChecks[0].apiVersion is required"),
+                Arguments.of(kustomization("  healthChecks: [{apiVersion: kustomize.toolkit.fluxcd.io/v1, kind: Kustomization, name: app}]\n"),
+                        "clusters/staging/app.yaml:7:18: Kustomization.spec.healthChecks[0].name names this Kustomization itself; name"
+                                + " another object, or remove the entry"),
+                Arguments.of(kustomization("  healthCheckExprs: [{apiVersion: apps/v1, kind: Deployment, current: 'true'}]\n"),
+                        "clusters/staging/app.yaml:7:21: Kustomization.spec.healthCheckExprs is not supported by Windlass yet: Windlass judges"
+                                + " health by its own rules for each kind; remove it"),
+                Arguments.of(kustomization("  wait: sometimes\n"), "clusters/staging/app.yaml:7:9: Kustomization.spec.wait must be true or false"),
                 Arguments.of(kustomization("  decryption: {provider: sops}\n"),
                         "clusters/staging/app.yaml:7:15: Kustomization.spec.decryption is not supported by Windlass yet: Windlass decrypts no"
                                 + " SOPS files a Kustomization builds; move encrypted Secrets to a Windlass Application whose source is a"
@@ -119,6 +128,12 @@ class FluxKustomizationParseTest {
                       target: {kind: ConfigMap, name: web}
                   components: [../components/tls]
                   dependsOn: [{name: other}]
+                  wait: true
+                  healthChecks:
+                    - {apiVersion: helm.toolkit.fluxcd.io/v2, kind: HelmRelease, name: podinfo, namespace: podinfo}
+                    - {apiVersion: kustomize.toolkit.fluxcd.io/v1, kind: Kustomization, name: other}
+                    - {apiVersion: apps/v1, kind: Deployment, name: web, namespace: web}
+                    - {apiVersion: gateway.networking.k8s.io/v1, kind: GatewayClass, name: eg}
                   postBuild:
                     substitute: {greeting: hello}
                     substituteFrom:
@@ -141,6 +156,13 @@ class FluxKustomizationParseTest {
         assertEquals("web", app.namespace());
         assertEquals(List.of("staging-other"), app.dependsOn());
         assertTrue(app.suspend());
+        assertEquals(new FluxHealth(true, List.of(
+                new FluxHealth.OfApp("staging-podinfo", "HelmRelease", new SourceLocation("clusters/staging/app.yaml", 21, 7)),
+                new FluxHealth.OfApp("staging-other", "Kustomization", new SourceLocation("clusters/staging/app.yaml", 22, 7)),
+                new FluxHealth.OfObject(new ObjectRef("apps", "Deployment", "web", "web"), new SourceLocation("clusters/staging/app.yaml", 23, 7)),
+                new FluxHealth.OfObject(new ObjectRef("gateway.networking.k8s.io", "GatewayClass", "flux-system", "eg"),
+                        new SourceLocation("clusters/staging/app.yaml", 24, 7)))),
+                app.render().flux().health(), "wait and each healthChecks entry, a HelmRelease or Kustomization as its application");
         assertEquals(new Application.SyncPolicy(false, true, Application.ApplyStrategy.ServerSide, true), app.syncPolicy());
         assertEquals(Map.of("greeting", "hello", "region", "eu", "token", "s3cr3t"), app.render().flux().substitute(),
                 "substitute wins over substituteFrom, a Secret's data is decoded");

@@ -19,7 +19,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Bad input, as the issue asks: a valid Flux Kustomization file of the example repo (two Kustomizations, one with patches)
+ * Bad input: a valid Flux Kustomization file of the example repo (two Kustomizations, one with patches, one with healthChecks)
  * mutated a line at a time. Whatever the mutation, reading never throws; every error is at {@code path:line:col} inside
  * the file it is about; and the application of the Kustomization in another file is exactly what it was.
  */
@@ -29,7 +29,18 @@ class FluxMutationTest {
 
     static {
         try {
-            ORIGINAL = Files.readString(FluxFixture.ROOT.resolve(FILE));
+            // With healthChecks of each sort (a HelmRelease, a Kustomization, an object), for the mutations to reach them too.
+            ORIGINAL = Files.readString(FluxFixture.ROOT.resolve(FILE)).replace("  wait: true\n", """
+                      wait: true
+                      healthChecks:
+                        - apiVersion: helm.toolkit.fluxcd.io/v2
+                          kind: HelmRelease
+                          name: cert-manager
+                          namespace: cert-manager
+                        - {apiVersion: kustomize.toolkit.fluxcd.io/v1, kind: Kustomization, name: bystander}
+                        - {apiVersion: apps/v1, kind: Deployment, name: envoy-gateway, namespace: envoy-gateway-system}
+                    """);
+            if (!ORIGINAL.contains("healthChecks")) throw new IllegalStateException("the fixture's infra-controllers has no wait: true");
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -59,7 +70,7 @@ class FluxMutationTest {
                 Arbitraries.of("", "~", "[]", "{}", "-1", "1h", "true", "\"\"", "[{name: x}]", "{kind: Bucket, name: x}", "./../..", "${x}",
                         "&a [*a]", "!!binary AAAA", "'unclosed", "{a: [b"),
                 Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(12));
-        return Combinators.combine(Arbitraries.integers().between(0, 60), Arbitraries.integers().between(0, 4), values).as(Mutation::new);
+        return Combinators.combine(Arbitraries.integers().between(0, 70), Arbitraries.integers().between(0, 4), values).as(Mutation::new);
     }
 
     private static DesiredState parse(String infrastructure) {
