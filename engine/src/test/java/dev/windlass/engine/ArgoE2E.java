@@ -16,14 +16,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Argo CD's example apps, as published, with what a team adds to adopt them: windlass.yaml naming the repo, two Clusters
- * (one by the server URL Argo CD knows it by), and Argo CD Applications two levels deep (a root holding the examples'
- * Applications and a team's app of apps, which holds one more); the Helm guestbook of two sources (its chart, and this
- * repo as {@code ref: values} for a value file of the team's), and one Application of two plain directories. Beside
- * them, an ApplicationSet with goTemplate and a git files generator (one Application per config file, rendered by
- * windlass-gotemplate) applies on the Cluster each file names. Reconciled on sandbox clusters: each Application's objects
- * land on its destination, rendered as Argo CD renders them; idle passes write nothing; a changed image and a changed
- * value file of the repo roll out, and a removed child Application's objects are pruned.
+ * Argo CD's example apps, as published, with what a team adds to adopt them: windlass.yaml naming the repo, three
+ * Clusters (one by the server URL Argo CD knows it by), and Argo CD Applications two levels deep (a root holding the
+ * examples' Applications and a team's app of apps, which holds one more); the Helm guestbook of two sources (its chart,
+ * and this repo as {@code ref: values} for a value file of the team's), and one Application of two plain directories.
+ * Beside them, a clusters-generator ApplicationSet across the three Clusters, and an ApplicationSet with goTemplate and a
+ * git files generator (one Application per config file, rendered by windlass-gotemplate) that applies on the Cluster each
+ * file names. Reconciled on sandbox clusters: each Application's objects land on its destination, rendered as Argo CD
+ * renders them; idle passes write nothing; a changed image and a changed value file of the repo roll out, and a removed
+ * child Application's objects are pruned.
  */
 class ArgoE2E {
     @TempDir Path dir;
@@ -100,6 +101,7 @@ class ArgoE2E {
                     .write("windlass.yaml", "apiVersion: windlass.dev/v1alpha1\nkind: Settings\nspec:\n  argocd:\n    repoURLs: [" + URL + "]\n")
                     .write("windlass/in-cluster.yaml", inCluster)
                     .write("windlass/production.yaml", fleet.clusterYaml("production", "env: production", 1, 0, ""))
+                    .write("windlass/staging.yaml", fleet.clusterYaml("staging", "env: staging", 1, 0, ""))
                     .write("argocd/root.yaml", application("root", "argocd/apps", "{server: \"https://kubernetes.default.svc\", namespace: argocd}", "",
                             "{prune: true, selfHeal: true}"))
                     .write("argocd/apps/guestbook.yaml", application("guestbook", "guestbook",
@@ -160,7 +162,7 @@ class ArgoE2E {
             PassReport first = fleet.pass();
             assertEquals(List.of(), first.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
             assertEquals(List.of("guestbook", "guestbook-production", "helm-guestbook", "in-cluster-files-guestbook", "in-cluster-set-guestbook",
-                    "kustomize-guestbook", "production-files-guestbook", "production-set-guestbook", "root", "settings", "team"),
+                    "kustomize-guestbook", "production-files-guestbook", "production-set-guestbook", "root", "settings", "staging-set-guestbook", "team"),
                     List.copyOf(first.desired().apps().keySet()));
             assertEquals("team", first.desired().apps().get("guestbook-production").labels().get("argocd.windlass.dev/parent"));
             assertEquals(List.of(), first.desired().apps().get("root").manifests(), "no Application object is applied");
@@ -175,6 +177,7 @@ class ArgoE2E {
             RenderScenario.inSync(fleet, "helm-guestbook", "production");
             RenderScenario.inSync(fleet, "in-cluster-set-guestbook", "in-cluster");
             RenderScenario.inSync(fleet, "production-set-guestbook", "production");
+            RenderScenario.inSync(fleet, "staging-set-guestbook", "staging");
             RenderScenario.inSync(fleet, "settings", "production");
             RenderScenario.inSync(fleet, "in-cluster-files-guestbook", "in-cluster");
             RenderScenario.inSync(fleet, "production-files-guestbook", "production");
@@ -186,6 +189,12 @@ class ArgoE2E {
                         "the child of the team's app of apps, on its own destination");
                 assertNotNull(dev.apps().deployments().inNamespace("set-guestbook").withName("guestbook-ui").get(), "the ApplicationSet's, per cluster");
                 assertNotNull(production.apps().deployments().inNamespace("set-guestbook").withName("guestbook-ui").get());
+                try (KubernetesClient staging = fleet.client("staging")) {
+                    assertNotNull(staging.apps().deployments().inNamespace("set-guestbook").withName("guestbook-ui").get(),
+                            "the clusters generator makes one Application for each of the three Clusters");
+                    assertEquals(List.of("set-guestbook"), staging.apps().deployments().inAnyNamespace().list().getItems().stream()
+                            .map(d -> d.getMetadata().getNamespace()).toList(), "and nothing else lands on a Cluster no Application names");
+                }
                 assertNotNull(dev.apps().deployments().inNamespace("files-in-cluster").withName("guestbook-ui").get(),
                         "the goTemplate git files ApplicationSet's, on the Cluster each config file names");
                 assertNotNull(production.apps().deployments().inNamespace("files-production").withName("guestbook-ui").get());
@@ -210,12 +219,14 @@ class ArgoE2E {
 
             fleet.backend.resetWrites("in-cluster");
             fleet.backend.resetWrites("production");
+            fleet.backend.resetWrites("staging");
             for (int i = 0; i < 3; i++) {
                 PassReport idle = fleet.pass();
                 assertFalse(idle.plan().hasChanges(), "idle pass " + i + " plans nothing:\n" + idle.plan());
                 assertEquals(0, idle.renders(), "idle pass " + i + " renders nothing");
             }
-            assertEquals(0, fleet.backend.writes("in-cluster") + fleet.backend.writes("production"), "writes over 3 idle passes");
+            assertEquals(0, fleet.backend.writes("in-cluster") + fleet.backend.writes("production") + fleet.backend.writes("staging"),
+                    "writes over 3 idle passes");
 
             fleet.push("a newer image; the team's guestbook goes", c -> c
                     .write("argocd/apps/kustomize-guestbook.yaml", application("kustomize-guestbook", "kustomize-guestbook",
