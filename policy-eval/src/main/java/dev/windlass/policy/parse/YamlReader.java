@@ -64,14 +64,8 @@ public final class YamlReader {
                     "file is " + bytes.length + " bytes, over the " + YamlLimits.MAX_FILE_BYTES + " byte limit; split it into smaller files"));
             return new YamlFile(path, contentId, List.of(), diagnostics);
         }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            diagnostics.add(Diagnostic.error(SourceLocation.file(path), "file is not valid UTF-8; save it as UTF-8"));
-            return new YamlFile(path, contentId, List.of(), diagnostics);
-        }
+        String text = utf8(path, bytes, diagnostics);
+        if (text == null) return new YamlFile(path, contentId, List.of(), diagnostics);
         Values values = new Values(options());
         List<YamlDoc> docs = new ArrayList<>();
         compose(path, text, diagnostics, (docIndex, node) -> {
@@ -92,6 +86,16 @@ public final class YamlReader {
         return new YamlFile(path, contentId, docs, diagnostics);
     }
 
+    /** {@code bytes} as UTF-8 text; null, with an error at the file, when they are not valid UTF-8. */
+    private static String utf8(String path, byte[] bytes, List<Diagnostic> diagnostics) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            diagnostics.add(Diagnostic.error(SourceLocation.file(path), "file is not valid UTF-8; save it as UTF-8"));
+            return null;
+        }
+    }
+
     /** What is done with each composed document of a file: its index and node; false stops the reading. */
     interface EachDocument {
         boolean take(int index, Node node);
@@ -107,14 +111,8 @@ public final class YamlReader {
                     + " byte limit; make it smaller"));
             return null;
         }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            diagnostics.add(Diagnostic.error(SourceLocation.file(path), "file is not valid UTF-8; save it as UTF-8"));
-            return null;
-        }
+        String text = utf8(path, bytes, diagnostics);
+        if (text == null) return null;
         Node[] first = new Node[1];
         int before = diagnostics.size();
         compose(path, text, diagnostics, (index, node) -> {
