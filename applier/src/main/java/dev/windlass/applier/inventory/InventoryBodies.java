@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * The JSON of a new inventory record, made once per application and entries and reused on every cluster that gets the
  * same record: a fleet's first sync creates the same inventory on each of its clusters, and writing the record's YAML
- * for each cost a fifth of the applier's own CPU at 1,000 applications x 20 clusters (issue 22). At most
+ * for each cost a fifth of the applier's own CPU at 1,000 applications x 20 clusters. At most
  * {@value #LIMIT} bodies are kept, the least recently used going first.
  */
 public final class InventoryBodies {

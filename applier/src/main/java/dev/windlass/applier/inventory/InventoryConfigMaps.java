@@ -79,7 +79,7 @@ public final class InventoryConfigMaps {
         if (likelyAbsent) {
             namespace.ensure(client);
             try {
-                // Sent as JSON it already is: all its values are strings, and the answer is not needed (issue 22).
+                // Sent as JSON it already is: all its values are strings, and the answer is not needed.
                 new Target(client, "v1", new ObjectRef("", "ConfigMap", NAMESPACE, PREFIX + app))
                         .create(new SentBody(bodies.of(app, entries, () -> JsonTree.toJson(created(app, InventoryRecord.EMPTY.with(entries))))));
                 return true;

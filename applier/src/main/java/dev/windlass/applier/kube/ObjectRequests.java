@@ -26,7 +26,7 @@ import java.util.concurrent.ExecutionException;
  * and connection pool) with a body already written as JSON, and answers read as plain JSON trees, or not at all.
  *
  * <p>The library's typed operations turn each object into its typed model, serialise that, and parse every answer back
- * into the model: about 60% of the applier's CPU in a first sync (docs/performance.md, issue 22). The URL of a kind
+ * into the model: about 60% of the applier's CPU in a first sync (docs/performance.md). The URL of a kind
  * is worked out once per client by the library itself (its known kinds, or discovery for the rest) and kept.
  * Failures are the library's own {@link KubernetesClientException}s, built by the library from the server's Status, so
  * callers tell them apart as before ({@link Failures}).

@@ -11,7 +11,7 @@ import java.util.Objects;
 /**
  * What is sent for a manifest, made once and reused on every cluster the manifest goes to: a fleet applies the same
  * Git object to many clusters, and preparing it (copying, marking, checking it against the client's model, writing
- * its JSON) cost more than sending it (issue 22). At most {@value #LIMIT} bodies are kept, the least recently used
+ * its JSON) cost more than sending it. At most {@value #LIMIT} bodies are kept, the least recently used
  * going first; a body that fails its check is not kept.
  *
  * <p>A manifest is known by its body's identity (a parsed body is never changed, and the same parsed manifest is

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Documents of kind {@code List} or {@code <Kind>List} are expanded into their items, as {@code kubectl apply} does
- * (issue 18): each item is read like a document of its own and is reported at its own position.
+ *: each item is read like a document of its own and is reported at its own position.
  */
 class ListKindsTest {
 
