@@ -121,6 +121,19 @@ class ShardedEnginesIT {
             assertTrue(!awaited.isEmpty(), "replica b recorded web waiting for the coordinator when its own plan would start a wave");
             assertTrue(awaited.get(0).contains("waiting: " + ShardScope.AWAITING.text()), awaited.get(0));
 
+            // The rollout done and nothing new: once each replica's last whole pass found the fleet at rest and the status
+            // branch stays where both left it, each skips its passes, still with one round trip to Git (whether either
+            // branch moved).
+            boolean bothSkipped = false;
+            for (int i = 0; i < 4 && !bothSkipped; i++) {
+                long tripsA = engineA.mirror().roundTrips();
+                PassReport quietA = onlyOwn(fleet, engineA, Set.of("eu-1"), new TreeMap<>());
+                assertEquals(1, engineA.mirror().roundTrips() - tripsA, "Git round trips of an idle sharded pass");
+                PassReport quietB = onlyOwn(fleet, engineB, Set.of("eu-2", "us-1"), new TreeMap<>());
+                bothSkipped = quietA.skipped() && quietB.skipped();
+            }
+            assertTrue(bothSkipped, "both replicas skip their passes once the fleet is at rest");
+
             // A branch's review, made by the coordinator: the other shard's clusters are planned from their record, as in
             // its passes, not taken for unreachable; the review writes to no cluster.
             String deployment = ReconcileLoopE2E.read(EXAMPLES.resolve(DEPLOYMENT)).replace("web:1.4.2", "web:1.5.0").replace("replicas: 2", "replicas: 3");

@@ -213,15 +213,22 @@ public final class Reconciler {
             forgetState();  // whoever holds the lease may be recording meanwhile
             throw new PassAbandoned("no pass: " + standBy.get());
         }
-        if (statusMayBeStale) {
-            statusMayBeStale = false;
-            forgetState();
-        }
         try {
             mirror.fetch();
             String tip = mirror.resolve(branch)
                     .orElseThrow(() -> new IOException("branch '" + branch + "' does not exist in " + mirror.remote()));
             MDC.put("pass", tip.substring(0, 7));
+            // Before the status is read again: a skipped pass finds the status branch where this replica left it.
+            PassReport skipped = skippedIfQuiet(tip, held);
+            if (skipped != null) {
+                statusMayBeStale = false;
+                published(skipped);
+                return skipped;
+            }
+            if (statusMayBeStale) {
+                statusMayBeStale = false;
+                forgetState();
+            }
             String source = tip;
             DesiredState parsed = null;
             verification = null;
@@ -246,12 +253,7 @@ public final class Reconciler {
                     MDC.put("pass", source.substring(0, 7));
                 }
             }
-            PassReport skipped = held == null ? skippedIfQuiet(source) : null;
-            if (skipped != null) {
-                published(skipped);
-                return skipped;
-            }
-            PassReport report = reconcile(source, held, parsed);
+            PassReport report = reconcile(tip, source, held, parsed);
             published(report);
             return report;
         } catch (PassAbandoned e) {
@@ -273,15 +275,20 @@ public final class Reconciler {
      * commit, the same recorded status, every cluster's watches holding the same objects (no request), and every
      * cluster ready (one {@code GET /readyz} each). Null when the pass must be whole.
      */
-    private PassReport skippedIfQuiet(String source) {
+    private PassReport skippedIfQuiet(String tip, java.util.SortedSet<Integer> held) throws IOException {
         QuietPass q = quiet;
         quiet = null;
-        if (q == null || !q.holds(source, state, recorded, outboxes, clock.instant())) return null;
+        if (q == null || !q.holds(tip, held, statusTip(), state, recorded, outboxes, clock.instant())) return null;
         Optional<FleetStamp> now = fleet.stamp(q.stamp().clusters().keySet());
         if (now.isEmpty() || !now.get().equals(q.stamp()) || !fleet.ready(q.stamp().clusters().keySet())) return null;
         quiet = q;
         passesSkipped++;
         return q.skipped();
+    }
+
+    /** The status branch's commit as this engine's mirror last fetched or wrote it; null before there is one. */
+    private String statusTip() throws IOException {
+        return mirror.resolve(status.branch()).orElse(null);
     }
 
     /** How many passes were skipped so far because nothing they read had moved since a pass that left the fleet at rest. */
@@ -309,8 +316,11 @@ public final class Reconciler {
     /** A parse, and what it was made from. */
     private record LastParse(String commit, Map<String, Map<dev.windlass.policy.model.ObjectRef, String>> held, DesiredState desired) {}
 
-    /** @param parsed the commit already parsed by this pass (to read its Settings), or null */
-    private PassReport reconcile(String source, java.util.SortedSet<Integer> shardsHeld, DesiredState parsed) throws IOException {
+    /**
+     * @param tip    the config branch's tip this pass found
+     * @param parsed the commit already parsed by this pass (to read its Settings), or null
+     */
+    private PassReport reconcile(String tip, String source, java.util.SortedSet<Integer> shardsHeld, DesiredState parsed) throws IOException {
         loadStateOnce();
         Snapshot snapshot = mirror.snapshot(source);
         long rendersBefore = rendering.toolRuns();
@@ -333,7 +343,8 @@ public final class Reconciler {
         fleet.connect(scope == null ? desired.clusters() : ShardedObservation.owned(desired.clusters(), scope));
         Map<String, Set<KindRef>> kinds = Kinds.toObserve(desired, state);
         // Made before observing: whatever a watch delivers from here on makes the next pass's stamp differ.
-        Optional<FleetStamp> stamp = scope == null ? fleet.stamp(kinds.keySet()) : Optional.empty();
+        Optional<FleetStamp> stamp = fleet.stamp(scope == null ? kinds.keySet()
+                : kinds.keySet().stream().filter(scope::owns).collect(java.util.stream.Collectors.toSet()));
         ObservedState observed = scope == null
                 ? fleet.observe(kinds, Remediations.watched(desired), DesiredObjects.of(desired))
                 : ShardedObservation.observe(fleet, new RecordedFleet(mirror, state, desired, recordedObjects), scope::owns, Kinds.toObserve(desired, state),
@@ -409,7 +420,7 @@ public final class Reconciler {
         events.addAll(offered);
         PassReport report = new PassReport(source, desired, plan, applied, events, outcome, filesParsed, planMemo.lastWork(), renders,
                 scope);
-        quiet = stamp.isPresent() ? atRest(report, observed, stamp.get(), now) : null;
+        quiet = stamp.isPresent() ? atRest(tip, shardsHeld, report, observed, stamp.get(), now) : null;
         return report;
     }
 
@@ -418,12 +429,14 @@ public final class Reconciler {
      * nothing, told of nothing, has no alert waiting to be sent, and {@link dev.windlass.policy.plan.AtRest} says so of
      * its plan and of the state it recorded. Else null.
      */
-    private QuietPass atRest(PassReport report, ObservedState observed, FleetStamp stamp, Instant now) {
+    private QuietPass atRest(String tip, java.util.SortedSet<Integer> held, PassReport report, ObservedState observed, FleetStamp stamp,
+                             Instant now) throws IOException {
         if (state == null || !(report.status() instanceof CommitOutcome.Unchanged) || !report.applied().results().isEmpty()
                 || !report.events().isEmpty()) return null;
         if (alerts != null && !outboxes.pending(outboxPaths()).isEmpty()) return null;
+        String statusTip = statusTip();
         return AtRest.until(report.desired(), observed, state, revisions, report.plan(), now, planMemo)
-                .map(until -> new QuietPass(report.source(), state, recorded, outboxes, stamp, until, report))
+                .map(until -> new QuietPass(tip, held, statusTip, state, recorded, outboxes, stamp, until, report))
                 .orElse(null);
     }
 
