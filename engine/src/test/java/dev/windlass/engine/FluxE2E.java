@@ -195,12 +195,19 @@ class FluxE2E {
             PassReport pass = fleet.pass();
             assertEquals(List.of("staging-configs", "staging-controllers", "staging-operator"), List.copyOf(pass.desired().apps().keySet()));
             try (KubernetesClient staging = fleet.client("staging")) {
-                for (int i = 0; i < 50 && staging.apps().deployments().inNamespace("operator").withName("operator").get() == null; i++) {
-                    assertFalse(reasons(pass, "staging-configs").isEmpty(), "configs waits, pass " + i + ":\n" + pass.plan());
-                    assertNull(staging.configMaps().inNamespace("operator").withName("settings").get(), "configs waits, pass " + i);
-                    Thread.sleep(200);
-                    pass = fleet.pass();
-                }
+                // Passes until one has applied the release's Deployment; each before it held configs and applied none of it.
+                PassReport[] last = {pass};
+                pass = dev.windlass.kubetest.Await.until(java.time.Duration.ofSeconds(10), "the release's Deployment applied", () -> {
+                    if (staging.apps().deployments().inNamespace("operator").withName("operator").get() != null) return last[0];
+                    assertFalse(reasons(last[0], "staging-configs").isEmpty(), "configs waits:\n" + last[0].plan());
+                    assertNull(staging.configMaps().inNamespace("operator").withName("settings").get(), "configs waits");
+                    try {
+                        last[0] = fleet.pass();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    return null;
+                }, java.util.Objects::nonNull);
                 assertEquals(List.of(), pass.desired().diagnostics().stream().filter(Diagnostic::isError).toList());
                 assertTrue(pass.applied().results().stream().anyMatch(r -> r.action().app().equals("staging-operator")
                         && r.action().object().kind().equals("Deployment")), "the release's Deployment goes once controllers' Namespace is there:\n" + pass.plan());
