@@ -131,7 +131,7 @@ final class ArgoApplicationSetReader {
                         + " as an Application once filled in: a value's tag does not fit it; remove the tag"));
                 return List.of();
             }
-            made.add(new YamlDoc(doc.path(), doc.index(), app, value, YamlReader.at(doc.path(), template.getStartMark())));
+            made.add(new YamlDoc(doc.path(), doc.index(), DocTree.kept(app), value, YamlReader.at(doc.path(), template.getStartMark())));
         }
         return made;
     }

@@ -38,8 +38,7 @@ final class ListItems {
         if (!isList(doc.value())) return List.of(doc);
         String listKind = (String) doc.value().get("kind");
         List<?> values = (List<?>) doc.value().get("items");
-        List<Node> nodes = doc.node() instanceof MappingNode m && YamlLines.get(m, "items") instanceof SequenceNode s
-                ? s.getValue() : List.of();
+        List<Node> nodes = itemNodes(doc.node());
         List<YamlDoc> items = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
             // The node list matches the values one for one; the list's own node is only a fallback for input built otherwise.
@@ -55,9 +54,15 @@ final class ListItems {
                 out.add(Diagnostic.error(at, item + " is a Windlass " + value.get("kind") + "; Windlass objects are read only as documents of their own: "
                         + "move it out of the list into its own document (---)"));
             } else {
-                items.add(new YamlDoc(doc.path(), doc.index(), node, (Map<String, Object>) value, at));
+                int index = i;
+                DocTree tree = i < nodes.size() ? DocTree.composedWhenAsked(() -> itemNodes(doc.tree().heldOrComposed()).get(index)) : doc.tree();
+                items.add(new YamlDoc(doc.path(), doc.index(), tree, (Map<String, Object>) value, at));
             }
         }
         return items;
+    }
+
+    private static List<Node> itemNodes(Node list) {
+        return list instanceof MappingNode m && YamlLines.get(m, "items") instanceof SequenceNode s ? s.getValue() : List.of();
     }
 }

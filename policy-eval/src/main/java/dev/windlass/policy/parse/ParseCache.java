@@ -54,6 +54,8 @@ public final class ParseCache {
             List<Diagnostic> said = new ArrayList<>();
             items = new Items(ListItems.of(doc, said), List.copyOf(said));
             lists.put(doc, items);
+            // Each item keeps its own part of the tree until it is read; the list's whole tree is not needed again.
+            doc.tree().release();
         }
         out.addAll(items.said);
         return items.objects;
@@ -71,6 +73,8 @@ public final class ParseCache {
             Manifest m = ManifestReader.read(doc, defaultNamespace, scope, said);
             before = new ManifestRead(defaultNamespace, clusterScoped, m, List.copyOf(said));
             manifests.put(doc, before);
+            // Read and kept: the tree is composed again only if the document must be read again (a new default namespace).
+            doc.tree().release();
             manifestsReadLastPass++;
         }
         out.addAll(before.said);

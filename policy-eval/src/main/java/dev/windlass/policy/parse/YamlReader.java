@@ -68,6 +68,7 @@ public final class YamlReader {
         if (text == null) return new YamlFile(path, contentId, List.of(), diagnostics);
         Values values = new Values(options());
         List<YamlDoc> docs = new ArrayList<>();
+        FileText file = new FileText(path, text);
         compose(path, text, diagnostics, (docIndex, node) -> {
             SourceLocation at = at(path, node.getStartMark());
             if (isEmptyDocument(node)) return true;
@@ -80,10 +81,21 @@ public final class YamlReader {
             if (diagnostics.size() > before) return true;
             @SuppressWarnings("unchecked")
             Map<String, Object> value = (Map<String, Object>) values.of(node);
-            docs.add(new YamlDoc(path, docIndex, node, value, at));
+            // The tree is let go here, while it is young: composed again only if something must be placed in it.
+            docs.add(new YamlDoc(path, docIndex, file.tree(docIndex), value, at));
             return true;
         });
         return new YamlFile(path, contentId, docs, diagnostics);
+    }
+
+    /** Every document of a text read before without error, composed again, by index (null where there was none). */
+    static void composeAgain(String path, String text, List<Node> out) {
+        List<Diagnostic> none = new ArrayList<>();
+        compose(path, text, none, (i, node) -> {
+            while (out.size() < i) out.add(null);
+            out.add(node);
+            return true;
+        });
     }
 
     /** {@code bytes} as UTF-8 text; null, with an error at the file, when they are not valid UTF-8. */
