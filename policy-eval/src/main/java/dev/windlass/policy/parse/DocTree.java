@@ -12,6 +12,8 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class DocTree {
     private final Supplier<Node> compose;
     private volatile Node node;
+    /** Once let go, the document was read: a sibling's reading of the file gives it no tree back. */
+    private volatile boolean released;
 
     private DocTree(Node node, Supplier<Node> compose) {
         this.node = node;
@@ -42,13 +44,18 @@ public final class DocTree {
         return n != null ? n : compose.get();
     }
 
-    /** Gives the tree composed for a sibling in the same reading of the file, if none is held yet. */
+    /**
+     * Gives the tree composed for a sibling in the same reading of the file, if none is held and none was let go (a
+     * document already read would keep a tree it does not need).
+     */
     void offer(Node composed) {
-        if (node == null && compose != null) node = composed;
+        if (node == null && compose != null && !released) node = composed;
     }
 
     /** Lets the tree go, when it can be composed again; the next {@link #node()} does that. */
     void release() {
-        if (compose != null) node = null;
+        if (compose == null) return;
+        released = true;
+        node = null;
     }
 }

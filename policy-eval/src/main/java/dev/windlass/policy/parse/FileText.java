@@ -8,7 +8,7 @@ import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * The text of a file read without error, kept (it is small beside its node trees) so its documents' trees can be composed
- * again: one reading composes every document, and each document not holding its tree is given it.
+ * again: one reading composes every document, and each document that has not been read yet is given its tree.
  */
 final class FileText {
     private final String path;
