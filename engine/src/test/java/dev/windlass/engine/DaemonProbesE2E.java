@@ -55,8 +55,11 @@ class DaemonProbesE2E {
 
                 fleet.clock.advance(READY_WITHIN.plusSeconds(1));
                 triggerPass(base);
-                await(() -> get(base + "/readyz").statusCode() == 503, "not ready once the window has passed");
+                // /readyz reads the clock, so it turns 503 as soon as the clock moves; wait for the pass itself to fail.
+                await(() -> get(base + "/readyz").body().contains("last pass failed at 2026-11-21T09:02:01Z"),
+                        "the second failed pass shows on /readyz");
                 HttpResponse<String> notReady = get(base + "/readyz");
+                assertEquals(503, notReady.statusCode(), "not ready once the window has passed: " + notReady.body());
                 assertTrue(notReady.body().startsWith("not ready: the last successful pass finished 121s ago, more than 120s\n"
                         + "last pass failed at 2026-11-21T09:02:01Z: "), notReady.body());
                 assertTrue(notReady.body().contains("origin.git"), "names what could not be fetched: " + notReady.body());
