@@ -10,32 +10,15 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.stream.Stream;
 
 /**
- * What a watch has delivered for one query, kept as the bodies reads return: each object once, turned into a frozen
- * JSON tree the first time it is read (so a burst of events, like an initial sync's, converts each object once, not
- * once per event) and kept so afterwards. The watch's own bookkeeping is handed a stand-in that carries only the
- * identity and resource version it needs (to tell updates from replays and to find deletions on a relist).
+ * What a watch has delivered for one query, kept as the bodies reads return: each object once, as a frozen JSON tree
+ * made when it is delivered (so the object as the library delivered it dies young, and is never held beside its body).
+ * The watch's own bookkeeping is handed a stand-in that carries only the identity and resource version it needs (to
+ * tell updates from replays and to find deletions on a relist).
  */
 final class CachedBodies implements ItemStore<GenericKubernetesResource> {
 
-    /** One object: as delivered until first read, then only as its body. */
-    private final class Item {
-        final GenericKubernetesResource standIn;
-        private GenericKubernetesResource delivered;
-        private Map<String, Object> body;
-
-        Item(GenericKubernetesResource standIn, GenericKubernetesResource delivered) {
-            this.standIn = standIn;
-            this.delivered = delivered;
-        }
-
-        synchronized Map<String, Object> body() {
-            if (body == null) {
-                body = Listing.body(json, query, delivered);
-                delivered = null;
-            }
-            return body;
-        }
-
+    /** One object: its stand-in and its body. */
+    private record Item(GenericKubernetesResource standIn, Map<String, Object> body) {
         String resourceVersion() {
             String rv = standIn.getMetadata().getResourceVersion();
             return rv == null ? "" : rv;
@@ -94,6 +77,13 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
         return out;
     }
 
+    /** The body held for {@code listed}'s object at the same resource version, or null. */
+    Map<String, Object> heldAt(GenericKubernetesResource listed) {
+        if (listed.getMetadata() == null || listed.getMetadata().getResourceVersion() == null) return null;
+        Item held = items.get(getKey(listed));
+        return held != null && held.resourceVersion().equals(listed.getMetadata().getResourceVersion()) ? held.body() : null;
+    }
+
     /** Whether this holds exactly the objects of {@code listed}, each at the same resource version. */
     boolean matches(List<Map<String, Object>> listed) {
         if (listed.size() != items.size()) return false;
@@ -121,12 +111,7 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
             delivered();
             return held.standIn;
         }
-        if (object.getMetadata() != null && object.getMetadata().getManagedFields() != null) {
-            // Bulky: only other managers' non-status entries are read (ignoreDifferences), so only those are kept.
-            object.getMetadata().setManagedFields(object.getMetadata().getManagedFields().stream()
-                    .filter(m -> !"windlass".equals(m.getManager()) && !"status".equals(m.getSubresource())).toList());
-        }
-        Item old = items.put(key, new Item(standIn(object), object));
+        Item old = items.put(key, new Item(standIn(object), Listing.body(json, query, object)));
         changed();
         return old == null ? null : old.standIn;
     }

@@ -3,6 +3,7 @@ package dev.windlass.applier.reads;
 import dev.windlass.applier.kube.JsonTree;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
@@ -10,8 +11,10 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** A query as the client library's operation, one LIST of it, and the shape every read returns objects in. */
 final class Listing {
@@ -34,12 +37,34 @@ final class Listing {
         return query.label() == null ? scoped : scoped.withLabel(query.label(), query.labelValue());
     }
 
+    /**
+     * Objects a LIST asks for per page. A page is read, converted and let go before the next is asked for, so what is
+     * in flight stays at a page's worth whatever the fleet (a LIST of every Deployment of a large fleet, read as one
+     * response, was several MiB of bytes and decoded objects alive at once, long enough to be promoted to the old
+     * generation of the heap and held there until a full collection).
+     */
+    static final long PAGE = 100;
+
     /** One LIST, every item as a {@linkplain #body body}, in key order. */
-    static List<Map<String, Object>> list(KubernetesClient client, Query query) {
+    static List<Map<String, Object>> list(KubernetesClient client, Query query) { return list(client, query, item -> null); }
+
+    /**
+     * One LIST, page by page, every item as a {@linkplain #body body}, in key order; {@code held} gives the body
+     * already held for an item at the same resource version (a watch's), taken instead of converting the item again.
+     */
+    static List<Map<String, Object>> list(KubernetesClient client, Query query, Function<GenericKubernetesResource, Map<String, Object>> held) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (GenericKubernetesResource item : operation(client, query).list().getItems()) {
-            out.add(body(client.getKubernetesSerialization(), query, item));
-        }
+        FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> operation =
+                operation(client, query);
+        String next = null;
+        do {
+            GenericKubernetesResourceList page = operation.list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
+            for (GenericKubernetesResource item : page.getItems()) {
+                Map<String, Object> same = held.apply(item);
+                out.add(same != null ? same : body(client.getKubernetesSerialization(), query, item));
+            }
+            next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+        } while (next != null && !next.isEmpty());
         out.sort(BY_KEY);
         return out;
     }
@@ -52,9 +77,15 @@ final class Listing {
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> body(KubernetesSerialization json, Query query, GenericKubernetesResource item) {
-        Map<String, Object> body = json.convertValue(item, Map.class);
-        body.putIfAbsent("apiVersion", query.apiVersion());
-        body.putIfAbsent("kind", query.kind());
+        // Only the metadata is typed; every other field was read as plain maps, lists and scalars already, and is taken
+        // as it is (one copy, by frozen) rather than written out and read again.
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("apiVersion", item.getApiVersion() != null ? item.getApiVersion() : query.apiVersion());
+        body.put("kind", item.getKind() != null ? item.getKind() : query.kind());
+        if (item.getMetadata() != null) body.put("metadata", json.convertValue(item.getMetadata(), Map.class));
+        item.getAdditionalProperties().forEach((k, v) -> {
+            if (v != null) body.put(k, v);
+        });
         Map<String, Object> meta = JsonTree.childMap(body, "metadata");
         if (meta != null && meta.get("managedFields") instanceof List<?> entries) {
             List<Object> others = new ArrayList<>();

@@ -168,7 +168,7 @@ public final class WatchCache implements ClusterReads {
         Watched existing = watched.get(query);
         String resource = existing != null ? existing.resource : resourceOf(query);
         long before = writeCount(resource);
-        return prove(query, resource, before, Listing.list(client, query));
+        return prove(query, resource, before, existing == null ? Listing.list(client, query) : Listing.list(client, query, existing.bodies::heldAt));
     }
 
     private long writeCount(String resource) { return resource == null ? writes.count() : writes.count(resource); }
@@ -224,7 +224,7 @@ public final class WatchCache implements ClusterReads {
 
     private Watched open(Query query, String resource) {
         CachedBodies bodies = new CachedBodies(client.getKubernetesSerialization(), query);
-        SharedIndexInformer<GenericKubernetesResource> informer = watches.operation(query).runnableInformer(0);
+        SharedIndexInformer<GenericKubernetesResource> informer = watches.operation(query).withLimit(Listing.PAGE).runnableInformer(0);
         informer.itemStore(bodies);
         informer.start().whenComplete((done, failed) -> {
             if (failed != null) log.debug("watch of {} did not start: {}", query, failed.toString());

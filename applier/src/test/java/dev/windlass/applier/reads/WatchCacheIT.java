@@ -319,6 +319,39 @@ class WatchCacheIT {
         }
     }
 
+    /**
+     * A LIST longer than a page is read page by page (a few hundred KiB in flight, not the whole kind at once), the
+     * watch's own LIST as well, and nothing is lost or doubled between pages.
+     */
+    @Test void aListLongerThanAPageIsReadPageByPageAndWhole() {
+        String ns = cluster.newNamespace("pages");
+        int count = (int) (2 * Listing.PAGE + 1);
+        for (int i = 0; i < count; i++) {
+            cluster.admin().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(String.format("c-%03d", i))
+                    .endMetadata().addToData("key", Integer.toString(i)).build()).create();
+        }
+        WriteMarks marks = new WriteMarks();
+        Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
+        try (KubernetesClient client = clientCounting(marks);
+             WatchCache cache = new WatchCache(client, marks)) {
+            RequestCounts before = cluster.counts();
+            List<Map<String, Object>> read = cache.read(configMaps);
+            assertEquals(count, read.size());
+            for (int i = 0; i < count; i++) {
+                assertEquals(String.format("c-%03d", i), ((Map<?, ?>) read.get(i).get("metadata")).get("name"));
+                assertEquals(Integer.toString(i), ((Map<?, ?>) read.get(i).get("data")).get("key"));
+            }
+            assertTrue(cache.awaitCurrent(Duration.ofSeconds(20)), "the watch, opened from its own LIST in pages, is proven current");
+            // The read's LIST, the watch's own and the one that proved it (or more, while the watch caught up): each
+            // three requests, a page apiece (one request each, read whole, before pages).
+            long lists = cluster.countsSince(before).count("LIST", "configmaps");
+            assertTrue(lists >= 9 && lists % 3 == 0, lists + " LISTs: " + cluster.countsSince(before).samples());
+            RequestCounts quiet = cluster.counts();
+            assertEquals(read, cache.read(configMaps), "the watch holds every page");
+            assertEquals(0, cluster.countsSince(quiet).count("LIST", "configmaps"));
+        }
+    }
+
     private static void apply(Applier applier, dev.windlass.policy.plan.Action... actions) {
         List<dev.windlass.policy.plan.Action> all = java.util.Arrays.stream(actions).map(a -> serverSide(a)).toList();
         List<ActionResult> results = applier.execute(new Stage("apply", "", all));
