@@ -42,5 +42,5 @@ ENV PATH=/opt/java/bin:$PATH HOME=/var/lib/windlass
 WORKDIR /var/lib/windlass
 USER 65532:65532
 EXPOSE 8080
-ENTRYPOINT ["java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-XX:MaxNewSize=32m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:+UseStringDeduplication", "-Dio.netty.allocator.numDirectArenas=1", "-jar", "/opt/windlass/windlass.jar"]
+ENTRYPOINT ["java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-XX:MaxNewSize=24m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:+UseStringDeduplication", "-Dio.netty.allocator.numDirectArenas=1", "-jar", "/opt/windlass/windlass.jar"]
 CMD ["--help"]

@@ -23,7 +23,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class WindlassProcess implements Contender {
     /** The flags {@code ./windlass}, the image's entrypoint and the Dockerfile pass to the JVM. */
-    static final List<String> DEFAULT_FLAGS = List.of("--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-XX:MaxNewSize=32m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30",
+    static final List<String> DEFAULT_FLAGS = List.of("--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-XX:MaxNewSize=24m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30",
             "-XX:+UseStringDeduplication", "-Dio.netty.allocator.numDirectArenas=1");
     static final String USER = "user-1";
     private static final String SECRET = "bench-webhook-secret";

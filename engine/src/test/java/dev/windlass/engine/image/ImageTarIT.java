@@ -37,7 +37,7 @@ class ImageTarIT {
         JsonNode manifest = json.readTree(image.resolve("manifest.json").toFile()).get(0);
         JsonNode config = json.readTree(image.resolve(manifest.get("Config").asText()).toFile());
         JsonNode c = config.get("config");
-        assertEquals(List.of("/opt/java/bin/java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-XX:MaxNewSize=32m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:+UseStringDeduplication", "-Dio.netty.allocator.numDirectArenas=1", "-cp", "@/app/jib-classpath-file", "dev.windlass.engine.cli.Main"),
+        assertEquals(List.of("/opt/java/bin/java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseCompactObjectHeaders", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-XX:MaxNewSize=24m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:+UseStringDeduplication", "-Dio.netty.allocator.numDirectArenas=1", "-cp", "@/app/jib-classpath-file", "dev.windlass.engine.cli.Main"),
                 strings(c.get("Entrypoint")));
         assertEquals("65532:65532", c.get("User").asText(), "a non-root numeric user");
         assertEquals("/var/lib/windlass", c.get("WorkingDir").asText());
