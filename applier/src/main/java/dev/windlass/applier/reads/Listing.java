@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -63,7 +64,12 @@ final class Listing {
                 Map<String, Object> same = held.apply(item);
                 out.add(same != null ? same : body(client.getKubernetesSerialization(), query, item));
             }
+            String sent = next;
             next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+            if (next != null && next.equals(sent)) {
+                // A server that answers a page with the token it was sent would be paged forever, the pass with it.
+                throw new KubernetesClientException("LIST of " + query + " stopped: the server answered a page with the continue token it was sent");
+            }
         } while (next != null && !next.isEmpty());
         out.sort(BY_KEY);
         return out;
