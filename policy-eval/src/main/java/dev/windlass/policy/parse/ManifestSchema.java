@@ -1,21 +1,21 @@
 package dev.windlass.policy.parse;
 
-import dev.windlass.policy.text.Excerpt;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.type.LogicalType;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.windlass.policy.model.Diagnostic;
 import dev.windlass.policy.model.SourceLocation;
+import dev.windlass.policy.text.Excerpt;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -33,22 +33,13 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * error at its own {@code path:line:col}, for that application only, instead of a failure at apply time that could be
  * taken for the cluster's. Values are never quoted in the message: a Secret's could be one. Custom resources and kinds
  * not listed here are left to the API server (and its dry run in reviews).
+ *
+ * <p>The document is walked as it was read, along its own keys, each value against the declared type of the model field
+ * of that JSON name (fields only, looked up once per class). Nothing is copied: decoding with the JSON library made a
+ * JSON tree and then a typed object of every manifest, only to throw both away. Unknown keys are left alone, as the
+ * API server's decoder leaves them to its own validation.
  */
 final class ManifestSchema {
-
-    /** Decoding as strict as the API server's: no number read from a string, no string from a number or boolean. */
-    private static final ObjectMapper STRICT = strict();
-
-    private static ObjectMapper strict() {
-        JsonMapper mapper = JsonMapper.builder()
-                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .build();
-        for (CoercionInputShape shape : List.of(CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean)) {
-            mapper.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
-        }
-        return mapper;
-    }
 
     private static final Map<String, Class<? extends HasMetadata>> TYPES = types(List.of(
             io.fabric8.kubernetes.api.model.Namespace.class, io.fabric8.kubernetes.api.model.ConfigMap.class,
@@ -71,68 +62,168 @@ final class ManifestSchema {
             io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration.class,
             io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration.class));
 
+    private static final BigInteger INT64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
+    private static final BigInteger INT64_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+    /** A model class's fields by their JSON names, each with its declared type (computed once per class). */
+    private static final ClassValue<Map<String, Type>> FIELDS = new ClassValue<>() {
+        @Override protected Map<String, Type> computeValue(Class<?> type) { return fields(type); }
+    };
+
     private ManifestSchema() {}
+
+    /** One step of the path to a value: a key of a mapping, or an index of a list. */
+    private record Step(String key, int index) {}
 
     /** The error in {@code value}, a document of {@code apiVersion}/{@code kind}, or null when it decodes (or is not checked). */
     static Diagnostic check(YamlDoc doc, Map<String, Object> value, String apiVersion, String kind, String name) {
         Class<? extends HasMetadata> type = TYPES.get(apiVersion + "/" + kind);
         if (type == null) return null;
-        try {
-            STRICT.treeToValue(STRICT.valueToTree(value), type);
-            return null;
-        } catch (JsonMappingException e) {
-            String path = path(e.getPath());
-            SourceLocation at = locate(doc, e.getPath());
-            return Diagnostic.error(at, kind + " " + Excerpt.of(name) + ": " + (path.isEmpty() ? "" : path + " ") + problem(e)
-                    + "; the API server would refuse it, so nothing of this application is applied");
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            return Diagnostic.error(doc.location(), kind + " " + Excerpt.of(name) + " cannot be read as a " + kind
-                    + "; the API server would refuse it, so nothing of this application is applied");
-        }
+        List<Step> path = new ArrayList<>();
+        String problem = walk(value, type, path);
+        if (problem == null) return null;
+        String at = path(path);
+        return Diagnostic.error(locate(doc, path), kind + " " + Excerpt.of(name) + ": " + (at.isEmpty() ? "" : at + " ") + problem
+                + "; the API server would refuse it, so nothing of this application is applied");
     }
 
-    /** What is wrong with the value, named by what the field holds. */
-    private static String problem(JsonMappingException e) {
-        if (e.getCause() instanceof InputCoercionException overflow) return "is out of range: it must be " + holds(overflow.getTargetType());
-        Class<?> target = e instanceof MismatchedInputException m ? m.getTargetType() : null;
-        String holds = holds(target);
-        boolean numeric = target != null && (Number.class.isAssignableFrom(target) || target.isPrimitive() && target != boolean.class);
-        if (e instanceof InvalidFormatException f && f.getValue() instanceof Number && numeric) return "is out of range: it must be " + holds;
-        return holds.isEmpty() ? "has a value of the wrong type" : "must be " + holds;
+    /**
+     * What is wrong with {@code value} as a {@code type}, or null when it fits; {@code path} is left at the value that
+     * does not (it is the caller's, extended as the walk goes down and cut back as it comes up).
+     */
+    private static String walk(Object value, Type type, List<Step> path) {
+        if (value == null || type == null) return null;
+        Class<?> raw = raw(type);
+        if (raw == Object.class) return null;
+        if (raw == String.class) return value instanceof String ? null : "must be " + holds(raw);
+        if (raw == Boolean.class || raw == boolean.class) return value instanceof Boolean ? null : "must be " + holds(raw);
+        if (raw == Integer.class || raw == int.class) return whole(value, Integer.MIN_VALUE, Integer.MAX_VALUE, raw);
+        if (raw == Long.class || raw == long.class) return whole(value, Long.MIN_VALUE, Long.MAX_VALUE, raw);
+        if (raw == Double.class || raw == double.class || raw == Float.class || raw == float.class) {
+            return value instanceof Number ? null : "must be " + holds(raw);
+        }
+        if (raw == IntOrString.class) {
+            if (value instanceof String) return null;
+            if (whole(value, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.class) == null) return null;
+            return "must be a whole number from -2147483648 to 2147483647 (int32) or a string";
+        }
+        if (raw == Quantity.class) {
+            return value instanceof String || value instanceof Number ? null : "must be a quantity: a number, or a string such as 500m or 1Gi";
+        }
+        if (Collection.class.isAssignableFrom(raw)) {
+            if (!(value instanceof List<?> list)) return "must be " + holds(raw);
+            Type element = argument(type, 0);
+            for (int i = 0; i < list.size(); i++) {
+                path.add(new Step(null, i));
+                String problem = walk(list.get(i), element, path);
+                if (problem != null) return problem;
+                path.remove(path.size() - 1);
+            }
+            return null;
+        }
+        if (raw.isEnum()) return value instanceof String ? null : "must be " + holds(String.class);
+        boolean pojo = !Map.class.isAssignableFrom(raw);
+        if (pojo && (raw.isInterface() || Modifier.isAbstract(raw.getModifiers()) || decodedItsOwnWay(raw))) return null;
+        if (!(value instanceof Map<?, ?> map)) return "must be " + holds(raw);
+        if (!pojo) {
+            Type entry = argument(type, 1);
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                path.add(new Step(String.valueOf(e.getKey()), -1));
+                String problem = walk(e.getValue(), entry, path);
+                if (problem != null) return problem;
+                path.remove(path.size() - 1);
+            }
+            return null;
+        }
+        Map<String, Type> fields = FIELDS.get(raw);
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            String key = String.valueOf(e.getKey());
+            if (!fields.containsKey(key)) continue;
+            path.add(new Step(key, -1));
+            String problem = walk(e.getValue(), fields.get(key), path);
+            if (problem != null) return problem;
+            path.remove(path.size() - 1);
+        }
+        return null;
+    }
+
+    /** Null when {@code value} is a whole number within [min, max]; what it must be otherwise. */
+    private static String whole(Object value, long min, long max, Class<?> target) {
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            long n = ((Number) value).longValue();
+            return n >= min && n <= max ? null : "is out of range: it must be " + holds(target);
+        }
+        if (value instanceof BigInteger big) {
+            boolean fits = big.compareTo(INT64_MIN) >= 0 && big.compareTo(INT64_MAX) <= 0 && big.longValue() >= min && big.longValue() <= max;
+            return fits ? null : "is out of range: it must be " + holds(target);
+        }
+        return "must be " + holds(target);
     }
 
     private static String holds(Class<?> target) {
-        if (target == null) return "";
         if (target == Integer.class || target == int.class) return "a whole number from -2147483648 to 2147483647 (int32)";
         if (target == Long.class || target == long.class) return "a whole number of at most 19 digits (int64)";
         if (target == Boolean.class || target == boolean.class) return "true or false";
         if (target == String.class) return "a string (quote it)";
-        if (target == Double.class || target == double.class) return "a number";
+        if (Number.class.isAssignableFrom(target) || target.isPrimitive()) return "a number";
         if (Collection.class.isAssignableFrom(target)) return "a list";
         return "a mapping";
     }
 
+    /** A class the library decodes with a deserializer of its own (times, raw extensions): its value is left to the API server. */
+    private static boolean decodedItsOwnWay(Class<?> type) {
+        JsonDeserialize d = type.getAnnotation(JsonDeserialize.class);
+        return d != null && d.using() != JsonDeserializer.None.class;
+    }
+
+    /** {@code type}'s fields by their JSON names; a field the library decodes its own way is typed Object (it takes any value). */
+    private static Map<String, Type> fields(Class<?> type) {
+        Map<String, Type> out = new HashMap<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.isAnnotationPresent(JsonIgnore.class)) continue;
+                JsonProperty p = f.getAnnotation(JsonProperty.class);
+                if (p == null || p.value().isEmpty() || out.containsKey(p.value())) continue;
+                JsonDeserialize d = f.getAnnotation(JsonDeserialize.class);
+                out.put(p.value(), d != null && d.using() != JsonDeserializer.None.class ? Object.class : f.getGenericType());
+            }
+        }
+        return Map.copyOf(out);
+    }
+
+    private static Class<?> raw(Type type) {
+        if (type instanceof Class<?> c) return c;
+        if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> c) return c;
+        return Object.class;
+    }
+
+    /** The {@code i}th type argument of {@code type} ({@code List<X>}: X; {@code Map<K, V>}: V), or Object when it has none. */
+    private static Type argument(Type type, int i) {
+        if (type instanceof ParameterizedType p && p.getActualTypeArguments().length > i) return p.getActualTypeArguments()[i];
+        return Object.class;
+    }
+
     /** {@code spec.template.spec.containers[0].ports[0].containerPort}; a key is cut to an excerpt (it may be a ConfigMap's, of any length). */
-    private static String path(List<JsonMappingException.Reference> refs) {
+    private static String path(List<Step> steps) {
         StringBuilder out = new StringBuilder();
-        for (JsonMappingException.Reference r : refs) {
-            if (r.getFieldName() != null) out.append(out.length() == 0 ? "" : ".").append(Excerpt.of(r.getFieldName()));
-            else if (r.getIndex() >= 0) out.append('[').append(r.getIndex()).append(']');
+        for (Step s : steps) {
+            if (s.key() != null) out.append(out.length() == 0 ? "" : ".").append(Excerpt.of(s.key()));
+            else out.append('[').append(s.index()).append(']');
         }
         return out.toString();
     }
 
     /** Where the path leads in the document's YAML; as far as it can be followed. */
-    private static SourceLocation locate(YamlDoc doc, List<JsonMappingException.Reference> refs) {
+    private static SourceLocation locate(YamlDoc doc, List<Step> steps) {
         Node at = doc.node();
-        for (JsonMappingException.Reference r : refs) {
+        for (Step s : steps) {
             Node next = null;
-            if (r.getFieldName() != null && at instanceof MappingNode m) {
+            if (s.key() != null && at instanceof MappingNode m) {
                 for (NodeTuple t : m.getValue()) {
-                    if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(r.getFieldName())) next = t.getValueNode();
+                    if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(s.key())) next = t.getValueNode();
                 }
-            } else if (r.getIndex() >= 0 && at instanceof SequenceNode s && r.getIndex() < s.getValue().size()) {
-                next = s.getValue().get(r.getIndex());
+            } else if (s.key() == null && at instanceof SequenceNode q && s.index() < q.getValue().size()) {
+                next = q.getValue().get(s.index());
             }
             if (next == null) break;
             at = next;

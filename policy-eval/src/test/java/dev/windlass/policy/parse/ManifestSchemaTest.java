@@ -59,6 +59,44 @@ class ManifestSchemaTest {
                 errors(repo(DEPLOYMENT.formatted("2", "1.25", "80"))));
     }
 
+    static final String SERVICE = """
+            apiVersion: v1
+            kind: Service
+            metadata: {name: web}
+            spec:
+              selector: %s
+              ports:
+              - port: %s
+                targetPort: %s
+            """;
+
+    /** Each shape the API's types give a field: whole numbers, numbers-or-names, mappings, lists, quantities, true or false. */
+    @Test void eachKindOfFieldRefusesWhatTheApiServerWouldRefuse() {
+        String tail = "; the API server would refuse it, so nothing of this application is applied";
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:13: Deployment web: spec.replicas must be a whole number from -2147483648 to "
+                + "2147483647 (int32)" + tail), errors(repo(DEPLOYMENT.formatted("2.5", "nginx", "80"))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:8:17: Service web: spec.ports[0].targetPort must be a whole number from -2147483648 "
+                + "to 2147483647 (int32) or a string" + tail), errors(repo(SERVICE.formatted("{app: web}", "80", "{port: 8080}"))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:8:17: Service web: spec.ports[0].targetPort must be a whole number from -2147483648 "
+                + "to 2147483647 (int32) or a string" + tail), errors(repo(SERVICE.formatted("{app: web}", "80", "4294967296"))));
+        assertEquals(List.of(), errors(repo(SERVICE.formatted("{app: web}", "80", "http"))));
+        assertEquals(List.of(), errors(repo(SERVICE.formatted("{app: web}", "80", "8080"))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:13: Service web: spec.selector must be a mapping" + tail),
+                errors(repo(SERVICE.formatted("[web]", "80", "http"))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:19: Service web: spec.selector.app must be a string (quote it)" + tail),
+                errors(repo(SERVICE.formatted("{app: true}", "80", "http"))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:6:10: Service web: spec.ports must be a list" + tail),
+                errors(repo("apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: {port: 80}\n")));
+        String limits = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  automountServiceAccountToken: %s\n  containers:\n  - name: c\n"
+                + "    image: nginx\n    resources: {limits: {cpu: %s, memory: 1Gi}}\n";
+        assertEquals(List.of(), errors(repo(limits.formatted("false", "500m"))));
+        assertEquals(List.of(), errors(repo(limits.formatted("false", "2"))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:9:31: Pod p: spec.containers[0].resources.limits.cpu must be a quantity: a number, "
+                + "or a string such as 500m or 1Gi" + tail), errors(repo(limits.formatted("false", "{m: 500}"))));
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:33: Pod p: spec.automountServiceAccountToken must be true or false" + tail),
+                errors(repo(limits.formatted("\"no\"", "1"))));
+    }
+
     @Test void aSecretValueIsNeverQuoted() {
         DesiredState s = repo("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: 424242}\n");
         assertEquals(1, errors(s).size());
