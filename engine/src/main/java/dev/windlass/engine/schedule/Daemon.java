@@ -34,6 +34,7 @@ public final class Daemon implements AutoCloseable {
     /** Held for the whole of a pass and its reviews: shutdown waits on it. */
     private final ReentrantLock passing = new ReentrantLock();
     private volatile boolean stopping;
+    private final HeapTrim heap = new HeapTrim();
     private boolean closed;  // guarded by this
 
     public Daemon(Reconciler reconciler, String branch, Duration interval, InetSocketAddress listen, String webhookSecret, Clock clock)
@@ -70,6 +71,7 @@ public final class Daemon implements AutoCloseable {
                 if (r != null && interval == null) schedule().every(r.desired().settings().interval());
                 // Reviews speak for the whole fleet: with shards, the coordinator's (the holder of shard 0) are the ones posted.
                 if (r != null && reviews != null && (r.shards() == null || r.shards().coordinator())) review(reviews, r);
+                heap.afterPass();
             } finally {
                 passing.unlock();
             }

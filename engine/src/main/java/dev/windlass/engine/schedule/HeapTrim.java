@@ -1,0 +1,59 @@
+package dev.windlass.engine.schedule;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+
+/**
+ * A full collection between passes, when the old generation holds much more than it kept after its last collection.
+ *
+ * <p>With the serial collector (the engine's default, docs/performance.md), what a whole pass keeps alive for its
+ * seconds (the fleet's observations, its plans, every application's status) outlives young collections and is
+ * promoted; when the pass is over, it is garbage in the old generation. The collector does not collect the old
+ * generation for that: it grows it, as long as the heap's maximum (a quarter of the machine's memory) is far. Each pass
+ * that planned the whole fleet again left its working set behind, and the process kept all of it: at 1,000 apps, 144
+ * MiB of old generation for 89 MiB live. A pass ends at a quiet point; collected there, the old generation goes back to
+ * what is live, shrinks (the heap is kept within 10-30% free), and the next pass's promotions reuse that room.
+ *
+ * <p>Only with the serial collector (its old generation is the pool "Tenured Gen"): other collectors size their heaps
+ * their own way, and a user who chose one keeps it as it is.
+ */
+final class HeapTrim {
+
+    /** Growth below this is never collected for: a small fleet's passes promote a few MiB, which the collector can keep. */
+    static final long FLOOR = 24L << 20;
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(HeapTrim.class);
+
+    /** The serial collector's old generation; null with any other collector (then nothing is ever collected here). */
+    private final MemoryPoolMXBean old;
+
+    HeapTrim() {
+        MemoryPoolMXBean found = null;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.getName().equals("Tenured Gen")) found = pool;
+        }
+        this.old = found;
+    }
+
+    /**
+     * Whether an old generation of {@code used} bytes, which held {@code afterLastCollection} after its last collection,
+     * is worth collecting: grown by more than a quarter of that, and by at least {@link #FLOOR}.
+     */
+    static boolean due(long used, long afterLastCollection) {
+        return used - afterLastCollection > Math.max(FLOOR, afterLastCollection / 4);
+    }
+
+    /** Called between passes, on the pass thread: collects when {@link #due}. */
+    void afterPass() {
+        if (old == null) return;
+        MemoryUsage now = old.getUsage();
+        MemoryUsage after = old.getCollectionUsage();
+        if (now == null || after == null || !due(now.getUsed(), after.getUsed())) return;
+        long start = System.nanoTime();
+        System.gc();
+        log.debug("old generation {} MiB, {} MiB after its last collection: collected in {} ms, {} MiB now", now.getUsed() >> 20,
+                after.getUsed() >> 20, (System.nanoTime() - start) / 1_000_000, old.getUsage().getUsed() >> 20);
+    }
+}
