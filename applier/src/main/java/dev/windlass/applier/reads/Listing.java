@@ -58,17 +58,17 @@ final class Listing {
         FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> operation =
                 operation(client, query);
         String next = null;
+        java.util.Set<String> tokens = new java.util.HashSet<>();
         do {
             GenericKubernetesResourceList page = operation.list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
             for (GenericKubernetesResource item : page.getItems()) {
                 Map<String, Object> same = held.apply(item);
                 out.add(same != null ? same : body(client.getKubernetesSerialization(), query, item));
             }
-            String sent = next;
             next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-            if (next != null && next.equals(sent)) {
-                // A server that answers a page with the token it was sent would be paged forever, the pass with it.
-                throw new KubernetesClientException("LIST of " + query + " stopped: the server answered a page with the continue token it was sent");
+            if (next != null && !next.isEmpty() && !tokens.add(next)) {
+                // A server that hands out a continue token it gave before would be paged forever, the pass with it.
+                throw new KubernetesClientException("LIST of " + query + " stopped: the server answered a page with a continue token it had already given");
             }
         } while (next != null && !next.isEmpty());
         out.sort(BY_KEY);

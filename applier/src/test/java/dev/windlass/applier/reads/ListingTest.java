@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** A LIST read page by page, against a server that pages well and one that does not. */
 class ListingTest {
 
-    @Test void pagesAreFollowedToTheEndAndASelfRepeatingContinueTokenStopsTheRead() {
+    @Test void pagesAreFollowedToTheEndAndARepeatedContinueTokenStopsTheRead() {
         try (MockCluster cluster = MockCluster.expectations()) {
             cluster.server().expect().get().withPath("/api/v1/namespaces/n/configmaps?limit=100")
                     .andReturn(200, new ConfigMapListBuilder().withNewMetadata().withContinue("p2").endMetadata()
@@ -35,7 +35,17 @@ class ListingTest {
                     .andReturn(200, new ConfigMapListBuilder().withNewMetadata().withContinue("same").endMetadata().build()).always();
             KubernetesClientException e = assertThrows(KubernetesClientException.class,
                     () -> Listing.list(cluster.client(), Query.of("v1", "ConfigMap").inNamespace("m")));
-            assertTrue(e.getMessage().contains("answered a page with the continue token it was sent"), e.getMessage());
+            assertTrue(e.getMessage().contains("answered a page with a continue token it had already given"), e.getMessage());
+
+            // Or one that goes round two tokens.
+            cluster.server().expect().get().withPath("/api/v1/namespaces/k/configmaps?limit=100")
+                    .andReturn(200, new ConfigMapListBuilder().withNewMetadata().withContinue("x").endMetadata().build()).once();
+            cluster.server().expect().get().withPath("/api/v1/namespaces/k/configmaps?continue=x&limit=100")
+                    .andReturn(200, new ConfigMapListBuilder().withNewMetadata().withContinue("y").endMetadata().build()).always();
+            cluster.server().expect().get().withPath("/api/v1/namespaces/k/configmaps?continue=y&limit=100")
+                    .andReturn(200, new ConfigMapListBuilder().withNewMetadata().withContinue("x").endMetadata().build()).always();
+            e = assertThrows(KubernetesClientException.class, () -> Listing.list(cluster.client(), Query.of("v1", "ConfigMap").inNamespace("k")));
+            assertTrue(e.getMessage().contains("a continue token it had already given"), e.getMessage());
         }
     }
 }
