@@ -3,9 +3,12 @@ package dev.windlass.kubetest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,6 +22,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,6 +70,29 @@ class KubeApiServerIT {
             assertEquals(false, config.isTrustCerts());
             assertNotNull(fromFile.namespaces().withName("default").get());
         }
+    }
+
+    /**
+     * What the manifest check refuses before planning (a fraction where a whole number goes), the real API server
+     * refuses too; the same object with a whole number is created.
+     */
+    @Test void refusesAFractionWhereTheApiTakesAWholeNumber() {
+        var deployments = client.genericKubernetesResources("apps/v1", "Deployment").inNamespace("default");
+        var e = assertThrows(KubernetesClientException.class, () -> deployments.resource(deployment("fraction", 2.5)).create());
+        assertEquals(400, e.getCode());
+        assertTrue(e.getMessage().contains("replicas"), e.getMessage());
+        assertEquals(2, ((Number) ((Map<?, ?>) deployments.resource(deployment("whole", 2)).create().getAdditionalProperties().get("spec"))
+                .get("replicas")).intValue());
+    }
+
+    private static GenericKubernetesResource deployment(String name, Number replicas) {
+        Map<String, Object> labels = Map.of("app", name);
+        Map<String, Object> container = Map.of("name", "c", "image", "nginx");
+        GenericKubernetesResource d = new GenericKubernetesResourceBuilder().withApiVersion("apps/v1").withKind("Deployment")
+                .withNewMetadata().withName(name).withNamespace("default").endMetadata().build();
+        d.setAdditionalProperty("spec", Map.of("replicas", replicas, "selector", Map.of("matchLabels", labels),
+                "template", Map.of("metadata", Map.of("labels", labels), "spec", Map.of("containers", List.of(container)))));
+        return d;
     }
 
     @Test void enforcesRbacForOtherUsers() {

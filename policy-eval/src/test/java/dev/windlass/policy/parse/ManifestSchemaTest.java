@@ -75,6 +75,9 @@ class ManifestSchemaTest {
         String tail = "; the API server would refuse it, so nothing of this application is applied";
         assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:13: Deployment web: spec.replicas must be a whole number from -2147483648 to "
                 + "2147483647 (int32)" + tail), errors(repo(DEPLOYMENT.formatted("2.5", "nginx", "80"))));
+        // Not even 2.0: the client library's model would refuse to write it into an int32 field at apply time.
+        assertEquals(List.of("apps/bad/manifests/deploy.yaml:5:13: Deployment web: spec.replicas must be a whole number from -2147483648 to "
+                + "2147483647 (int32)" + tail), errors(repo(DEPLOYMENT.formatted("2.0", "nginx", "80"))));
         assertEquals(List.of("apps/bad/manifests/deploy.yaml:8:17: Service web: spec.ports[0].targetPort must be a whole number from -2147483648 "
                 + "to 2147483647 (int32) or a string" + tail), errors(repo(SERVICE.formatted("{app: web}", "80", "{port: 8080}"))));
         assertEquals(List.of("apps/bad/manifests/deploy.yaml:8:17: Service web: spec.ports[0].targetPort must be a whole number from -2147483648 "
