@@ -55,8 +55,13 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--peer", description = "flux: run the side-by-side scenario with the GitOps toolkit's source-controller and"
             + " kustomize-controller as the peer (built pinned by scripts/flux-controllers.sh, minutes the first time), with one source"
-            + " for the repo and with one source per app.")
+            + " for the repo and with one source per app (see --peer-sources).")
     String peer;
+
+    @Option(names = "--peer-sources", defaultValue = "both",
+            description = "With --peer flux: which of the peer's set-ups run: one (one source for the repo, its fastest and smallest),"
+                    + " per-app (one source per app) or both (default: ${DEFAULT-VALUE}). At 1,000 apps the per-app set-up takes over an hour.")
+    String peerSources;
 
     @Option(names = "--interval", defaultValue = "5s", description = "The engine's polling interval in the side-by-side scenario (default: ${DEFAULT-VALUE}).")
     String interval;
@@ -191,6 +196,9 @@ public final class BenchCommand implements Callable<Integer> {
     /** The side-by-side scenario: per size, Windlass and then the peer's variants, each on a fresh control plane; then the table. */
     private int sideBySide() throws Exception {
         if (peer != null && !peer.equals("flux")) throw new CommandLine.ParameterException(new CommandLine(this), "no peer " + peer + "; flux");
+        if (!List.of("one", "per-app", "both").contains(peerSources)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--peer-sources takes one, per-app or both, not " + peerSources);
+        }
         if (!Workload.FLUX_BENCHMARK.cli().equals(workload) && !"web-service".equals(workload)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "the side-by-side scenario runs the flux-benchmark workload only");
         }
@@ -199,8 +207,8 @@ public final class BenchCommand implements Callable<Integer> {
         List<Contender> engines = new ArrayList<>(List.of(new WindlassProcess(flags, interval)));
         if (peer != null) {
             Path built = FluxControllers.build(Path.of(System.getProperty("windlass.home", ".")));
-            engines.add(new FluxControllers(built, false));
-            engines.add(new FluxControllers(built, true));
+            if (!peerSources.equals("per-app")) engines.add(new FluxControllers(built, false));
+            if (!peerSources.equals("one")) engines.add(new FluxControllers(built, true));
         }
         boolean temporary = work == null;
         Path root = temporary ? Files.createTempDirectory("windlass-bench") : Files.createDirectories(work);

@@ -31,7 +31,7 @@ final class SideBySide {
     static final Set<String> KINDS = Set.of("deployments", "serviceaccounts", "services", "ingresses");
     static final Duration QUIET = Duration.ofSeconds(10);
     static final Duration IDLE = Duration.ofSeconds(60);
-    static final Duration SYNC_DEADLINE = Duration.ofMinutes(30);
+    static final Duration SYNC_DEADLINE = Duration.ofMinutes(60);
 
     /** One engine's figures at one size; a {@code null} duration was not reached before its deadline. */
     record Result(String engine, int apps, Duration firstObject, Duration allApplied, Duration allReady, long syncWrites, double syncCpuSeconds,

@@ -44,7 +44,7 @@ class BenchScenariosTest {
 
     @Test void aWorkloadOrScenarioThatDoesNotExistIsAUsageErrorBeforeAnythingStarts() {
         for (String[] args : new String[][] {{"--workload", "nginx"}, {"--scenario", "slow"}, {"--workload", "flux-benchmark", "--objects-per-app", "5"},
-                {"--scenario", "hung-cluster", "--clusters", "1"}}) {
+                {"--scenario", "hung-cluster", "--clusters", "1"}, {"--peer", "argo"}, {"--peer", "flux", "--peer-sources", "all"}}) {
             BenchCommand command = new BenchCommand();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int exit = new CommandLine(command).setErr(new java.io.PrintWriter(err, true)).execute(args);
