@@ -34,7 +34,7 @@ public final class Daemon implements AutoCloseable {
     /** Held for the whole of a pass and its reviews: shutdown waits on it. */
     private final ReentrantLock passing = new ReentrantLock();
     private volatile boolean stopping;
-    private final HeapTrim heap = new HeapTrim();
+    private final HeapTrim heap = HeapTrim.process();
     private boolean closed;  // guarded by this
 
     public Daemon(Reconciler reconciler, String branch, Duration interval, InetSocketAddress listen, String webhookSecret, Clock clock)

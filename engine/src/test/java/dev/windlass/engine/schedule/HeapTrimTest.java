@@ -1,5 +1,6 @@
 package dev.windlass.engine.schedule;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,15 @@ class HeapTrimTest {
         assertTrue(HeapTrim.due(105 * MIB, 75 * MIB));
         assertFalse(HeapTrim.due(480 * MIB, 400 * MIB));
         assertTrue(HeapTrim.due(501 * MIB, 400 * MIB));
+    }
+
+    /** The pool's threshold, which the JVM checks after each young collection inside a pass, is the same mark. */
+    @Test void theMarkAPassCrossesIsWhereACollectionBetweenPassesWouldBeDue() {
+        assertEquals(24 * MIB, HeapTrim.mark(0));
+        assertEquals(100 * MIB, HeapTrim.mark(76 * MIB));
+        assertEquals(500 * MIB, HeapTrim.mark(400 * MIB));
+        assertFalse(HeapTrim.due(HeapTrim.mark(76 * MIB), 76 * MIB));
+        assertTrue(HeapTrim.due(HeapTrim.mark(76 * MIB) + 1, 76 * MIB));
     }
 
     @Test void anOldGenerationSmallerThanAfterItsLastCollectionIsNotCollected() {
