@@ -40,6 +40,9 @@ public final class ClusterClients implements AutoCloseable {
     /** {@code source} is what the connection was built from, so an unchanged cluster keeps its client. */
     private record Entry(Object source, ClusterConnection connection) {}
 
+    /** What a file-held connection was built from: the reference and the hash of the file it read. */
+    private record FileSource(Cluster.Kubeconfig ref, String hash) {}
+
     /** What a Secret-held connection was built from: the reference and the hash of the kubeconfig it read. */
     private record SecretSource(Cluster.KubeconfigSecret ref, String hash) {}
 
@@ -94,13 +97,7 @@ public final class ClusterClients implements AutoCloseable {
      */
     public ClusterConnection connect(Cluster cluster) {
         String name = cluster.name();
-        if (cluster.connection() instanceof Cluster.Kubeconfig k) {
-            return entries.compute(name, (n, old) -> {
-                if (old != null && k.equals(old.source())) return old;
-                closeQuietly(old);
-                return new Entry(k, fromKubeconfig(k));
-            }).connection();
-        }
+        if (cluster.connection() instanceof Cluster.Kubeconfig k) return fromFile(name, k);
         if (cluster.connection() instanceof Cluster.InCluster in) {
             return entries.compute(name, (n, old) -> {
                 if (old != null && in.equals(old.source())) return old;
@@ -162,24 +159,44 @@ public final class ClusterClients implements AutoCloseable {
     }
 
     /**
-     * A client from a kubeconfig file on the engine's host. Messages name the path and what is wrong, never what the
-     * file holds: they reach the status branch, commit messages and {@code windlass status}.
+     * A client from a kubeconfig file on the engine's host, read again on every pass that connects the fleet: the
+     * client is kept while the file is the same, and replaced as soon as it changed (a token or certificates rotated
+     * in place), as a Secret's is. A file that cannot be read for a passing reason leaves a connected client as it was;
+     * a missing one breaks it. Messages name the path and what is wrong, never what the file holds: they reach the
+     * status branch, commit messages and {@code windlass status}.
      */
-    private ClusterConnection fromKubeconfig(Cluster.Kubeconfig k) {
+    private ClusterConnection fromFile(String name, Cluster.Kubeconfig k) {
         Path path = expandHome(k.path());
         String outside = outsideTheKubeconfigDir(path);
-        if (outside != null) return new Broken(outside);
+        if (outside != null) return replace(name, new FileSource(k, null), new Broken(outside));
+        Entry old = entries.get(name);
+        boolean sameRef = old != null && old.source() instanceof FileSource f && f.ref().equals(k);
         String text;
         try {
             text = Files.readString(path);
         } catch (java.nio.file.NoSuchFileException e) {
-            return new Broken("kubeconfig " + path + " does not exist");
+            return replace(name, new FileSource(k, null), new Broken("kubeconfig " + path + " does not exist"));
         } catch (IOException e) {
-            return new Broken("cannot read kubeconfig " + path + " (" + e.getClass().getSimpleName() + ")");
+            String problem = "cannot read kubeconfig " + path + " (" + e.getClass().getSimpleName() + ")";
+            if (sameRef && old.connection() instanceof Connected) {
+                log.warn("cluster {}: {}; keeping its current client", name, problem);
+                return old.connection();
+            }
+            return replace(name, new FileSource(k, null), new Broken(problem));
         }
+        FileSource source = new FileSource(k, SecretKubeconfig.sha256(text));
+        if (source.equals(old == null ? null : old.source())) return old.connection();
+        if (sameRef && ((FileSource) old.source()).hash() != null) {
+            log.info("cluster {}: kubeconfig {} changed; connecting with the new one", name, path);
+        }
+        return replace(name, source, fromKubeconfig(path, k, text));
+    }
+
+    /** A client from the text of the kubeconfig file {@code path}, with its credentials pinned unless they are issued on demand. */
+    private ClusterConnection fromKubeconfig(Path path, Cluster.Kubeconfig k, String text) {
         String context = k.context() == null ? "" : " (context " + k.context() + ")";
         try {
-            Config config = Config.fromKubeconfig(k.context(), text, path.toString());
+            Config config = PinnedCredentials.pinUnlessIssued(Config.fromKubeconfig(k.context(), text, path.toString()), text, k.context());
             return connected(config, true);
         } catch (RuntimeException e) {
             // The client library reports a bad file or unknown context with assorted runtime exceptions, whose messages

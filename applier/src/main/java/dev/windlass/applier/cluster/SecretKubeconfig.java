@@ -76,7 +76,7 @@ final class SecretKubeconfig {
                     + "certificate-authority-data)");
         }
         try {
-            return Config.fromKubeconfig(context, text, null);
+            return PinnedCredentials.pinUnlessIssued(Config.fromKubeconfig(context, text, null), text, context);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("the kubeconfig in " + where + (context == null ? "" : " (context " + context + ")")
                     + " is not one the client can use (" + e.getClass().getSimpleName() + ")");
@@ -105,7 +105,7 @@ final class SecretKubeconfig {
         return found;
     }
 
-    private static String sha256(String text) {
+    static String sha256(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

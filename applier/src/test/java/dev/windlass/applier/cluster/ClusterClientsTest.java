@@ -132,6 +132,56 @@ class ClusterClientsTest {
         assertEquals("other", current.client().getConfiguration().getNamespace(), "no context: the current one");
     }
 
+    /** A token rotated in the file (as a mounted Secret is updated in place) is used from the next pass that connects the fleet. */
+    @Test void aKubeconfigRewrittenInPlaceIsConnectedWithOnTheNextPass() throws Exception {
+        Path kubeconfig = kubeconfig();
+        Cluster eu = cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1"));
+        var first = assertInstanceOf(ClusterConnection.Connected.class, clients.connect(eu));
+        first.client().namespaces().list();
+        assertEquals("Bearer not-a-secret", lastAuthorization());
+
+        Files.writeString(kubeconfig, Files.readString(kubeconfig).replace("not-a-secret", "rotated-token"));
+        var second = assertInstanceOf(ClusterConnection.Connected.class, clients.connect(eu));
+        second.client().namespaces().list();
+
+        assertNotSame(first, second);
+        assertEquals("Bearer rotated-token", lastAuthorization());
+        assertSame(second, clients.connect(eu), "the same file again: the same client");
+    }
+
+    /** A kubeconfig that is not there yet is connected once it is, without a change to the Cluster. */
+    @Test void aKubeconfigThatAppearsLaterIsConnectedOnTheNextPass() throws IOException {
+        Path kubeconfig = dir.resolve("kubeconfig.yaml");
+        Cluster eu = cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1"));
+        assertInstanceOf(ClusterConnection.Broken.class, clients.connect(eu));
+
+        kubeconfig();
+
+        var connected = assertInstanceOf(ClusterConnection.Connected.class, clients.connect(eu));
+        assertTrue(connected.client().namespaces().list().getItems().isEmpty());
+    }
+
+    /** A kubeconfig deleted from under a connected cluster breaks it, naming the path, as a deleted Secret does. */
+    @Test void aKubeconfigDeletedLaterBreaksTheConnectionByName() throws IOException {
+        Path kubeconfig = kubeconfig();
+        Cluster eu = cluster("eu-1", new Cluster.Kubeconfig(kubeconfig.toString(), "eu-1"));
+        assertInstanceOf(ClusterConnection.Connected.class, clients.connect(eu));
+
+        Files.delete(kubeconfig);
+
+        var broken = assertInstanceOf(ClusterConnection.Broken.class, clients.connect(eu));
+        assertEquals("kubeconfig " + kubeconfig + " does not exist", broken.message());
+    }
+
+    private String lastAuthorization() throws InterruptedException {
+        String last = null;
+        for (var r = cluster.server().takeRequest(200, java.util.concurrent.TimeUnit.MILLISECONDS); r != null;
+             r = cluster.server().takeRequest(50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            last = r.getHeader("Authorization");
+        }
+        return last;
+    }
+
     @Test void missingKubeconfigIsABrokenConnectionNotAnException() {
         var connection = clients.connect(cluster("eu-1", new Cluster.Kubeconfig(dir.resolve("nope.yaml").toString(), null)));
 
