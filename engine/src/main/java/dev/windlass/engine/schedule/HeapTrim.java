@@ -46,7 +46,7 @@ final class HeapTrim {
         this.old = found;
         if (old != null && old.isUsageThresholdSupported() && ManagementFactory.getMemoryMXBean() instanceof NotificationEmitter emitter) {
             emitter.addNotificationListener((notification, handback) -> {
-                if (MemoryNotificationInfo.MEMORY_THRESHOLD_EXCEEDED.equals(notification.getType())) collectIfDue("inside a pass");
+                if (MemoryNotificationInfo.MEMORY_THRESHOLD_EXCEEDED.equals(notification.getType())) thresholdCrossed();
             }, null, null);
             arm();
         }
@@ -68,22 +68,41 @@ final class HeapTrim {
         return afterLastCollection + Math.max(FLOOR, afterLastCollection / 4);
     }
 
-    /** Called between passes, on the pass thread: collects when {@link #due}. */
-    void afterPass() {
-        if (old != null) collectIfDue("between passes");
-    }
-
-    /** Collects when {@link #due}, then sets the pool's threshold to the next mark. */
-    private synchronized void collectIfDue(String when) {
+    /**
+     * Called between passes, on the pass thread: collects when the old generation is {@link #due} against what it held
+     * after its last collection, or after the last one made between passes if that was less. A collection inside a
+     * pass measured the pass's working set, still alive then; against its mark alone, what the pass leaves behind would
+     * wait in the old generation until some later, quiet pass crossed it.
+     */
+    synchronized void afterPass() {
+        if (old == null) return;
         MemoryUsage now = old.getUsage();
         MemoryUsage after = old.getCollectionUsage();
-        if (now != null && after != null && due(now.getUsed(), after.getUsed())) {
-            long start = System.nanoTime();
-            System.gc();
-            log.debug("old generation {} MiB, {} MiB after its last collection: collected {} in {} ms, {} MiB now", now.getUsed() >> 20,
-                    after.getUsed() >> 20, when, (System.nanoTime() - start) / 1_000_000, old.getUsage().getUsed() >> 20);
+        if (now != null && after != null && due(now.getUsed(), Math.min(after.getUsed(), afterLastPass))) {
+            collect("between passes");
+            MemoryUsage collected = old.getCollectionUsage();
+            afterLastPass = collected == null ? 0 : collected.getUsed();
         }
         arm();
+    }
+
+    /** What the old generation held after the last collection made between passes. */
+    private long afterLastPass;  // guarded by this
+
+    /** Told by the JVM, after the young collection that crossed the pool's threshold. */
+    private synchronized void thresholdCrossed() {
+        MemoryUsage now = old.getUsage();
+        MemoryUsage after = old.getCollectionUsage();
+        if (now != null && after != null && due(now.getUsed(), after.getUsed())) collect("inside a pass");
+        arm();
+    }
+
+    private void collect(String when) {
+        long before = old.getUsage().getUsed();
+        long start = System.nanoTime();
+        System.gc();
+        log.debug("old generation {} MiB: collected {} in {} ms, {} MiB now", before >> 20, when, (System.nanoTime() - start) / 1_000_000,
+                old.getUsage().getUsed() >> 20);
     }
 
     /** The threshold at the mark of the last collection (the collector's own included), so that crossing it is told once. */
