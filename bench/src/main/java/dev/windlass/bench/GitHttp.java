@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -37,6 +38,8 @@ final class GitHttp implements AutoCloseable {
     private final AtomicLong refs = new AtomicLong();
     private final AtomicLong fetches = new AtomicLong();
     private final AtomicLong pushes = new AtomicLong();
+    /** When the last push request came, in epoch milliseconds; 0: none yet. */
+    private final AtomicLong lastPush = new AtomicLong();
 
     private GitHttp(Path repositories) throws Exception {
         GitServlet git = new GitServlet();
@@ -64,6 +67,9 @@ final class GitHttp implements AutoCloseable {
 
     Requests requests() { return new Requests(refs.get(), fetches.get(), pushes.get()); }
 
+    /** When the last push request came; {@link Instant#EPOCH} when none has. */
+    Instant lastPush() { return Instant.ofEpochMilli(lastPush.get()); }
+
     @Override public void close() throws Exception { server.stop(); }
 
     private final class Counting implements Filter {
@@ -71,7 +77,10 @@ final class GitHttp implements AutoCloseable {
             HttpServletRequest http = (HttpServletRequest) request;
             String uri = http.getRequestURI();
             boolean push = uri.endsWith("/git-receive-pack") || "git-receive-pack".equals(http.getParameter("service"));
-            if (push) pushes.incrementAndGet();
+            if (push) {
+                pushes.incrementAndGet();
+                lastPush.set(System.currentTimeMillis());
+            }
             else if (uri.endsWith("/info/refs")) refs.incrementAndGet();
             else if (uri.endsWith("/git-upload-pack")) fetches.incrementAndGet();
             chain.doFilter(request, response);

@@ -60,7 +60,7 @@ final class SideBySide {
                 long cpu0 = cpu(processes);
                 Applied applied = awaitApplied(cluster, engine, shape, started, processes);
                 Duration ready = applied.all == null ? null : awaitReady(admin, shape, started);
-                Instant settled = awaitQuiet(cluster, engine);
+                Instant settled = awaitQuiet(cluster, engine, git);
                 long syncWrites = writes(cluster, engine, Instant.MIN, settled);
                 double syncCpu = seconds(cpu(processes) - cpu0);
                 out.printf("  %s, %d apps: first object %s, all applied %s, all ready %s; %d writes, %.1f s CPU%n", engine.name(), shape.apps(),
@@ -86,7 +86,7 @@ final class SideBySide {
                 Instant pushed = Instant.now();
                 engine.pushed(admin, repo);
                 Instant written = awaitWrite(cluster, engine, "services", SyntheticRepo.app(app), repo.editedName(app), pushed, processes);
-                Instant changeSettled = awaitQuiet(cluster, engine);
+                Instant changeSettled = awaitQuiet(cluster, engine, git);
                 long changeWrites = writes(cluster, engine, pushed, changeSettled);
                 double changeCpu = seconds(cpu(processes) - changeCpu0);
                 Duration pushToApplied = written == null ? null : Duration.between(pushed, written);
@@ -141,10 +141,13 @@ final class SideBySide {
                 && d.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Available") && c.getStatus().equals("True"));
     }
 
-    /** Waits until the engine has written nothing for {@link #QUIET} (at most five minutes); returns when it began. */
-    private static Instant awaitQuiet(KubeCluster cluster, Contender engine) throws Exception {
+    /**
+     * Waits until the engine has written nothing for {@link #QUIET} (at most five minutes), neither to the cluster nor
+     * to Git (where Windlass records status, as the peer does in its objects' status); returns when it began.
+     */
+    private static Instant awaitQuiet(KubeCluster cluster, Contender engine, GitHttp git) throws Exception {
         Instant quiet = poll(Duration.ofMinutes(5), Duration.ofSeconds(1), () -> {
-            Instant last = Instant.EPOCH;
+            Instant last = git.lastPush();
             for (AuditedWrite w : cluster.api().auditedWrites()) {
                 if (engine.users().contains(w.user()) && w.at().isAfter(last)) last = w.at();
             }
