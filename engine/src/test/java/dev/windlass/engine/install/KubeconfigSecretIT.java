@@ -119,6 +119,50 @@ class KubeconfigSecretIT {
         assertTrue(managementAdmin.secrets().inNamespace(NS).withName("cluster-eu-1").get().getMetadata().getLabels().isEmpty());
     }
 
+    /**
+     * A kubeconfig file on the engine's host rewritten in place (another user's token, as a mounted Secret is updated) is
+     * used on the next pass: the server's audit log names the new user as the writer. The client library alone kept the
+     * old token for up to a minute, and certificates until a restart.
+     */
+    @Test void aKubeconfigFileRewrittenInPlaceIsUsedOnTheNextPass() throws Exception {
+        Path kubeconfig = member.kubeconfig(dir.resolve("eu-2.kubeconfig"), "user-1");
+        try (TestFleet fleet = new TestFleet(dir)) {
+            fleet.push("a member cluster reached through a kubeconfig file", c -> c
+                    .write("clusters/eu-2.yaml", """
+                            apiVersion: windlass.dev/v1alpha1
+                            kind: Cluster
+                            metadata: {name: eu-2}
+                            spec:
+                              connection: {kubeconfig: {path: "%s"}}
+                            """.formatted(kubeconfig))
+                    .write("apps/from-file/app.yaml", """
+                            apiVersion: windlass.dev/v1alpha1
+                            kind: Application
+                            metadata: {name: from-file}
+                            spec:
+                              namespace: from-file
+                              placement: {clusterNames: [eu-2]}
+                            """)
+                    .write("apps/from-file/manifests/greeting.yaml", greeting("v1").replace("namespace: hello", "namespace: from-file")));
+            fleet.pass();
+            assertEquals(List.of("user-1"), greetingWriters("v1"));
+
+            member.kubeconfig(kubeconfig, "user-2");
+            fleet.push("greeting v2", c -> c.write("apps/from-file/manifests/greeting.yaml", greeting("v2").replace("namespace: hello", "namespace: from-file")));
+            fleet.pass();
+
+            assertEquals(List.of("user-2"), greetingWriters("v2"), "written with the file's new token, on the very next pass");
+        }
+    }
+
+    /** Who wrote ConfigMap from-file/greeting at {@code version}, by the server's audit log. */
+    private static List<String> greetingWriters(String version) {
+        return member.auditedWrites().stream()
+                .filter(w -> w.succeeded() && "configmaps".equals(w.resource()) && "from-file".equals(w.namespace()) && "greeting".equals(w.name())
+                        && w.body() != null && version.equals(w.body().path("data").path("version").asText()))
+                .map(dev.windlass.kubetest.AuditedWrite::user).distinct().toList();
+    }
+
     /** A Cluster whose Secret is missing, or holds a kubeconfig that points at host files, is reported, naming no content. */
     @Test void aMissingSecretOrAKubeconfigReachingOutsideItIsReportedByName() throws Exception {
         String engineToken = ServiceAccountIdentity.token(managementAdmin, NS, "windlass");
