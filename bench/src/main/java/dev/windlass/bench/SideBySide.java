@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +52,11 @@ final class SideBySide {
             origin.commit("main", null, engine.files(repo), "A fleet of the published benchmark's shape");
             String url = git.url("origin.git");
             engine.install(admin, repo, url);
-            List<Process> processes = new ArrayList<>();
+            List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
+            // A bench stopped with a signal runs no finally block: its control plane goes with its own hooks, the engine's
+            // processes with this one, so that none is left running on the machine.
+            Thread stopped = new Thread(() -> processes.forEach(Process::destroyForcibly), "side-by-side-stopped");
+            Runtime.getRuntime().addShutdownHook(stopped);
             try {
                 Instant started = Instant.now();
                 processes.addAll(engine.start(dir, cluster, url));
@@ -95,6 +98,11 @@ final class SideBySide {
                 return new Result(engine.name(), shape.apps(), applied.first, applied.all, ready, syncWrites, syncCpu, idleWrites, idleCpu,
                         idleGit.refs() * perMinute, idleGit.fetches() * perMinute, idleGit.pushes() * perMinute, pushToApplied, changeWrites, changeCpu, rss);
             } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopped);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or about to
+                }
                 for (Process p : processes) p.destroy();
                 for (Process p : processes) {
                     if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
