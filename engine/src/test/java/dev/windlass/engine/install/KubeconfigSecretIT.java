@@ -68,22 +68,9 @@ class KubeconfigSecretIT {
         ManagementCluster asInstalled = ManagementCluster.of(ServiceAccountIdentity.config(management.url(), engineToken, NS), NS);
         try (TestFleet fleet = new TestFleet(dir, false, asInstalled)) {
             fleet.push("a member cluster reached through a Secret", c -> c
-                    .write("clusters/eu-1.yaml", """
-                            apiVersion: windlass.dev/v1alpha1
-                            kind: Cluster
-                            metadata: {name: eu-1}
-                            spec:
-                              connection: {kubeconfigSecretRef: {name: cluster-eu-1, key: kubeconfig}}
-                            """)
-                    .write("apps/hello/app.yaml", """
-                            apiVersion: windlass.dev/v1alpha1
-                            kind: Application
-                            metadata: {name: hello}
-                            spec:
-                              namespace: hello
-                              placement: {clusterNames: [eu-1]}
-                            """)
-                    .write("apps/hello/manifests/greeting.yaml", greeting("v1")));
+                    .write("clusters/eu-1.yaml", cluster("eu-1", "{kubeconfigSecretRef: {name: cluster-eu-1, key: kubeconfig}}"))
+                    .write("apps/hello/app.yaml", app("hello", "hello", "eu-1"))
+                    .write("apps/hello/manifests/greeting.yaml", greeting("hello", "v1")));
 
             fleet.pass();
             ClusterStatus refused = fleet.engine.reconciler().state().clusters().get("eu-1");
@@ -108,7 +95,7 @@ class KubeconfigSecretIT {
                 }, code -> code == 401);
             }
             putKubeconfig(ServiceAccountIdentity.kubeconfig(member.url(), tokenB));
-            fleet.push("greeting v2", c -> c.write("apps/hello/manifests/greeting.yaml", greeting("v2")));
+            fleet.push("greeting v2", c -> c.write("apps/hello/manifests/greeting.yaml", greeting("hello", "v2")));
             fleet.pass();
             assertEquals("v2", greetingOnMember(), "written with token B: token A is refused by the server");
             assertEquals(dev.windlass.policy.state.Reachability.Reachable, fleet.engine.reconciler().state().clusters().get("eu-1").reachability());
@@ -128,27 +115,14 @@ class KubeconfigSecretIT {
         Path kubeconfig = member.kubeconfig(dir.resolve("eu-2.kubeconfig"), "user-1");
         try (TestFleet fleet = new TestFleet(dir)) {
             fleet.push("a member cluster reached through a kubeconfig file", c -> c
-                    .write("clusters/eu-2.yaml", """
-                            apiVersion: windlass.dev/v1alpha1
-                            kind: Cluster
-                            metadata: {name: eu-2}
-                            spec:
-                              connection: {kubeconfig: {path: "%s"}}
-                            """.formatted(kubeconfig))
-                    .write("apps/from-file/app.yaml", """
-                            apiVersion: windlass.dev/v1alpha1
-                            kind: Application
-                            metadata: {name: from-file}
-                            spec:
-                              namespace: from-file
-                              placement: {clusterNames: [eu-2]}
-                            """)
-                    .write("apps/from-file/manifests/greeting.yaml", greeting("v1").replace("namespace: hello", "namespace: from-file")));
+                    .write("clusters/eu-2.yaml", cluster("eu-2", "{kubeconfig: {path: \"" + kubeconfig + "\"}}"))
+                    .write("apps/from-file/app.yaml", app("from-file", "from-file", "eu-2"))
+                    .write("apps/from-file/manifests/greeting.yaml", greeting("from-file", "v1")));
             fleet.pass();
             assertEquals(List.of("user-1"), greetingWriters("v1"));
 
             member.kubeconfig(kubeconfig, "user-2");
-            fleet.push("greeting v2", c -> c.write("apps/from-file/manifests/greeting.yaml", greeting("v2").replace("namespace: hello", "namespace: from-file")));
+            fleet.push("greeting v2", c -> c.write("apps/from-file/manifests/greeting.yaml", greeting("from-file", "v2")));
             fleet.pass();
 
             assertEquals(List.of("user-2"), greetingWriters("v2"), "written with the file's new token, on the very next pass");
@@ -190,15 +164,8 @@ class KubeconfigSecretIT {
         try (TestFleet fleet = new TestFleet(dir, false, ManagementCluster.of(member.config(), NS))) {
             fleet.push("the engine's own cluster", c -> c
                     .write("clusters/home.yaml", cluster("home", "{inCluster: true}"))
-                    .write("apps/hello/app.yaml", """
-                            apiVersion: windlass.dev/v1alpha1
-                            kind: Application
-                            metadata: {name: hello-home}
-                            spec:
-                              namespace: hello-home
-                              placement: {clusterNames: [home]}
-                            """)
-                    .write("apps/hello/manifests/greeting.yaml", greeting("home").replace("namespace: hello", "namespace: hello-home")));
+                    .write("apps/hello/app.yaml", app("hello-home", "hello-home", "home"))
+                    .write("apps/hello/manifests/greeting.yaml", greeting("hello-home", "home")));
             fleet.pass();
             assertEquals("home", memberAdmin.configMaps().inNamespace("hello-home").withName("greeting").get().getData().get("version"));
         }
@@ -236,8 +203,13 @@ class KubeconfigSecretIT {
         return "apiVersion: windlass.dev/v1alpha1\nkind: Cluster\nmetadata: {name: " + name + "}\nspec:\n  connection: " + connection + "\n";
     }
 
-    private static String greeting(String version) {
-        return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: greeting, namespace: hello}\ndata: {version: \"" + version + "\"}\n";
+    private static String app(String name, String namespace, String cluster) {
+        return "apiVersion: windlass.dev/v1alpha1\nkind: Application\nmetadata: {name: " + name + "}\nspec:\n  namespace: " + namespace
+                + "\n  placement: {clusterNames: [" + cluster + "]}\n";
+    }
+
+    private static String greeting(String namespace, String version) {
+        return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: greeting, namespace: " + namespace + "}\ndata: {version: \"" + version + "\"}\n";
     }
 
     private static String greetingOnMember() {
