@@ -93,7 +93,7 @@ public final class RepoParser {
                     case "Provider" -> alerts.readProvider(doc, found);
                     case "Alert" -> alerts.readAlert(doc, found);
                     case "Application" -> {
-                        AppDeclaration a = ApplicationReader.read(doc, found);
+                        AppDeclaration a = cache.application(doc, found);
                         if (a == null) broken.add(doc.path());
                         else apps.add(new Declared(a, doc, new ArrayList<>(found)));
                     }

@@ -80,4 +80,37 @@ class ParseCacheTreeTest {
         assertEquals(0, again.getStartMark().getLine());
         assertEquals("first", YamlLines.scalar((MappingNode) YamlLines.get((MappingNode) again, "metadata"), "name"));
     }
+
+    /**
+     * An Application document is read once per file content: a later pass of the same content gets the same declaration
+     * and hears the same diagnostics, and the tree its reading needed is not kept.
+     */
+    @Test
+    void anApplicationIsReadOnceAndItsTreeIsLetGo() {
+        ParseCache cache = new ParseCache();
+        String app = """
+                apiVersion: windlass.dev/v1alpha1
+                kind: Application
+                metadata: {name: web}
+                spec:
+                  namespace: web
+                  placement: {clusterNames: [eu-1]}
+                  colour: blue
+                """;
+        YamlDoc doc = cache.get("apps/web/app.yaml", "c1", () -> app.getBytes(StandardCharsets.UTF_8)).docs().get(0);
+        Node whileReading = doc.node();
+
+        List<Diagnostic> first = new ArrayList<>();
+        AppDeclaration read = cache.application(doc, first);
+        cache.beginPass(java.util.Map.of("apps/web/app.yaml", "c1"));
+        List<Diagnostic> second = new ArrayList<>();
+        AppDeclaration again = cache.application(doc, second);
+
+        assertEquals("web", read.name());
+        assertTrue(read == again, "the same content is not read again");
+        assertEquals(1, first.size(), first.toString());
+        assertEquals("apps/web/app.yaml:7:3", first.get(0).location().toString(), first.toString());
+        assertEquals(first, second);
+        assertNotSame(whileReading, doc.node(), "the tree was let go once the document was read");
+    }
 }
