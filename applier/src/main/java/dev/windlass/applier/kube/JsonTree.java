@@ -3,6 +3,7 @@ package dev.windlass.applier.kube;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.windlass.policy.model.FrozenMap;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,14 +38,13 @@ public final class JsonTree {
         return tree;
     }
 
-    /** A deep, unmodifiable view over a fresh copy (values may hold nulls, which {@code Map.copyOf} refuses). */
+    /**
+     * A deep, unmodifiable fresh copy (values may hold nulls, which {@code Map.copyOf} refuses); objects of a few keys
+     * held compactly ({@link FrozenMap}), as every watched object's body is kept this way.
+     */
     @SuppressWarnings("unchecked")
     public static <T> T frozen(T tree) {
-        if (tree instanceof Map<?, ?> m) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            m.forEach((k, v) -> out.put(String.valueOf(k), frozen(v)));
-            return (T) Collections.unmodifiableMap(out);
-        }
+        if (tree instanceof Map<?, ?> m) return (T) FrozenMap.copyOf(m, JsonTree::frozen);
         if (tree instanceof List<?> l) {
             List<Object> out = new ArrayList<>(l.size());
             l.forEach(v -> out.add(frozen(v)));

@@ -253,13 +253,9 @@ public final class YamlReader {
             }
         }
 
-        /** Deep, unmodifiable copy with string keys (JSON objects only have string keys). */
+        /** Deep, unmodifiable copy with string keys (JSON objects only have string keys), small objects held compactly. */
         static Object freeze(Object v) {
-            if (v instanceof Map<?, ?> m) {
-                Map<String, Object> out = new java.util.LinkedHashMap<>();
-                m.forEach((k, x) -> out.put(String.valueOf(k), freeze(x)));
-                return java.util.Collections.unmodifiableMap(out);
-            }
+            if (v instanceof Map<?, ?> m) return dev.windlass.policy.model.FrozenMap.copyOf(m, Values::freeze);
             if (v instanceof java.util.Collection<?> c) {
                 List<Object> out = new ArrayList<>(c.size());
                 for (Object x : c) out.add(freeze(x));
