@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
@@ -64,12 +63,13 @@ public final class ClusterClients implements AutoCloseable {
      * The event loops of every cluster's HTTP client, closed with this. The client library would start one set per
      * client (up to twice as many threads as cores, and a checker thread): with a fleet of clusters, thousands of
      * threads for I/O that never blocks. A cluster that hangs leaves its connections idle and its requests to their
-     * timeouts, which the loops keep for every cluster alike.
+     * timeouts, which the loops keep for every cluster alike. The checker that warns of a loop blocked for more than two
+     * seconds looks every ten seconds, not every second, so an idle engine is not woken for it sixty times a minute.
      */
-    private final Vertx eventLoops = Vertx.vertx(new VertxOptions().setUseDaemonThread(true)
+    private final Vertx eventLoops = Vertx.vertx(new VertxOptions().setUseDaemonThread(true).setBlockedThreadCheckInterval(10_000)
             .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
-    private final HttpClient.Factory http1 = new VertxHttpClientFactory(eventLoops);
-    private final HttpClient.Factory http2 = new Http2Clients(eventLoops);
+    private final HttpClient.Factory http1 = new EventLoopClients(eventLoops, false);
+    private final HttpClient.Factory http2 = new EventLoopClients(eventLoops, true);
     /**
      * The threads every cluster's client hands its tasks to, closed with this: above all each watch event, read from
      * its JSON and stored ({@code reads.WatchCache}). The client library would start a pool per client that grows by
