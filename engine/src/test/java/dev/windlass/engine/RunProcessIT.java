@@ -80,6 +80,9 @@ class RunProcessIT {
                         read(err));
                 List<String> sandboxClasses = Files.readAllLines(out).stream().filter(l -> l.contains(" dev.windlass.sandbox.")).toList();
                 assertEquals(List.of(), sandboxClasses, "no sandbox class loaded for a repo without sandbox clusters");
+                List<String> xmlConfiguration = Files.readAllLines(out).stream()
+                        .filter(l -> l.contains(" ch.qos.logback.classic.joran.JoranConfigurator ") || l.contains(" com.sun.org.apache.xerces.")).toList();
+                assertEquals(List.of(), xmlConfiguration, "logging is set up in code: no XML configurator or parser loaded");
                 assertTrue(Files.readAllLines(out).stream().anyMatch(l -> l.contains(" dev.windlass.engine.reconcile.Reconciler ")),
                         "the class-loading log is there to be read");
             } finally {
