@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * its own, removes loose-object directories under concurrent inserts and keeps the packs it replaced for an hour.
  * Instead, once {@value #PACKS_BEFORE_COMPACTING} packs or {@value #LOOSE_OBJECTS_BEFORE_COMPACTING} loose objects have
  * piled up since the last time, {@link #compactIfDue} packs everything reachable into one pack on the caller's thread,
- * while no object is being written.
+ * while no object is being written. It counts them only after something may have added some (a fetch that moved a ref,
+ * or object work): a fetch with nothing new lists no directory.
  *
  * <p>Nothing a reader may still want is deleted at once: objects that no ref reaches (a pull request head that was
  * force-pushed away, a merge preview, status commits a history trim rewrote) are kept loose for
@@ -43,11 +44,19 @@ final class Housekeeping {
     // What a compaction cannot remove (unreachable objects inside their grace period) must not trigger the next one.
     private Storage afterLast = new Storage(0, 0);
     private int compactions;
+    private final java.util.function.LongSupplier fetched;
+    private final java.util.concurrent.atomic.AtomicLong objectWork = new java.util.concurrent.atomic.AtomicLong();
+    /** Fetches that brought objects, plus object work, when the storage was last counted; -1 before the first count. */
+    private long countedAt = -1;
 
-    /** @param refs held by every fetch; taken after {@link #writingObjects}'s lock, never before it */
-    Housekeeping(Repository repository, Lock refs) {
+    /**
+     * @param refs    held by every fetch; taken after {@link #writingObjects}'s lock, never before it
+     * @param fetched how many fetches so far may have brought objects
+     */
+    Housekeeping(Repository repository, Lock refs, java.util.function.LongSupplier fetched) {
         this.repository = repository;
         this.refs = refs;
+        this.fetched = fetched;
     }
 
     /** Work that writes objects or reads them for a push. */
@@ -65,16 +74,23 @@ final class Housekeeping {
         try {
             return work.run();
         } finally {
+            objectWork.incrementAndGet();
             shared.unlock();
         }
     }
 
-    /** Turns off Git's automatic GC for this repository; {@link #compactIfDue} takes its place. */
+    /**
+     * Turns off Git's automatic GC for this repository; {@link #compactIfDue} takes its place. Git still looks after every
+     * fetch whether an automatic GC is due; not detached, it finds at once that none ever is, where detached it first
+     * took a lock file in the mirror and handed the check to a thread of its own, on every fetch.
+     */
     static boolean disableAutomaticGc(StoredConfig config) {
         boolean changed = config.getInt(ConfigConstants.CONFIG_GC_SECTION, ConfigConstants.CONFIG_KEY_AUTO, -1) != 0
-                || config.getInt(ConfigConstants.CONFIG_GC_SECTION, ConfigConstants.CONFIG_KEY_AUTOPACKLIMIT, -1) != 0;
+                || config.getInt(ConfigConstants.CONFIG_GC_SECTION, ConfigConstants.CONFIG_KEY_AUTOPACKLIMIT, -1) != 0
+                || config.getBoolean(ConfigConstants.CONFIG_GC_SECTION, ConfigConstants.CONFIG_KEY_AUTODETACH, true);
         config.setInt(ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_AUTO, 0);
         config.setInt(ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_AUTOPACKLIMIT, 0);
+        config.setBoolean(ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_AUTODETACH, false);
         return changed;
     }
 
@@ -102,6 +118,9 @@ final class Housekeeping {
      * did. A failed compaction is logged and waits for the next batch: the mirror stays correct, only slower.
      */
     synchronized boolean compactIfDue() {
+        long activity = fetched.getAsLong() + objectWork.get();  // read before counting: what comes after is counted next time
+        if (activity == countedAt) return false;
+        countedAt = activity;
         Storage before = storage();
         boolean due = before.packs() - afterLast.packs() >= PACKS_BEFORE_COMPACTING
                 || before.looseObjects() - afterLast.looseObjects() >= LOOSE_OBJECTS_BEFORE_COMPACTING;

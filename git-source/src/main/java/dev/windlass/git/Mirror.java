@@ -53,7 +53,7 @@ public final class Mirror implements AutoCloseable {
         this.remote = remote;
         this.reads = new MirrorReads(repository);
         this.sync = new RemoteSync(repository, remote);
-        this.housekeeping = new Housekeeping(repository, sync.refLock());
+        this.housekeeping = new Housekeeping(repository, sync.refLock(), sync::objectsFetched);
         this.previews = new MergePreviews(repository, housekeeping);
     }
 

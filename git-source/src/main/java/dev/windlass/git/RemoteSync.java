@@ -43,11 +43,15 @@ final class RemoteSync {
     private final GitRemote remote;
     private final ReentrantLock lock = new ReentrantLock();
     private final java.util.concurrent.atomic.AtomicLong roundTrips = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong objectsFetched = new java.util.concurrent.atomic.AtomicLong();
 
     RemoteSync(Repository repository, GitRemote remote) {
         this.repository = repository;
         this.remote = remote;
     }
+
+    /** How many fetches so far may have brought objects (those that moved a ref): what {@link Housekeeping} weighs again after. */
+    long objectsFetched() { return objectsFetched.get(); }
 
     /** Held by every update of local refs; {@link Housekeeping} holds it while compacting. */
     java.util.concurrent.locks.Lock refLock() { return lock; }
@@ -59,6 +63,7 @@ final class RemoteSync {
             transport.setRemoveDeletedRefs(true);
             transport.setTagOpt(TagOpt.NO_TAGS);
             FetchResult result = transport.fetch(NullProgressMonitor.INSTANCE, Mirror.FETCH_SPECS);
+            if (!result.getTrackingRefUpdates().isEmpty()) objectsFetched.incrementAndGet();
             var changes = new TreeMap<String, RefChange>();
             for (TrackingRefUpdate update : result.getTrackingRefUpdates()) {
                 if (!APPLIED.contains(update.getResult())) {
@@ -95,6 +100,7 @@ final class RemoteSync {
             }
             ObjectId tip = advertised.getObjectId();
             if (!repository.getObjectDatabase().has(tip)) {
+                objectsFetched.incrementAndGet();
                 connection.fetch(NullProgressMonitor.INSTANCE, List.of(advertised), Set.of());
                 for (PackLock packLock : connection.getPackLocks()) packLock.unlock();
             }

@@ -68,6 +68,31 @@ class MirrorTest {
                 status.readStatus("status/pass.yaml").orElseThrow(), StandardCharsets.UTF_8)));
     }
 
+    /**
+     * A fetch that finds nothing new (an idle pass's) creates, changes or deletes no file in the mirror: Git's check for an
+     * automatic GC after each fetch once took a lock file there, on a thread of its own, every time.
+     */
+    @Test void aFetchWithNothingNewWritesNothingInTheMirror() throws Exception {
+        origin.commit("main", Map.of("apps/web/app.yaml", "kind: Application\n"), "first");
+        mirror.fetch();
+        Path dir = tmp.resolve("mirror");
+        try (java.nio.file.WatchService watch = dir.getFileSystem().newWatchService()) {
+            List<Path> watched = List.of(dir, dir.resolve("refs"), dir.resolve("objects"), dir.resolve("objects/pack"));
+            for (Path d : watched) {
+                d.register(watch, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE, java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY,
+                        java.nio.file.StandardWatchEventKinds.ENTRY_DELETE);
+            }
+            for (int i = 0; i < 3; i++) assertTrue(mirror.fetch().isEmpty(), "nothing new");
+            List<String> events = new ArrayList<>();
+            java.nio.file.WatchKey key;
+            while ((key = watch.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
+                for (var event : key.pollEvents()) events.add(event.kind() + " " + key.watchable() + "/" + event.context());
+                key.reset();
+            }
+            assertEquals(List.of(), events);
+        }
+    }
+
     /** A pull request head force-pushed away is still readable after compactions: a snapshot may be in use. */
     @Test void compactionKeepsWhatNoRefReachesReadable() throws Exception {
         String main = origin.commit("main", Map.of("a.yaml", "a\n"), "one");
