@@ -117,23 +117,34 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Each reviewed branch's plan as its pull request comment has it, from {@code plans/} on the status branch, by ref; main's
-     * own plan file is left out (the view carries main's plan itself). Trouble reading is logged, and the dashboard keeps
-     * what it had.
+     * own plan file is left out (the view carries main's plan itself). Read again only when the status branch moved: a
+     * pass with nothing new reads none of it. Trouble reading is logged, and the dashboard keeps what it had.
      */
     private SortedMap<String, String> reviewPlans() {
-        SortedMap<String, String> out = new TreeMap<>();
         try {
-            String mainFile = branch.replace('/', '-');
             // As the pass's fetch (or this engine's own push) left the status branch: no round trip of its own.
-            for (var e : status.readLocal("plans/").files().entrySet()) {
+            java.util.Optional<String> tip = mirror.resolve(status.branch());
+            ReviewPlans last = reviewPlans;
+            if (last != null && last.statusTip().equals(tip)) return last.plans();
+            SortedMap<String, String> out = new TreeMap<>();
+            String mainFile = branch.replace('/', '-');
+            dev.windlass.git.StatusRead read = status.readLocal("plans/");
+            for (var e : read.files().entrySet()) {
                 String ref = e.getKey().substring("plans/".length()).replaceFirst("\\.md$", "");
                 if (!ref.equals(mainFile)) out.put(ref, new String(e.getValue(), StandardCharsets.UTF_8));
             }
+            reviewPlans = new ReviewPlans(read.commit(), java.util.Collections.unmodifiableSortedMap(out));
+            return out;
         } catch (IOException e) {
             log.warn("the reviewed plans could not be read for the dashboard: {}", e.toString());
+            return new TreeMap<>();
         }
-        return out;
     }
+
+    /** The reviewed plans as read at a status branch commit. */
+    private record ReviewPlans(java.util.Optional<String> statusTip, SortedMap<String, String> plans) {}
+
+    private volatile ReviewPlans reviewPlans;
 
     /**
      * Applies only commits signed by {@code keys}: {@code required} is what the engine's flag requires whatever the repo

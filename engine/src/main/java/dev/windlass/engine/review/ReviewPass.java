@@ -76,24 +76,53 @@ public final class ReviewPass {
         ReviewSettings settings = main.settings().review();
         List<ReviewTarget> targets = ReviewTargets.find(mirror.listBranches(), mirror.listPullHeads(), settings, mainBranch, status.branch(),
                 (commit, ancestor) -> mirror.isAncestor(ancestor, commit));
+        Inputs inputs = new Inputs(mainCommit, main, targets, mirror.resolve(status.branch()), keys, required);
+        if (inputs.sameAs(idle)) return List.of();
+        idle = null;
         Map<String, byte[]> read = ReviewRecords.readFiles(status).files();
         SortedMap<String, ReviewRecord> records = ReviewRecords.parse(read);
         ReviewPublisher publisher = publisher(settings);
         Instant now = clock.instant();
         List<ReviewRecord> published = new ArrayList<>();
+        boolean acted = false;
+        boolean retryPending = false;
         for (ReviewTarget t : targets) {
             ReviewRecord before = records.remove(t.ref());
             boolean newHead = before == null || !before.head().equals(t.head()) || before.pull() != t.pull();
+            retryPending |= before != null && publisher != null && before.retryAfter() != null;
             boolean retry = before != null && publisher != null && before.retryAfter() != null
                     && (before.retryAfter().isEmpty() || !now.isBefore(Instant.parse(before.retryAfter())));
             if (!newHead && !retry) continue;
+            acted = true;
             ReviewRecord r = review(t, before, mainCommit, main, publisher, now, read);
             if (r != null) published.add(r);
         }
         // A merge held for a fresh plan (requireUndiverged) keeps its record until the main branch's pass applies it.
-        for (ReviewRecord gone : records.values()) if (gone.refreshed() == null) close(gone, read);
+        for (ReviewRecord gone : records.values()) {
+            if (gone.refreshed() == null) {
+                acted = true;
+                close(gone, read);
+            }
+        }
+        // Nothing to plan, publish, retry later or close: the same inputs would find the same, so they are not read again.
+        if (!acted && !retryPending) idle = inputs;
         reviewed.run();
         return published;
+    }
+
+    /** What a run found nothing to do with, while it is all still the same; null after a run that did something. */
+    private Inputs idle;
+
+    /**
+     * What a run reads: the main branch's commit and its parse (the very object the pass planned), the reviewed heads,
+     * the status branch's commit (the records and plans on it), and the signature check in force.
+     */
+    private record Inputs(String mainCommit, DesiredState main, List<ReviewTarget> targets, java.util.Optional<String> statusTip, TrustedKeys keys,
+                          VerifySettings.Mode required) {
+        boolean sameAs(Inputs other) {
+            return other != null && main == other.main && mainCommit.equals(other.mainCommit) && targets.equals(other.targets)
+                    && statusTip.equals(other.statusTip) && keys == other.keys && required == other.required;
+        }
     }
 
     /**
