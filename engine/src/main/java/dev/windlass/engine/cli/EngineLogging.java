@@ -14,7 +14,7 @@ import ch.qos.logback.core.status.NopStatusListener;
 
 /**
  * How the engine logs, set in code rather than in a logback.xml: reading that file took logback's XML configurator and
- * the JDK's XML parser, about 480 classes kept for the life of the process to read 25 lines once.
+ * the JDK's XML parser, about 450 classes kept for the life of the process to read 25 lines once.
  *
  * <ul>
  *   <li>Everything goes to stderr. Windlass speaks at {@code WINDLASS_LOG_LEVEL} (default INFO), libraries only when

@@ -133,8 +133,9 @@ public final class Engine implements AutoCloseable {
                 String ref = e.getKey().substring("plans/".length()).replaceFirst("\\.md$", "");
                 if (!ref.equals(mainFile)) out.put(ref, new String(e.getValue(), StandardCharsets.UTF_8));
             }
-            reviewPlans = new ReviewPlans(read.commit(), java.util.Collections.unmodifiableSortedMap(out));
-            return out;
+            ReviewPlans now = new ReviewPlans(read.commit(), java.util.Collections.unmodifiableSortedMap(out));
+            reviewPlans = now;
+            return now.plans();
         } catch (IOException e) {
             log.warn("the reviewed plans could not be read for the dashboard: {}", e.toString());
             return new TreeMap<>();
