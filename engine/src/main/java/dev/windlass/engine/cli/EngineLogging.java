@@ -17,7 +17,8 @@ import ch.qos.logback.core.status.NopStatusListener;
  * the JDK's XML parser, about 450 classes kept for the life of the process to read 25 lines once.
  *
  * <ul>
- *   <li>Everything goes to stderr. Windlass speaks at {@code WINDLASS_LOG_LEVEL} (default INFO), libraries only when
+ *   <li>Everything goes to stderr. Windlass speaks at {@code WINDLASS_LOG_LEVEL} (default INFO; a value that is no level is
+ *       said, and INFO used), libraries only when
  *       something is wrong (WARN). Errors keep their stack traces.</li>
  *   <li>{@code WINDLASS_LOG_FORMAT} ({@link LogFormat}: a system property, else the environment) picks the form:
  *       {@code text}, one readable line with the MDC context (pass, app, cluster) in brackets when there is any; or
@@ -54,14 +55,20 @@ public final class EngineLogging extends ContextAwareBase implements Configurato
         appender.setEncoder(encoder(LogFormat.current(), context));
         appender.start();
 
-        context.getLogger("dev.windlass").setLevel(Level.toLevel(setting("WINDLASS_LOG_LEVEL"), Level.INFO));
+        String level = setting("WINDLASS_LOG_LEVEL");
+        Level named = level == null || level.isBlank() ? Level.INFO : Level.toLevel(level, null);
+        context.getLogger("dev.windlass").setLevel(named == null ? Level.INFO : named);
         context.getLogger("io.vertx.core.net.impl.ConnectionBase").setLevel(Level.OFF);
         context.getLogger("io.vertx.core.http.impl.HttpClientRequestImpl").setLevel(Level.OFF);
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.WARN);
         root.addAppender(appender);
-        LogFormat.unknown().ifPresent(named -> context.getLogger(EngineLogging.class).warn(
-                "{}={} is neither text nor json; logging as text (set it to text or json)", LogFormat.PROPERTY, named));
+        LogFormat.unknown().ifPresent(format -> context.getLogger(EngineLogging.class).warn(
+                "{}={} is neither text nor json; logging as text (set it to text or json)", LogFormat.PROPERTY, format));
+        if (named == null) {
+            context.getLogger(EngineLogging.class).warn("WINDLASS_LOG_LEVEL={} is not a level; logging at INFO (set it to TRACE, DEBUG, INFO, WARN, ERROR or OFF)",
+                    level);
+        }
     }
 
     private static Encoder<ILoggingEvent> encoder(LogFormat format, LoggerContext context) {

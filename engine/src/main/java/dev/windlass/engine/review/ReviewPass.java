@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -52,6 +53,8 @@ public final class ReviewPass {
     private TrustedKeys keys;
     private VerifySettings.Mode required = VerifySettings.Mode.Off;
     private volatile Runnable reviewed = () -> {};
+    /** What a run found nothing to do with, while it is all still the same; null after a run that did something. */
+    private Inputs idle;
 
     public ReviewPass(Mirror mirror, String mainBranch, StatusWriter status, Fleet fleet, Clock clock, Supplier<EngineState> state,
                       Function<String, String> env) {
@@ -110,14 +113,11 @@ public final class ReviewPass {
         return published;
     }
 
-    /** What a run found nothing to do with, while it is all still the same; null after a run that did something. */
-    private Inputs idle;
-
     /**
      * What a run reads: the main branch's commit and its parse (the very object the pass planned), the reviewed heads,
      * the status branch's commit (the records and plans on it), and the signature check in force.
      */
-    private record Inputs(String mainCommit, DesiredState main, List<ReviewTarget> targets, java.util.Optional<String> statusTip, TrustedKeys keys,
+    private record Inputs(String mainCommit, DesiredState main, List<ReviewTarget> targets, Optional<String> statusTip, TrustedKeys keys,
                           VerifySettings.Mode required) {
         boolean sameAs(Inputs other) {
             return other != null && main == other.main && mainCommit.equals(other.mainCommit) && targets.equals(other.targets)

@@ -82,6 +82,19 @@ class EngineLoggingTest {
         assertTrue(lines.get(1).endsWith("INFO  Reconciler - still logged"), lines.get(1));
     }
 
+    @Test
+    void aLevelThatIsNoLevelIsSaidAndInfoIsUsed() {
+        System.setProperty("WINDLASS_LOG_LEVEL", "LOUD");
+        List<String> lines = logged(context -> {
+            context.getLogger("dev.windlass.engine.reconcile.Reconciler").debug("not at INFO");
+            context.getLogger("dev.windlass.engine.reconcile.Reconciler").info("at INFO");
+        });
+        assertEquals(2, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).endsWith("WARN  EngineLogging - WINDLASS_LOG_LEVEL=LOUD is not a level; logging at INFO (set it to TRACE, DEBUG, INFO, WARN, ERROR or OFF)"),
+                lines.get(0));
+        assertTrue(lines.get(1).endsWith("INFO  Reconciler - at INFO"), lines.get(1));
+    }
+
     /** The lines written to stderr by a context set up in code while {@code logging} ran. */
     private static List<String> logged(Consumer<LoggerContext> logging) {
         PrintStream err = System.err;
