@@ -29,11 +29,11 @@ final class GitHubDeployments {
     /** GitHub cuts a status's description at 140 characters. */
     private static final int DESCRIPTION_LIMIT = 140;
 
-    private final HttpClient http;
+    private final java.util.function.Supplier<HttpClient> http;
     private final Duration timeout;
     private final Messages messages;
 
-    GitHubDeployments(HttpClient http, Duration timeout, Messages messages) {
+    GitHubDeployments(java.util.function.Supplier<HttpClient> http, Duration timeout, Messages messages) {
         this.http = http;
         this.timeout = timeout;
         this.messages = messages;
@@ -148,7 +148,7 @@ final class GitHubDeployments {
             }
             HttpResponse<String> response;
             try {
-                response = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+                response = http.get().send(r.build(), HttpResponse.BodyHandlers.ofString());
             } catch (IOException x) {
                 throw new Stop(new Outcome.TryAgain("no answer: " + x.getClass().getSimpleName()));
             } catch (InterruptedException x) {

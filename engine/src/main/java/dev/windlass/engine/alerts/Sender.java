@@ -37,19 +37,28 @@ public final class Sender {
         record Refused(String why) implements Outcome {}
     }
 
-    private final HttpClient http;
     private final Duration timeout;
     private final Messages messages;
     private final AddressGuard guard;
     private final GitHubDeployments deployments;
 
+    // Made at the first delivery: an HTTP client keeps a selector thread of its own awake for as long as it lives, and
+    // most engines deliver nothing for hours, or have no provider at all.
+    private HttpClient client;  // guarded by this
+
     public Sender(Duration timeout, Messages messages, AddressGuard guard) {
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
         this.timeout = timeout;
         this.messages = messages;
         this.guard = guard;
-        this.deployments = new GitHubDeployments(http, timeout, messages);
+        this.deployments = new GitHubDeployments(this::http, timeout, messages);
+    }
+
+    private synchronized HttpClient http() {
+        if (client == null) {
+            client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
+                    .followRedirects(HttpClient.Redirect.NEVER).build();
+        }
+        return client;
     }
 
     public Outcome send(Endpoint to, Delivery d) {
@@ -70,7 +79,7 @@ public final class Sender {
         if (hmacKey != null) r.header(SIGNATURE_HEADER, "sha256=" + hmac(hmacKey, body));
         HttpResponse<String> response;
         try {
-            response = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+            response = http().send(r.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             return new Outcome.TryAgain("no answer: " + e.getClass().getSimpleName());
         } catch (InterruptedException e) {
