@@ -32,6 +32,9 @@ public final class PollSchedule implements AutoCloseable {
         p.setProperty("org.quartz.threadPool.threadCount", "1");
         p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
         p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+        // The pass comes from the scheduler's context: the default factory would also look up the job class's bean
+        // properties to copy that context into, on every firing, for nothing.
+        p.setProperty("org.quartz.scheduler.jobFactory.class", "org.quartz.simpl.SimpleJobFactory");
         scheduler = new StdSchedulerFactory(p).getScheduler();
         scheduler.getContext().put(TASK, pass);
         JobDetail job = JobBuilder.newJob(PassJob.class).withIdentity(PASS).storeDurably().build();
