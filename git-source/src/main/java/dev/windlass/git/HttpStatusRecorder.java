@@ -33,6 +33,12 @@ final class HttpStatusRecorder implements HttpConnectionFactory2 {
         this.delegate = delegate;
     }
 
+    /** Forgets the last status, for a transport used again: this operation's failure is told apart by its own. */
+    HttpStatusRecorder startOver() {
+        last = -1;
+        return this;
+    }
+
     /** The status of the last response the remote gave, if it gave one. */
     OptionalInt lastStatus() {
         int status = last;

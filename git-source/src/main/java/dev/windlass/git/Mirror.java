@@ -37,6 +37,8 @@ import org.eclipse.jgit.util.FS;
 public final class Mirror implements AutoCloseable {
 
     static final String REMOTE_NAME = "origin";
+    static final String BRANCHES = "refs/heads/";
+    static final String PULL_REQUESTS = "refs/pull/";
     static final List<RefSpec> FETCH_SPECS = List.of(
             new RefSpec("+refs/heads/*:refs/heads/*"),
             new RefSpec("+refs/pull/*/head:refs/pull/*/head"));
@@ -222,6 +224,7 @@ public final class Mirror implements AutoCloseable {
     }
 
     @Override public void close() {
+        sync.close();
         repository.close();
     }
 

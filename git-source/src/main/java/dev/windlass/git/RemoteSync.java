@@ -1,26 +1,29 @@
 package dev.windlass.git;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jgit.errors.NotSupportedException;
 import org.eclipse.jgit.errors.TransportException;
+import org.eclipse.jgit.lib.BatchRefUpdate;
 import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.transport.FetchConnection;
-import org.eclipse.jgit.transport.FetchResult;
 import org.eclipse.jgit.transport.PackLock;
+import org.eclipse.jgit.transport.ReceiveCommand;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
-import org.eclipse.jgit.transport.TagOpt;
-import org.eclipse.jgit.transport.TrackingRefUpdate;
 import org.eclipse.jgit.transport.Transport;
 import org.eclipse.jgit.transport.TransportHttp;
 import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
@@ -45,6 +48,16 @@ final class RemoteSync {
     private final java.util.concurrent.atomic.AtomicLong roundTrips = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong objectsFetched = new java.util.concurrent.atomic.AtomicLong();
 
+    // The fetches' transport over HTTP, kept from one to the next: setting one up reads the mirror's and the user's Git
+    // configuration again, a third of an idle pass's own work. It holds no connection between requests (they take
+    // theirs from the JDK's pool), so keeping it keeps none open. Dropped after anything goes wrong.
+    private Kept fetching;  // guarded by lock
+    // What the last fetch of every branch brought the mirror to, and how many local ref writes had been made then: while
+    // the remote advertises the same refs and nothing was written since, the mirror is where that fetch left it.
+    private Map<String, ObjectId> broughtTo;  // guarded by lock
+    private long localWrites;  // guarded by lock
+    private long localWritesAtFetch = -1;  // guarded by lock
+
     RemoteSync(Repository repository, GitRemote remote) {
         this.repository = repository;
         this.remote = remote;
@@ -56,31 +69,102 @@ final class RemoteSync {
     /** Held by every update of local refs; {@link Housekeeping} holds it while compacting. */
     java.util.concurrent.locks.Lock refLock() { return lock; }
 
+    /**
+     * Brings every branch and pull request head to where the remote has them, deleting those it no longer has, over one
+     * connection: the remote's refs are read first, and when they are the very refs the last such fetch brought and no
+     * local ref was written since, that is all (the mirror is this engine's own: only this class moves its branches and
+     * pull request heads). Otherwise the objects not yet in the mirror are fetched and the refs moved in one batch.
+     */
     FetchOutcome fetchAll() throws IOException {
         lock.lock();
-        HttpStatusRecorder statuses = new HttpStatusRecorder(HTTP);
-        try (Transport transport = open(statuses)) {
-            transport.setRemoveDeletedRefs(true);
-            transport.setTagOpt(TagOpt.NO_TAGS);
-            FetchResult result = transport.fetch(NullProgressMonitor.INSTANCE, Mirror.FETCH_SPECS);
-            if (!result.getTrackingRefUpdates().isEmpty()) objectsFetched.incrementAndGet();
-            var changes = new TreeMap<String, RefChange>();
-            for (TrackingRefUpdate update : result.getTrackingRefUpdates()) {
-                if (!APPLIED.contains(update.getResult())) {
-                    throw new IOException("could not update " + update.getLocalName() + ": " + update.getResult());
-                }
-                Optional<String> before = present(update.getOldObjectId());
-                Optional<String> after = present(update.getNewObjectId());
-                if (!before.equals(after)) {
-                    changes.put(update.getLocalName(), new RefChange(update.getLocalName(), before, after));
-                }
+        Kept kept = fetching;
+        fetching = null;
+        HttpStatusRecorder statuses = kept == null ? new HttpStatusRecorder(HTTP) : kept.statuses().startOver();
+        Transport transport = null;
+        try {
+            transport = kept == null ? open(statuses) : prepared(kept.transport());
+            FetchOutcome outcome;
+            try (FetchConnection connection = transport.openFetch(Mirror.FETCH_SPECS)) {
+                outcome = bringUpToDate(connection);
             }
-            return new FetchOutcome(changes);
+            if (transport instanceof TransportHttp) {
+                fetching = new Kept(transport, statuses);
+                transport = null;
+            }
+            return outcome;
         } catch (TransportException | NotSupportedException e) {
             throw new RemoteAccessException("fetch from", remote, e, statuses.lastStatus());
         } finally {
+            if (transport != null) transport.close();
             lock.unlock();
         }
+    }
+
+    private FetchOutcome bringUpToDate(FetchConnection connection) throws IOException {
+        Map<String, ObjectId> advertised = mirrored(connection.getRefs());
+        if (advertised.equals(broughtTo) && localWrites == localWritesAtFetch) return FetchOutcome.none();
+        List<Ref> missing = new ArrayList<>();
+        for (Ref ref : connection.getRefs()) {
+            if (advertised.containsKey(ref.getName()) && !repository.getObjectDatabase().has(ref.getObjectId())) missing.add(ref);
+        }
+        if (!missing.isEmpty()) {
+            connection.fetch(NullProgressMonitor.INSTANCE, missing, Set.of());
+            for (PackLock packLock : connection.getPackLocks()) packLock.unlock();
+        }
+        SortedMap<String, RefChange> changes = moveLocal(advertised);
+        if (!changes.isEmpty()) objectsFetched.incrementAndGet();
+        broughtTo = advertised;
+        localWritesAtFetch = localWrites;
+        return new FetchOutcome(changes);
+    }
+
+    /**
+     * The advertised refs the mirror keeps, by name: its branches and pull request heads (not tags, not symbolic refs).
+     * The mirror's refspecs keep each under its own name, so these are the local refs' names too.
+     */
+    private static Map<String, ObjectId> mirrored(java.util.Collection<Ref> advertised) {
+        Map<String, ObjectId> kept = new TreeMap<>();
+        for (Ref ref : advertised) {
+            if (ref.isSymbolic() || ref.getObjectId() == null) continue;
+            if (Mirror.FETCH_SPECS.stream().anyMatch(spec -> spec.matchSource(ref))) kept.put(ref.getName(), ref.getObjectId());
+        }
+        return kept;
+    }
+
+    /** Sets every kept ref to the remote's, deleting those the remote no longer has, in one batch; what moved. */
+    private SortedMap<String, RefChange> moveLocal(Map<String, ObjectId> remote) throws IOException {
+        Map<String, ObjectId> local = new TreeMap<>();
+        for (Ref ref : repository.getRefDatabase().getRefsByPrefix(Mirror.BRANCHES, Mirror.PULL_REQUESTS)) {
+            if (!ref.isSymbolic() && ref.getObjectId() != null && Mirror.FETCH_SPECS.stream().anyMatch(spec -> spec.matchDestination(ref))) {
+                local.put(ref.getName(), ref.getObjectId());
+            }
+        }
+        BatchRefUpdate batch = repository.getRefDatabase().newBatchUpdate().setAllowNonFastForwards(true).setAtomic(false);
+        SortedMap<String, RefChange> changes = new TreeMap<>();
+        remote.forEach((name, id) -> {
+            ObjectId before = local.get(name);
+            if (id.equals(before)) return;
+            batch.addCommand(new ReceiveCommand(before == null ? ObjectId.zeroId() : before, id, name,
+                    before == null ? ReceiveCommand.Type.CREATE : ReceiveCommand.Type.UPDATE_NONFASTFORWARD));
+            changes.put(name, new RefChange(name, present(before), present(id)));
+        });
+        local.forEach((name, id) -> {
+            if (remote.containsKey(name)) return;
+            batch.addCommand(new ReceiveCommand(id, ObjectId.zeroId(), name, ReceiveCommand.Type.DELETE));
+            changes.put(name, new RefChange(name, present(id), Optional.empty()));
+        });
+        if (batch.getCommands().isEmpty()) return changes;
+        try (RevWalk walk = new RevWalk(repository)) {
+            batch.execute(walk, NullProgressMonitor.INSTANCE);
+        }
+        for (ReceiveCommand command : batch.getCommands()) {
+            if (command.getResult() != ReceiveCommand.Result.OK) {
+                throw new IOException("could not update " + command.getRefName() + ": " + command.getResult()
+                        + (command.getMessage() == null ? "" : " (" + command.getMessage() + ")"));
+            }
+        }
+        localWrites++;
+        return changes;
     }
 
     /**
@@ -135,6 +219,17 @@ final class RemoteSync {
         }
     }
 
+    /** Lets the kept transport go. */
+    void close() {
+        lock.lock();
+        try {
+            if (fetching != null) fetching.transport().close();
+            fetching = null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Records a ref we just pushed, so local reads see it without another fetch. */
     void recordPushed(String ref, ObjectId commit) throws IOException {
         lock.lock();
@@ -145,14 +240,21 @@ final class RemoteSync {
         }
     }
 
-    /** Over HTTP, {@code statuses} notes what the server answered, so a failure is told apart by its status. */
     /** Connections opened to the remote so far (fetches, ref reads and pushes): each is at least one round trip. */
     long roundTrips() { return roundTrips.get(); }
 
+    /** Over HTTP, {@code statuses} notes what the server answered, so a failure is told apart by its status. */
     private Transport open(HttpStatusRecorder statuses) throws IOException {
-        roundTrips.incrementAndGet();
         Transport transport = Transport.open(repository, remote.uri());
         if (transport instanceof TransportHttp http) http.setHttpConnectionFactory(statuses);
+        return prepared(transport);
+    }
+
+    /** A transport kept for fetches, with the recorder its connections were made by (it cannot take another). */
+    private record Kept(Transport transport, HttpStatusRecorder statuses) {}
+
+    private Transport prepared(Transport transport) {
+        roundTrips.incrementAndGet();
         // Set even when null: a JVM-wide default provider must never supply credentials we were not given.
         transport.setCredentialsProvider(remote.credentialsProvider());
         transport.setTimeout(TIMEOUT_SECONDS);
@@ -163,6 +265,7 @@ final class RemoteSync {
         RefUpdate update = repository.updateRef(ref);
         update.setNewObjectId(id);
         update.setForceUpdate(true);
+        localWrites++;
         RefUpdate.Result result = update.update();
         if (!APPLIED.contains(result)) throw new IOException("could not set " + ref + " to " + id.name() + ": " + result);
     }
@@ -171,6 +274,7 @@ final class RemoteSync {
         if (repository.exactRef(ref) == null) return;
         RefUpdate update = repository.updateRef(ref);
         update.setForceUpdate(true);
+        localWrites++;
         RefUpdate.Result result = update.delete();
         if (!APPLIED.contains(result)) throw new IOException("could not delete " + ref + ": " + result);
     }

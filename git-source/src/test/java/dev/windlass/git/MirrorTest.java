@@ -237,6 +237,25 @@ class MirrorTest {
         assertFalse(again.changed("main"));
     }
 
+    /**
+     * A fetch that finds the remote's refs where the last one left them moves nothing, but only while no ref was written
+     * in the mirror since: here main is read on its own at a new commit, then force-pushed back, and the next fetch of
+     * every branch still brings it back.
+     */
+    @Test void aBranchReadOnItsOwnThenPushedBackIsBroughtBack() throws Exception {
+        String first = origin.commit("main", Map.of("a.yaml", "a\n"), "one");
+        mirror.fetch();
+        String second = origin.commit("main", Map.of("a.yaml", "b\n"), "two");
+        assertEquals(Optional.of(org.eclipse.jgit.lib.ObjectId.fromString(second)), mirror.sync().fetchRef("refs/heads/main"));
+        origin.push(first, "refs/heads/main");
+
+        FetchOutcome back = mirror.fetch();
+
+        assertEquals(Optional.of(new RefChange("refs/heads/main", Optional.of(second), Optional.of(first))), back.change("main"));
+        assertEquals(Optional.of(first), mirror.resolve("main"));
+        assertTrue(mirror.fetch().isEmpty(), "nothing new after that");
+    }
+
     @Test void statusBranchCommitsAreNotConfigChanges() throws Exception {
         origin.commit("main", Map.of("a.yaml", "a\n"), "config");
         mirror.fetch();
