@@ -66,6 +66,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--interval", defaultValue = "5s", description = "The engine's polling interval in the side-by-side scenario (default: ${DEFAULT-VALUE}).")
     String interval;
 
+    @Option(names = "--settle", defaultValue = "0s",
+            description = "In the side-by-side scenario, how long each engine stays idle after its first sync before its idle minute is"
+                    + " measured (e.g. 20m): the minute right after a sync is the default; a quiet day's minute comes once the JIT has"
+                    + " compiled the idle passes' code (default: ${DEFAULT-VALUE}).")
+    String settle;
+
     @Option(names = "--engine-jvm", description = "JVM flags for the engine's process in the side-by-side scenario, after ./windlass's own"
             + " (space-separated, e.g. \"-Xmx256m -XX:+UseSerialGC\").")
     String engineJvm;
@@ -218,13 +224,14 @@ public final class BenchCommand implements Callable<Integer> {
                 FleetShape shape = new FleetShape(size, 1, 4, Workload.FLUX_BENCHMARK);
                 for (Contender engine : engines) {
                     out.printf("%s: %s, on a fresh real control plane%n", engine.name(), shape);
-                    results.add(new SideBySide(out).run(engine, shape, root.resolve(size + "-" + engine.name().replaceAll("[^A-Za-z]+", "-"))));
+                    results.add(new SideBySide(out, dev.windlass.policy.parse.Durations.parse(settle)).run(engine, shape, root.resolve(size + "-" + engine.name().replaceAll("[^A-Za-z]+", "-"))));
                 }
             }
         } finally {
             if (temporary) delete(root);
         }
         out.println();
+        if (!dev.windlass.policy.parse.Durations.parse(settle).isZero()) out.printf("CPU while idle: the minute after %s idle past the first sync.%n%n", settle);
         SideBySideTable.print(results, out);
         return 0;
     }

@@ -38,8 +38,13 @@ final class SideBySide {
                   Duration pushToApplied, long changeWrites, double changeCpuSeconds, long peakRssKib) {}
 
     private final PrintStream out;
+    private final Duration settle;
 
-    SideBySide(PrintStream out) { this.out = out; }
+    /** @param settle how long the engine stays idle after its first sync before its idle minute is measured */
+    SideBySide(PrintStream out, Duration settle) {
+        this.out = out;
+        this.settle = settle;
+    }
 
     Result run(Contender engine, FleetShape shape, Path dir) throws Exception {
         Files.createDirectories(dir);
@@ -69,7 +74,11 @@ final class SideBySide {
                 out.printf("  %s, %d apps: first object %s, all applied %s, all ready %s; %d writes, %.1f s CPU%n", engine.name(), shape.apps(),
                         fmt(applied.first), fmt(applied.all), fmt(ready), syncWrites, syncCpu);
 
-                // A minute with nothing new.
+                // A minute with nothing new, after the settling time asked for.
+                if (!settle.isZero()) {
+                    out.printf("  settling: %s idle before the idle minute%n", fmt(settle));
+                    Thread.sleep(settle.toMillis());
+                }
                 long idleCpu0 = cpu(processes);
                 GitHttp.Requests idleGit0 = git.requests();
                 Instant idleFrom = Instant.now();
