@@ -94,6 +94,16 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
         return true;
     }
 
+    /** Whether this holds exactly the objects of {@code versions} (key to resource version), each at that version. */
+    boolean holdsExactly(Map<String, String> versions) {
+        if (versions.size() != items.size()) return false;
+        for (Map.Entry<String, String> e : versions.entrySet()) {
+            Item held = items.get(e.getKey());
+            if (held == null || !held.resourceVersion().equals(e.getValue())) return false;
+        }
+        return true;
+    }
+
     @Override public String getKey(GenericKubernetesResource object) {
         ObjectMeta meta = object.getMetadata();
         String ns = meta.getNamespace();

@@ -76,6 +76,63 @@ final class Listing {
     }
 
     /**
+     * What a LIST of the objects' metadata only asks for: the API server then sends each object's metadata and nothing
+     * else. A server that does not serve it answers with the whole objects, whose metadata is read the same way.
+     */
+    static final String METADATA_ONLY = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * One LIST of the query's objects' metadata only, page by page: each object's {@linkplain #key key} and resource
+     * version, all a watch's proof compares. A fraction of the bytes a whole LIST is, and of its reading.
+     */
+    static Map<String, String> versions(KubernetesClient client, Query query) {
+        String collection;
+        try {
+            collection = ((io.fabric8.kubernetes.client.dsl.internal.BaseOperation<?, ?, ?>) operation(client, query)).getResourceUrl().toString();
+        } catch (java.net.MalformedURLException e) {
+            throw new KubernetesClientException("no URL for " + query + ": " + e.getMessage(), e);
+        }
+        io.fabric8.kubernetes.client.http.HttpClient http = client.getHttpClient();
+        Map<String, String> out = new java.util.HashMap<>();
+        String next = null;
+        java.util.Set<String> tokens = new java.util.HashSet<>();
+        do {
+            StringBuilder url = new StringBuilder(collection).append("?limit=").append(PAGE);
+            if (query.label() != null) url.append("&labelSelector=").append(encoded(query.label() + "=" + query.labelValue()));
+            if (next != null) url.append("&continue=").append(encoded(next));
+            io.fabric8.kubernetes.client.http.HttpRequest.Builder builder = http.newHttpRequestBuilder().uri(url.toString()).header("Accept", METADATA_ONLY);
+            int timeout = client.getConfiguration().getRequestTimeout();
+            if (timeout > 0) builder.timeout(timeout, java.util.concurrent.TimeUnit.MILLISECONDS);
+            io.fabric8.kubernetes.client.http.HttpRequest request = builder.build();
+            com.fasterxml.jackson.databind.JsonNode page;
+            try {
+                io.fabric8.kubernetes.client.http.HttpResponse<byte[]> response = http.sendAsync(request, byte[].class).get();
+                if (response.code() != 200) throw new KubernetesClientException("LIST of " + query + " answered " + response.code(), response.code(), null);
+                page = JSON.readTree(response.body());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KubernetesClientException("LIST of " + query + " interrupted", e);
+            } catch (java.util.concurrent.ExecutionException | java.io.IOException e) {
+                throw new KubernetesClientException("LIST of " + query + ": " + e.getMessage(), e);
+            }
+            for (com.fasterxml.jackson.databind.JsonNode item : page.path("items")) {
+                com.fasterxml.jackson.databind.JsonNode meta = item.path("metadata");
+                String ns = meta.path("namespace").asText("");
+                out.put((ns.isEmpty() ? "" : ns + "/") + meta.path("name").asText(""), meta.path("resourceVersion").asText(""));
+            }
+            next = page.path("metadata").path("continue").asText("");
+            if (!next.isEmpty() && !tokens.add(next)) {
+                throw new KubernetesClientException("LIST of " + query + " stopped: the server answered a page with a continue token it had already given");
+            }
+        } while (!next.isEmpty());
+        return out;
+    }
+
+    private static String encoded(String value) { return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8); }
+
+    /**
      * An object as a frozen JSON tree. Items of a LIST may come without apiVersion and kind; the kind asked for is the
      * truth. Of {@code metadata.managedFields} only what other field managers own outside status is kept: that is what
      * an application's ignoreDifferences may name ({@code managedFieldsManagers}); Windlass's own entries (it knows

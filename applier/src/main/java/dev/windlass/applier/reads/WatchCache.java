@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
  * <p>The first read of a query LISTs and opens a watch on it. A later read is answered from the watch only when
  * the watch is up and was last proved current after the latest write of its kind: since then the cache matched a
  * fresh LIST object for object, resource version for resource version, and no write of that kind by this client has
- * been sent or answered ({@link WriteMarks}). Otherwise the read LISTs, returns what the LIST said, and compares: a match proves
- * the cache current again. So a pass always sees the engine's own writes of the pass before, and a cache that fell
- * behind (a dropped watch, a missed event) costs a LIST, never a wrong answer. What others change reaches the cache
+ * been sent or answered ({@link WriteMarks}). Otherwise the read LISTs the objects' metadata only (names and resource
+ * versions) and compares: a match proves the cache current again, and the cache answers. When they differ, the read
+ * LISTs the whole objects, returns what that LIST said, and compares again. So a pass always sees the engine's own
+ * writes of the pass before, and a cache that fell behind (a dropped watch, a missed event) costs a LIST, never a
+ * wrong answer. What others change reaches the cache
  * through the watch, usually within milliseconds.
  *
  * <p>A query whose first LIST finds nothing (a new cluster, or a kind new to it) is not watched at once. The pass that
@@ -102,7 +104,7 @@ public final class WatchCache implements ClusterReads {
         Watched w = watched.get(query);
         if (w != null) {
             w.lastRead = nanoTime.getAsLong();
-            if (w.current(writes, w.lastRead)) return w.bodies.bodies();
+            if (w.current(writes, w.lastRead) || provenByVersions(query, w)) return w.bodies.bodies();
             return listAndProve(query);
         }
         PutOff off = unwatched.remove(query);
@@ -160,6 +162,28 @@ public final class WatchCache implements ClusterReads {
                 }
             }
         }
+        return true;
+    }
+
+    /**
+     * Proves a running watch current with a LIST of its objects' metadata only ({@link Listing#versions}): when it holds
+     * exactly those objects at those resource versions, it holds what a whole LIST would return. A quiet fleet's watches
+     * are proven so every {@link #PROOF_LASTS}, and a pass after writes whose watches caught up reads no body again.
+     * False when they differ, or the LIST failed: the whole LIST that follows answers the read and says what is wrong.
+     */
+    private boolean provenByVersions(Query query, Watched w) {
+        if (!w.up()) return false;
+        long before = writeCount(w.resource);
+        Map<String, String> versions;
+        try {
+            versions = Listing.versions(client, query);
+        } catch (KubernetesClientException e) {
+            log.debug("no proof of {} by its objects' versions: {}", query, e.toString());
+            return false;
+        }
+        if (!w.up() || !w.bodies.holdsExactly(versions)) return false;
+        w.provenAt = before;
+        w.provenWhen = nanoTime.getAsLong();
         return true;
     }
 
