@@ -360,6 +360,34 @@ class WatchCacheIT {
         }
     }
 
+    /** The same for the engine's own queries: every namespace's objects of a kind that carry its label. */
+    @Test void aQuietLabelledWatchOfEveryNamespaceIsProvenAgainByItsObjectsMetadataAlone() {
+        String ns = cluster.newNamespace("labelled");
+        for (String name : List.of("a", "b")) {
+            cluster.admin().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(name)
+                    .addToLabels("windlass.dev/proof-test", ns).endMetadata().addToData("key", name).build()).create();
+        }
+        AtomicLong now = new AtomicLong();
+        WriteMarks marks = new WriteMarks();
+        Query configMaps = Query.of("v1", "ConfigMap").withLabel("windlass.dev/proof-test", ns);
+        Lists lists = new Lists();
+        try (KubernetesClient client = clientCounting(marks, lists);
+             WatchCache cache = new WatchCache(client, marks, now::get)) {
+            cache.read(configMaps);
+            assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
+            List<Map<String, Object>> first = cache.read(configMaps);
+            assertEquals(2, first.size());
+
+            now.addAndGet(WatchCache.PROOF_LASTS.plusSeconds(1).toNanos());
+            lists.clear();
+            List<Map<String, Object>> again = cache.read(configMaps);
+
+            assertEquals(1, lists.metadataOnly(), lists.toString());
+            assertEquals(0, lists.whole(), lists.toString());
+            for (int i = 0; i < 2; i++) assertSame(first.get(i), again.get(i), "the body the watch holds");
+        }
+    }
+
     /**
      * A LIST longer than a page is read page by page (a few hundred KiB in flight, not the whole kind at once), the
      * watch's own LIST as well, and nothing is lost or doubled between pages.
