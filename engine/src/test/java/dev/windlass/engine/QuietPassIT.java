@@ -45,7 +45,8 @@ class QuietPassIT {
             RequestCounts idle = planes.requests("c1").since(before);
             assertEquals(0, idle.count("LIST", "configmaps") + idle.count("LIST", "namespaces") + idle.count("LIST", "nodes"),
                     "nothing listed: " + idle.samples());
-            assertEquals(0, idle.writes(), "nothing written: " + idle.samples());
+            // The API server renews its own lease every ten seconds, whenever the window falls.
+            assertEquals(0, idle.without("coordination.k8s.io", "leases").writes(), "nothing written: " + idle.samples());
 
             // A change by hand reaches the watch: the next pass is whole, and puts Git's value back.
             try (KubernetesClient k = fleet.client("c1")) {
