@@ -330,61 +330,52 @@ class WatchCacheIT {
      * apps the whole LISTs were a third of a quiet day's CPU, every five minutes.
      */
     @Test void aQuietWatchIsProvenAgainByItsObjectsMetadataAlone() {
-        String ns = cluster.newNamespace("versions");
-        for (String name : List.of("a", "b", "c")) {
-            cluster.admin().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata()
-                    .addToData("key", name).build()).create();
-        }
-        AtomicLong now = new AtomicLong();
-        WriteMarks marks = new WriteMarks();
-        Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
-        Lists lists = new Lists();
-        try (KubernetesClient client = clientCounting(marks, lists);
-             WatchCache cache = new WatchCache(client, marks, now::get)) {
-            cache.read(configMaps);
-            assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
-            List<Map<String, Object>> first = cache.read(configMaps);
-
-            now.addAndGet(WatchCache.PROOF_LASTS.plusSeconds(1).toNanos());
-            assertFalse(cache.answersFromWatch(configMaps));
-            RequestCounts before = cluster.counts();
-            lists.clear();
-            List<Map<String, Object>> again = cache.read(configMaps);
-
-            assertEquals(1, cluster.countsSince(before).count("LIST", "configmaps"));
-            assertEquals(1, lists.metadataOnly(), lists.toString());
-            assertEquals(0, lists.whole(), lists.toString());
-            assertEquals(3, again.size());
-            for (int i = 0; i < 3; i++) assertSame(first.get(i), again.get(i), "the body the watch holds");
-            assertTrue(cache.answersFromWatch(configMaps), "proven again");
-        }
+        String ns = labelledConfigMaps("versions", "a", "b", "c");
+        provenByMetadataAlone(Query.of("v1", "ConfigMap").inNamespace(ns), 3);
     }
 
     /** The same for the engine's own queries: every namespace's objects of a kind that carry its label. */
     @Test void aQuietLabelledWatchOfEveryNamespaceIsProvenAgainByItsObjectsMetadataAlone() {
-        String ns = cluster.newNamespace("labelled");
-        for (String name : List.of("a", "b")) {
+        String ns = labelledConfigMaps("labelled", "a", "b");
+        provenByMetadataAlone(Query.of("v1", "ConfigMap").withLabel(PROOF_LABEL, ns), 2);
+    }
+
+    private static final String PROOF_LABEL = "windlass.dev/proof-test";
+
+    /** A new namespace holding ConfigMaps of these names, each labelled with the namespace's name. */
+    private static String labelledConfigMaps(String prefix, String... names) {
+        String ns = cluster.newNamespace(prefix);
+        for (String name : names) {
             cluster.admin().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(name)
-                    .addToLabels("windlass.dev/proof-test", ns).endMetadata().addToData("key", name).build()).create();
+                    .addToLabels(PROOF_LABEL, ns).endMetadata().addToData("key", name).build()).create();
         }
+        return ns;
+    }
+
+    /** Once the proof of {@code query}'s watch ran out, one LIST of metadata only proves it again, and its bodies are handed out as held. */
+    private static void provenByMetadataAlone(Query query, int objects) {
         AtomicLong now = new AtomicLong();
         WriteMarks marks = new WriteMarks();
-        Query configMaps = Query.of("v1", "ConfigMap").withLabel("windlass.dev/proof-test", ns);
         Lists lists = new Lists();
         try (KubernetesClient client = clientCounting(marks, lists);
              WatchCache cache = new WatchCache(client, marks, now::get)) {
-            cache.read(configMaps);
+            cache.read(query);
             assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
-            List<Map<String, Object>> first = cache.read(configMaps);
-            assertEquals(2, first.size());
+            List<Map<String, Object>> first = cache.read(query);
+            assertEquals(objects, first.size());
 
             now.addAndGet(WatchCache.PROOF_LASTS.plusSeconds(1).toNanos());
+            assertFalse(cache.answersFromWatch(query));
+            RequestCounts before = cluster.counts();
             lists.clear();
-            List<Map<String, Object>> again = cache.read(configMaps);
+            List<Map<String, Object>> again = cache.read(query);
 
+            assertEquals(1, cluster.countsSince(before).count("LIST", "configmaps"));
             assertEquals(1, lists.metadataOnly(), lists.toString());
             assertEquals(0, lists.whole(), lists.toString());
-            for (int i = 0; i < 2; i++) assertSame(first.get(i), again.get(i), "the body the watch holds");
+            assertEquals(objects, again.size());
+            for (int i = 0; i < objects; i++) assertSame(first.get(i), again.get(i), "the body the watch holds");
+            assertTrue(cache.answersFromWatch(query), "proven again");
         }
     }
 
