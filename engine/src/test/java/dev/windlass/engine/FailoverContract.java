@@ -168,6 +168,21 @@ abstract class FailoverContract {
         throw new AssertionError(app + " never Degraded on " + cluster + ": " + fleet.engine.reconciler().state().apps().get(app));
     }
 
+    /**
+     * The cluster's API server answers again, and on a real control plane the test waits until the server says its
+     * nodes are Ready: a restarted server answers before its node controller has seen the nodes' heartbeats again, and
+     * the engine would rightly see the cluster not ready for a pass or two. "It answers" is the cluster back as it was.
+     */
+    static void answersAgain(TestFleet fleet, String cluster) {
+        fleet.backend.down(cluster, false);
+        if (!fleet.backend.real()) return;
+        try (var k = fleet.client(cluster)) {
+            dev.windlass.kubetest.Await.until(java.time.Duration.ofSeconds(60), cluster + "'s nodes Ready again",
+                    () -> k.nodes().list().getItems(), nodes -> !nodes.isEmpty() && nodes.stream().allMatch(n ->
+                            n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))));
+        }
+    }
+
     /** The cluster has room for new Pods again. */
     static void recovers(TestFleet fleet, String cluster) { fleet.backend.noRoomForNewPods(cluster, false); }
 
@@ -224,7 +239,7 @@ abstract class FailoverContract {
             assertEquals(List.of(new PreservedValue(LABEL, "4711", "Deployment stream/ingest")), h.preservedState());
             assertTrue(story(fleet).contains("windlass: stream failover eu-1 → eu-2 (ClusterUnreachable) healthy after "), story(fleet));
 
-            fleet.backend.down("eu-1", false);
+            answersAgain(fleet, "eu-1");
             after(fleet, 5);
             assertNull(ingest(fleet, "eu-1", "stream"), "Directly: removed as soon as eu-1 answers");
             assertEquals(EvictionTask.Purge.Done, stream(fleet).failoverMemory().eviction("eu-1").purge());
@@ -334,16 +349,7 @@ abstract class FailoverContract {
                 fleet.backend.down("eu-1", true);
                 after(fleet, 25);
                 after(fleet, 25);
-                fleet.backend.down("eu-1", false);
-                if (fleet.backend.real()) {
-                    // A restarted API server answers before its node controller has seen the nodes' heartbeats again:
-                    // "it answers" is the cluster back as it was, its nodes Ready, as the server says.
-                    try (var k = fleet.client("eu-1")) {
-                        dev.windlass.kubetest.Await.until(java.time.Duration.ofSeconds(60), "eu-1's nodes Ready again",
-                                () -> k.nodes().list().getItems(), nodes -> !nodes.isEmpty() && nodes.stream().allMatch(n ->
-                                        n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))));
-                    }
-                }
+                answersAgain(fleet, "eu-1");
                 after(fleet, 5);
                 var eu1 = fleet.engine.reconciler().state().clusters().get("eu-1");
                 assertNull(eu1.unhealthySince(), "the clock stops when it answers: " + eu1.reachability() + " " + eu1.health() + " " + eu1.message());
