@@ -1,6 +1,8 @@
 package dev.windlass.applier.reads;
 
 import dev.windlass.applier.kube.JsonTree;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
@@ -81,7 +83,7 @@ final class Listing {
      */
     static final String METADATA_ONLY = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final com.fasterxml.jackson.core.JsonFactory JSON_FACTORY = new com.fasterxml.jackson.core.JsonFactory();
 
     /**
      * One LIST of the query's objects' metadata only, page by page: each object's {@linkplain #key key} and resource
@@ -106,28 +108,73 @@ final class Listing {
             int timeout = client.getConfiguration().getRequestTimeout();
             if (timeout > 0) builder.timeout(timeout, java.util.concurrent.TimeUnit.MILLISECONDS);
             io.fabric8.kubernetes.client.http.HttpRequest request = builder.build();
-            com.fasterxml.jackson.databind.JsonNode page;
             try {
                 io.fabric8.kubernetes.client.http.HttpResponse<byte[]> response = http.sendAsync(request, byte[].class).get();
                 if (response.code() != 200) throw new KubernetesClientException("LIST of " + query + " answered " + response.code(), response.code(), null);
-                page = JSON.readTree(response.body());
+                next = versionsPage(response.body(), out);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new KubernetesClientException("LIST of " + query + " interrupted", e);
             } catch (java.util.concurrent.ExecutionException | java.io.IOException e) {
                 throw new KubernetesClientException("LIST of " + query + ": " + e.getMessage(), e);
             }
-            for (com.fasterxml.jackson.databind.JsonNode item : page.path("items")) {
-                com.fasterxml.jackson.databind.JsonNode meta = item.path("metadata");
-                String ns = meta.path("namespace").asText("");
-                out.put((ns.isEmpty() ? "" : ns + "/") + meta.path("name").asText(""), meta.path("resourceVersion").asText(""));
-            }
-            next = page.path("metadata").path("continue").asText("");
             if (!next.isEmpty() && !tokens.add(next)) {
                 throw new KubernetesClientException("LIST of " + query + " stopped: the server answered a page with a continue token it had already given");
             }
         } while (!next.isEmpty());
         return out;
+    }
+
+    /**
+     * One page of a LIST, read as it streams past: each item's {@linkplain #key key} and resource version into
+     * {@code out}, every other field skipped unread (an applied object's metadata is mostly its managed fields). Returns
+     * the page's continue token, empty on the last page.
+     */
+    static String versionsPage(byte[] page, Map<String, String> out) throws java.io.IOException {
+        String next = "";
+        try (JsonParser p = JSON_FACTORY.createParser(page)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) throw new java.io.IOException("the LIST's answer is not a JSON object");
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("items") && value == JsonToken.START_ARRAY) {
+                    while (p.nextToken() == JsonToken.START_OBJECT) item(p, out);
+                } else if (field.equals("metadata") && value == JsonToken.START_OBJECT) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String name = p.currentName();
+                        p.nextToken();
+                        if (name.equals("continue")) next = p.getValueAsString("");
+                        else p.skipChildren();
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        return next;
+    }
+
+    /** One item of a page, its opening brace read: its metadata's namespace, name and resource version. */
+    private static void item(JsonParser p, Map<String, String> out) throws java.io.IOException {
+        String ns = "", name = "", version = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            if (p.nextToken() == JsonToken.START_OBJECT && field.equals("metadata")) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String m = p.currentName();
+                    p.nextToken();
+                    switch (m) {
+                        case "namespace" -> ns = p.getValueAsString("");
+                        case "name" -> name = p.getValueAsString("");
+                        case "resourceVersion" -> version = p.getValueAsString("");
+                        default -> p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        out.put((ns.isEmpty() ? "" : ns + "/") + name, version);
     }
 
     private static String encoded(String value) { return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8); }

@@ -48,4 +48,31 @@ class ListingTest {
             assertTrue(e.getMessage().contains("a continue token it had already given"), e.getMessage());
         }
     }
+
+    @Test void aPageOfMetadataIsReadForKeysAndVersionsWhateverElseItsItemsCarry() throws Exception {
+        // As a server answers a LIST asked for metadata only: the list's own metadata after the items, an item's
+        // managed fields (nested objects and arrays holding fields named like the ones read) before its name.
+        String metadataOnly = """
+                {"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","items":[
+                  {"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{
+                    "managedFields":[{"manager":"windlass","fieldsV1":{"f:metadata":{"name":"not-this","resourceVersion":"0"}}}],
+                    "name":"b","namespace":"n","resourceVersion":"12","labels":{"name":"x"}}},
+                  {"metadata":{"namespace":"n","name":"a","resourceVersion":"7","annotations":{"namespace":"y"}}}],
+                 "metadata":{"resourceVersion":"99","continue":"next-page"}}""";
+        Map<String, String> out = new java.util.HashMap<>();
+        assertEquals("next-page", Listing.versionsPage(metadataOnly.getBytes(java.nio.charset.StandardCharsets.UTF_8), out));
+        assertEquals(Map.of("n/a", "7", "n/b", "12"), out);
+
+        // A server that does not serve metadata only sends the whole objects; a cluster-scoped kind has no namespace;
+        // the last page has no continue token.
+        String whole = """
+                {"kind":"NamespaceList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[
+                  {"kind":"Namespace","metadata":{"name":"n","resourceVersion":"3"},"spec":{"finalizers":["kubernetes"]},
+                   "status":{"phase":"Active","metadata":{"name":"not-this"}}}]}""";
+        out.clear();
+        assertEquals("", Listing.versionsPage(whole.getBytes(java.nio.charset.StandardCharsets.UTF_8), out));
+        assertEquals(Map.of("n", "3"), out);
+
+        assertThrows(java.io.IOException.class, () -> Listing.versionsPage("[]".getBytes(java.nio.charset.StandardCharsets.UTF_8), out));
+    }
 }
