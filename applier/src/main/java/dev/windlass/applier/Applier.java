@@ -157,6 +157,26 @@ public final class Applier implements AutoCloseable {
     }
 
     /**
+     * Proves again, for each of these clusters that is connected and answering, the watches whose proof ran out while
+     * nothing of their kind was written (see {@link dev.windlass.applier.reads.ClusterReads#renewProofs}): one LIST of
+     * metadata per such watch, side by side, each within the observation deadline. A quiet fleet's {@link #stamp} then
+     * stays what it was. A cluster that does not answer in time keeps its proofs as they were.
+     */
+    public void renewProofs(Set<String> clusters) {
+        List<CompletableFuture<Boolean>> asked = new ArrayList<>();
+        for (String cluster : clusters) {
+            ClusterLane lane = lanes.get(cluster);
+            if (lane == null || lane.notAnswering() != null || lane.busy()) continue;
+            if (!(clients.connection(cluster) instanceof ClusterConnection.Connected c)) continue;
+            asked.add(pool.submit(() -> {
+                c.reads().renewProofs();
+                return true;
+            }, settings.observeDeadline(), () -> false).exceptionally(x -> false));
+        }
+        asked.forEach(CompletableFuture::join);
+    }
+
+    /**
      * Whether every one of these clusters says it is ready: one {@code GET /readyz} each, side by side, each within the
      * observation deadline (no answer in time is "no").
      */

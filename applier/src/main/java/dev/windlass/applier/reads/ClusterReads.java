@@ -30,6 +30,15 @@ public interface ClusterReads extends AutoCloseable {
      */
     default ReadsStamp stamp() { return null; }
 
+    /**
+     * Proves again the kept answers whose proof ran out while nothing of their kind was written, each by one LIST of
+     * its objects' metadata, so that a quiet cluster's {@link #stamp} stays what it was instead of turning null every
+     * few minutes. An answer that does not match stays unproven, and its next read asks the cluster.
+     *
+     * @throws KubernetesClientException never: a cluster that does not answer leaves the proofs as they were
+     */
+    default void renewProofs() {}
+
     /** Stops whatever the reads keep open. */
     @Override default void close() {}
 }

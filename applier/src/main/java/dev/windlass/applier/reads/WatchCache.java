@@ -118,6 +118,14 @@ public final class WatchCache implements ClusterReads {
         return listed;
     }
 
+    @Override public void renewProofs() {
+        long now = nanoTime.getAsLong();
+        for (var e : watched.entrySet()) {
+            Watched w = e.getValue();
+            if (w.provenAt == w.writes(writes) && now - w.provenWhen >= PROOF_LASTS.toNanos()) provenByVersions(e.getKey(), w);
+        }
+    }
+
     /** Whether {@code query} would be answered from its watch now, without asking the cluster. */
     public boolean answersFromWatch(Query query) {
         Watched w = watched.get(query);

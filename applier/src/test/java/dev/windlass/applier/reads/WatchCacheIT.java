@@ -340,6 +340,54 @@ class WatchCacheIT {
         provenByMetadataAlone(Query.of("v1", "ConfigMap").withLabel(PROOF_LABEL, ns), 2);
     }
 
+    /**
+     * A quiet cluster's stamp turns null when a proof runs out, and a pass that finds it null is whole. Renewing the
+     * proofs first proves the watch again by one LIST of metadata, and the stamp is what it was before; a watch whose
+     * kind was written since is left for a read to LIST whole.
+     */
+    @Test void renewingARunOutProofGivesBackTheSameStampForOneListOfMetadata() {
+        String ns = labelledConfigMaps("renew", "a", "b");
+        Query configMaps = Query.of("v1", "ConfigMap").inNamespace(ns);
+        Query secrets = Query.of("v1", "Secret").inNamespace(ns);
+        cluster.admin().secrets().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("s")
+                .endMetadata().addToStringData("key", "1").build()).create();
+        AtomicLong now = new AtomicLong();
+        WriteMarks marks = new WriteMarks();
+        Lists lists = new Lists();
+        try (KubernetesClient client = clientCounting(marks, lists);
+             WatchCache cache = new WatchCache(client, marks, now::get)) {
+            cache.read(configMaps);
+            cache.read(secrets);
+            assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
+            ReadsStamp quiet = cache.stamp();
+            assertTrue(quiet != null && quiet.changes().keySet().equals(Set.of(configMaps, secrets)), String.valueOf(quiet));
+
+            now.addAndGet(WatchCache.PROOF_LASTS.plusSeconds(1).toNanos());
+            assertEquals(null, cache.stamp(), "a proof ran out: a read would ask the cluster");
+            RequestCounts before = cluster.counts();
+            lists.clear();
+            cache.renewProofs();
+            assertEquals(quiet, cache.stamp(), "proven again, it answers as before");
+            assertEquals(1, cluster.countsSince(before).count("LIST", "configmaps"));
+            assertEquals(1, cluster.countsSince(before).count("LIST", "secrets"));
+            assertEquals(2, lists.metadataOnly(), lists.toString());
+            assertEquals(0, lists.whole(), lists.toString());
+
+            // A Secret written by this client: that watch is unproven by the write, and renewing leaves it to a read.
+            now.addAndGet(WatchCache.PROOF_LASTS.plusSeconds(1).toNanos());
+            client.secrets().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("t")
+                    .endMetadata().addToStringData("key", "2").build()).create();
+            before = cluster.counts();
+            lists.clear();
+            cache.renewProofs();
+            assertEquals(0, cluster.countsSince(before).count("LIST", "secrets"), "its kind was written: not renewed");
+            assertEquals(1, lists.metadataOnly(), "the ConfigMaps' proof alone: " + lists);
+            assertEquals(null, cache.stamp());
+            assertTrue(cache.answersFromWatch(configMaps));
+            assertFalse(cache.answersFromWatch(secrets));
+        }
+    }
+
     private static final String PROOF_LABEL = "windlass.dev/proof-test";
 
     /** A new namespace holding ConfigMaps of these names, each labelled with the namespace's name. */

@@ -74,6 +74,8 @@ public final class ClusterFleet implements Fleet {
 
     @Override public boolean ready(Set<String> clusters) { return applier.ready(clusters); }
 
+    @Override public void renewProofs(Set<String> clusters) { applier.renewProofs(clusters); }
+
     public dev.windlass.sandbox.Sandbox sandbox() { return sandbox.get(); }
 
     /** See {@link ClusterClients#awaitCurrent}. */

@@ -43,6 +43,13 @@ public interface Fleet extends AutoCloseable {
      */
     default java.util.Optional<dev.windlass.applier.observe.FleetStamp> stamp(Set<String> clusters) { return java.util.Optional.empty(); }
 
+    /**
+     * Proves again the watches of these clusters whose proof ran out while nothing of their kind was written (one LIST
+     * of metadata each), so that a quiet fleet's {@link #stamp} stays what it was. Does nothing for a fleet that keeps
+     * no watches.
+     */
+    default void renewProofs(Set<String> clusters) {}
+
     /** Whether every one of these clusters says it is ready now: one request each. False when the fleet cannot tell. */
     default boolean ready(Set<String> clusters) { return false; }
 
