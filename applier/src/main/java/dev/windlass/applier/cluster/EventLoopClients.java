@@ -14,6 +14,8 @@ import io.vertx.ext.web.client.WebClientOptions;
  *
  * <p>Either way, each client looks for connections idle past their keep-alive every {@link #POOL_CLEANER_MILLIS}, not
  * every second: a timer per client that woke an idle engine's event loops sixty times a minute for each cluster.
+ *
+ * <p>Over TLS it offers ChaCha20-Poly1305 first ({@link CipherPreference}).
  */
 final class EventLoopClients extends VertxHttpClientFactory {
 
@@ -30,6 +32,9 @@ final class EventLoopClients extends VertxHttpClientFactory {
 
     @Override protected void additionalConfig(WebClientOptions options) {
         options.setPoolCleanerPeriod(POOL_CLEANER_MILLIS);
+        if (options.isSsl() && options.getSslEngineOptions() instanceof io.vertx.core.net.JdkSSLEngineOptions library) {
+            options.setSslEngineOptions(CipherPreference.around(library));
+        }
         if (http2) options.setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true);
     }
 }
