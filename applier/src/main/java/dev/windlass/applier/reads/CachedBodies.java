@@ -29,7 +29,7 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     private final Query query;
     private final ConcurrentSkipListMap<String, Item> items = new ConcurrentSkipListMap<>();
     private long deliveries;  // guarded by this: puts and removes so far
-    private long changes;     // guarded by this: puts at a new resource version, and removes, so far
+    private long changes;     // guarded by this: puts at a new resource version (but a Node's heartbeat), and removes, so far
 
     CachedBodies(KubernetesSerialization json, Query query) {
         this.json = json;
@@ -39,7 +39,10 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
     /** How many objects the watch has delivered or removed so far. */
     synchronized long deliveries() { return deliveries; }
 
-    /** How many changes the watch has delivered so far: objects at a new resource version, and removals (not replays). */
+    /**
+     * How many changes the watch has delivered so far: objects at a new resource version, and removals; not replays, nor
+     * a Node's heartbeat ({@link NodeHeartbeat}), which is kept but is no change a reader looks at.
+     */
     synchronized long changes() { return changes; }
 
     /** Waits until the watch delivers or removes something after {@code seen} deliveries, or {@code millis} pass. */
@@ -121,8 +124,10 @@ final class CachedBodies implements ItemStore<GenericKubernetesResource> {
             delivered();
             return held.standIn;
         }
-        Item old = items.put(key, new Item(standIn(object), Listing.body(json, query, object)));
-        changed();
+        Map<String, Object> body = Listing.body(json, query, object);
+        Item old = items.put(key, new Item(standIn(object), body));
+        if (old != null && NodeHeartbeat.only(query, old.body(), body)) delivered();
+        else changed();
         return old == null ? null : old.standIn;
     }
 
