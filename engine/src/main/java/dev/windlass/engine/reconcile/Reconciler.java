@@ -287,7 +287,15 @@ public final class Reconciler {
             fleet.renewProofs(clusters);
             now = fleet.stamp(clusters);
         }
-        if (now.isEmpty() || !now.get().equals(q.stamp()) || !fleet.ready(clusters)) return null;
+        if (now.isEmpty()) {
+            log.debug("pass whole: a watch would ask its cluster (down, or unproven since a write)");
+            return null;
+        }
+        if (!now.get().equals(q.stamp())) {
+            log.debug("pass whole: changes delivered by {}", q.stamp().movedIn(now.get()));
+            return null;
+        }
+        if (!fleet.ready(clusters)) return null;
         quiet = q;
         passesSkipped++;
         return q.skipped();
