@@ -40,4 +40,38 @@ class CachedBodiesTest {
         r.setAdditionalProperty("data", Map.of("key", value));
         return r;
     }
+
+    /**
+     * A Node's heartbeat (its status written again with nothing new but the time) is kept, at its new resource version,
+     * but is no change; a condition that changes is one.
+     */
+    @Test void aNodesHeartbeatIsKeptButIsNoChange() {
+        CachedBodies nodes = new CachedBodies(new KubernetesSerialization(), Query.of("v1", "Node"));
+        nodes.put("n", node("1", "True", "2026-01-01T00:00:00Z"));
+        long changes = nodes.changes();
+
+        nodes.put("n", node("2", "True", "2026-01-01T00:05:00Z"));
+        assertEquals(changes, nodes.changes(), "a heartbeat is no change");
+        assertEquals(true, nodes.holdsExactly(Map.of("n", "2")), "kept at its new resource version, which the next proof compares");
+
+        nodes.put("n", node("3", "False", "2026-01-01T00:10:00Z"));
+        assertEquals(changes + 1, nodes.changes(), "Ready went False: a change");
+
+        // The same heartbeat on any other kind is a change like any other.
+        CachedBodies other = new CachedBodies(new KubernetesSerialization(), Query.of("v1", "ConfigMap"));
+        other.put("n", node("1", "True", "2026-01-01T00:00:00Z"));
+        long before = other.changes();
+        other.put("n", node("2", "True", "2026-01-01T00:05:00Z"));
+        assertEquals(before + 1, other.changes());
+    }
+
+    private static GenericKubernetesResource node(String resourceVersion, String ready, String beat) {
+        GenericKubernetesResource node = new GenericKubernetesResource();
+        node.setApiVersion("v1");
+        node.setKind("Node");
+        node.setMetadata(new ObjectMetaBuilder().withName("n").withResourceVersion(resourceVersion).build());
+        node.setAdditionalProperty("status", Map.of("conditions", List.of(Map.of("type", "Ready", "status", ready,
+                "lastHeartbeatTime", beat, "lastTransitionTime", ready.equals("True") ? "2026-01-01T00:00:00Z" : beat))));
+        return node;
+    }
 }

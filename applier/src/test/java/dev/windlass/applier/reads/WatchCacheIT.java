@@ -388,52 +388,6 @@ class WatchCacheIT {
         }
     }
 
-    /**
-     * A kubelet writes its Node's status every few minutes with nothing new but the heartbeat time: kept by the watch
-     * (the next proof compares its resource version) but no change to the stamp, so a quiet fleet's passes stay skipped.
-     * A condition that changes is a change.
-     */
-    @Test void aNodesHeartbeatIsKeptButLeavesTheStampAsItWas() {
-        String node = "heartbeat-" + System.nanoTime();
-        cluster.admin().nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(node)
-                .addToLabels("windlass.dev/heartbeat-test", "yes").endMetadata().build()).create();
-        try {
-            beat(node, "True", "2026-01-01T00:00:00Z");
-            Query nodes = Query.of("v1", "Node").withLabel("windlass.dev/heartbeat-test", "yes");
-            AtomicLong now = new AtomicLong();
-            WriteMarks marks = new WriteMarks();
-            try (KubernetesClient client = clientCounting(marks);
-                 WatchCache cache = new WatchCache(client, marks, now::get)) {
-                cache.read(nodes);
-                assertTrue(cache.awaitCurrent(Duration.ofSeconds(10)));
-                ReadsStamp quiet = cache.stamp();
-                String before = cluster.admin().nodes().withName(node).get().getMetadata().getResourceVersion();
-
-                beat(node, "True", "2026-01-01T00:05:00Z");
-                String after = cluster.admin().nodes().withName(node).get().getMetadata().getResourceVersion();
-                assertTrue(!before.equals(after), "the heartbeat is a write: a new resource version");
-                Await.until(Duration.ofSeconds(10), "the heartbeat delivered", () -> Listing.resourceVersion(cache.read(nodes).get(0)), after::equals);
-                assertEquals(quiet, cache.stamp(), "a heartbeat is no change");
-                now.addAndGet(WatchCache.PROOF_LASTS.plusSeconds(1).toNanos());
-                cache.renewProofs();
-                assertEquals(quiet, cache.stamp(), "the watch holds the heartbeat's version: proven again by it");
-
-                beat(node, "False", "2026-01-01T00:10:00Z");
-                Await.until(Duration.ofSeconds(10), "the change delivered", cache::stamp, stamp -> !quiet.equals(stamp));
-            }
-        } finally {
-            cluster.admin().nodes().withName(node).delete();
-        }
-    }
-
-    /** Writes the node's status as its kubelet does: its Ready condition, beating at {@code at}. */
-    private static void beat(String node, String ready, String at) {
-        cluster.admin().nodes().withName(node).editStatus(n -> new io.fabric8.kubernetes.api.model.NodeBuilder(n).withNewStatus()
-                .addNewCondition().withType("Ready").withStatus(ready).withReason(ready.equals("True") ? "KubeletReady" : "KubeletNotReady")
-                .withLastHeartbeatTime(at).withLastTransitionTime(ready.equals("True") ? "2026-01-01T00:00:00Z" : at).endCondition()
-                .endStatus().build());
-    }
-
     private static final String PROOF_LABEL = "windlass.dev/proof-test";
 
     /** A new namespace holding ConfigMaps of these names, each labelled with the namespace's name. */
